@@ -1,0 +1,29 @@
+//! The `whittle` command line: parse, reduce, pair, serve.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "whittle", version, about = "Reduce programs that make a compiler misbehave")]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse a file and report language, token count, errors and round-trip.
+    Parse(cli::parse::ParseArgs),
+    /// Serve the playground page and the compile API.
+    Serve(cli::serve::ServeArgs),
+}
+
+fn main() {
+    let args = Args::parse();
+    let code = match args.command {
+        Command::Parse(a) => cli::parse::run(a),
+        Command::Serve(a) => cli::serve::run(a),
+    };
+    std::process::exit(code);
+}

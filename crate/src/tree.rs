@@ -1,0 +1,330 @@
+//! A parse tree in an arena: kinds, fields, byte ranges, children, and the token list.
+//!
+//! Tokens are the leaves that carry text. A node whose children leave some of its
+//! non-space text uncovered (a few grammars' literals) is treated as one token, so that
+//! the tokens always cover every non-space byte of the program and unparsing all of them
+//! gives back the text exactly.
+
+use crate::Lang;
+use serde::Serialize;
+
+pub type NodeId = u32;
+pub type TokenId = u32;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Node {
+    pub kind: &'static str,
+    pub field: Option<&'static str>,
+    pub named: bool,
+    /// Comments and other grammar extras.
+    pub extra: bool,
+    pub error: bool,
+    pub missing: bool,
+    pub start: u32,
+    pub end: u32,
+    pub parent: Option<NodeId>,
+    pub children: Vec<NodeId>,
+    /// The tokens under this node: `first_token..end_token`.
+    pub first_token: TokenId,
+    pub end_token: TokenId,
+    pub depth: u32,
+}
+
+impl Node {
+    pub fn tokens(&self) -> std::ops::Range<TokenId> {
+        self.first_token..self.end_token
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Token {
+    pub node: NodeId,
+    pub start: u32,
+    pub end: u32,
+    /// Part of a comment: not counted in a program's size.
+    pub comment: bool,
+    /// Only white space (a preprocessor line's newline): kept for unparsing, not counted.
+    pub blank: bool,
+}
+
+/// Where the first syntax error is, for messages (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SyntaxError {
+    pub line: usize,
+    pub column: usize,
+    pub byte: usize,
+    /// `"error"` for an ERROR node, `"missing"` for a MISSING one.
+    pub what: &'static str,
+    /// The kind of the missing node, or the text the parser could not place (shortened).
+    pub near: String,
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.what {
+            "missing" => write!(f, "line {}, column {}: missing {}", self.line, self.column, self.near),
+            _ => write!(f, "line {}, column {}: syntax error near `{}`", self.line, self.column, self.near),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Tree {
+    pub lang: Lang,
+    pub text: String,
+    pub nodes: Vec<Node>,
+    pub tokens: Vec<Token>,
+    pub error: Option<SyntaxError>,
+}
+
+/// A tree-sitter parser for one language, reused across parses.
+pub struct Parser {
+    lang: Lang,
+    inner: tree_sitter::Parser,
+}
+
+impl Parser {
+    pub fn new(lang: Lang) -> Parser {
+        let mut inner = tree_sitter::Parser::new();
+        inner.set_language(&lang.language()).expect("grammar ABI matches the runtime");
+        Parser { lang, inner }
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    fn raw(&mut self, text: &str) -> tree_sitter::Tree {
+        self.inner.reset();
+        self.inner.parse(text, None).expect("a parse without timeout or cancellation returns a tree")
+    }
+
+    /// Whether `text` parses with no ERROR or MISSING node: the validity check.
+    pub fn is_valid(&mut self, text: &str) -> bool {
+        !self.raw(text).root_node().has_error()
+    }
+
+    /// The first syntax error of `text`, if any.
+    pub fn first_error(&mut self, text: &str) -> Option<SyntaxError> {
+        let tree = self.raw(text);
+        find_first_error(tree.root_node(), text)
+    }
+
+    pub fn parse(&mut self, text: &str) -> Tree {
+        let raw = self.raw(text);
+        Tree::build(self.lang, text, &raw)
+    }
+}
+
+fn find_first_error(root: tree_sitter::Node, text: &str) -> Option<SyntaxError> {
+    if !root.has_error() {
+        return None;
+    }
+    let mut cursor = root.walk();
+    let mut node = root;
+    // Descend towards the first error or missing node in document order.
+    'outer: loop {
+        if node.is_error() || node.is_missing() {
+            break;
+        }
+        for child in node.children(&mut cursor) {
+            if child.has_error() {
+                node = child;
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    let pos = node.start_position();
+    let byte = node.start_byte();
+    let (what, near) = if node.is_missing() {
+        ("missing", node.kind().to_string())
+    } else {
+        let snippet: String = text[byte..node.end_byte()].chars().take(30).collect();
+        ("error", snippet.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
+    // tree-sitter columns count bytes; report characters, as editors do.
+    let line_start = text[..byte].rfind('\n').map_or(0, |i| i + 1);
+    let column = text[line_start..byte].chars().count() + 1;
+    Some(SyntaxError { line: pos.row + 1, column, byte, what, near })
+}
+
+impl Tree {
+    fn build(lang: Lang, text: &str, raw: &tree_sitter::Tree) -> Tree {
+        let mut tree = Tree {
+            lang,
+            text: text.to_string(),
+            nodes: Vec::new(),
+            tokens: Vec::new(),
+            error: find_first_error(raw.root_node(), text),
+        };
+        let mut cursor = raw.walk();
+        tree.visit(&mut cursor, None, None, 0);
+        tree
+    }
+
+    /// Pre-order walk that fills the arena; returns the new node's id.
+    fn visit(
+        &mut self,
+        cursor: &mut tree_sitter::TreeCursor,
+        parent: Option<NodeId>,
+        field: Option<&'static str>,
+        depth: u32,
+    ) -> NodeId {
+        let n = cursor.node();
+        let id = self.nodes.len() as NodeId;
+        let (start, end) = (n.start_byte() as u32, n.end_byte() as u32);
+        self.nodes.push(Node {
+            kind: n.kind(),
+            field,
+            named: n.is_named(),
+            extra: n.is_extra(),
+            error: n.is_error(),
+            missing: n.is_missing(),
+            start,
+            end,
+            parent,
+            children: Vec::new(),
+            first_token: self.tokens.len() as TokenId,
+            end_token: 0,
+            depth,
+        });
+        let atomic = n.child_count() == 0 || !children_cover_text(&n, self.text.as_bytes());
+        if atomic {
+            if end > start {
+                let slice = &self.text[start as usize..end as usize];
+                let comment = self.lang.is_comment_kind(n.kind())
+                    || self.nodes[id as usize].extra && n.is_named();
+                self.tokens.push(Token {
+                    node: id,
+                    start,
+                    end,
+                    comment,
+                    blank: slice.trim().is_empty(),
+                });
+            }
+        } else if cursor.goto_first_child() {
+            let mut children = Vec::new();
+            loop {
+                let f = cursor.field_name();
+                children.push(self.visit(cursor, Some(id), f, depth + 1));
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+            cursor.goto_parent();
+            self.nodes[id as usize].children = children;
+        }
+        if self.lang.is_comment_kind(n.kind()) {
+            // Comments with inner structure (doc comments) are comments all through.
+            let first = self.nodes[id as usize].first_token as usize;
+            for t in &mut self.tokens[first..] {
+                t.comment = true;
+            }
+        }
+        self.nodes[id as usize].end_token = self.tokens.len() as TokenId;
+        id
+    }
+
+    pub fn root(&self) -> NodeId {
+        0
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn token_text(&self, t: TokenId) -> &str {
+        let tok = &self.tokens[t as usize];
+        &self.text[tok.start as usize..tok.end as usize]
+    }
+
+    pub fn node_text(&self, id: NodeId) -> &str {
+        let n = self.node(id);
+        &self.text[n.start as usize..n.end as usize]
+    }
+
+    /// Tokens that count towards a program's size: not comments, not blank.
+    pub fn is_counted(&self, t: TokenId) -> bool {
+        let tok = &self.tokens[t as usize];
+        !tok.comment && !tok.blank
+    }
+
+    /// The program's size: tokens that are neither comments nor blank.
+    pub fn size(&self) -> usize {
+        (0..self.tokens.len() as TokenId).filter(|&t| self.is_counted(t)).count()
+    }
+
+    pub fn has_error(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// An S-expression-like outline, one node a line, for `whittle parse --tree`.
+    pub fn outline(&self) -> String {
+        let mut out = String::new();
+        for (id, n) in self.nodes.iter().enumerate() {
+            if !n.named && n.children.is_empty() {
+                continue;
+            }
+            let indent = "  ".repeat(n.depth as usize);
+            let field = n.field.map(|f| format!("{f}: ")).unwrap_or_default();
+            let (line, col) = self.line_col(n.start as usize);
+            out.push_str(&format!("{indent}{field}{} [{line}:{col}]", n.kind));
+            if n.children.is_empty() || n.first_token + 1 == n.end_token && n.children.is_empty() {
+                let text: String = self.node_text(id as NodeId).chars().take(40).collect();
+                out.push_str(&format!(" {:?}", text));
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, byte: usize) -> (usize, usize) {
+        let before = &self.text[..byte];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (line, before[line_start..].chars().count() + 1)
+    }
+}
+
+/// Whether a node's children cover all of its non-white-space text.
+fn children_cover_text(n: &tree_sitter::Node, text: &[u8]) -> bool {
+    let mut pos = n.start_byte();
+    let mut cursor = n.walk();
+    for child in n.children(&mut cursor) {
+        if text[pos..child.start_byte().max(pos)].iter().any(|b| !b.is_ascii_whitespace()) {
+            return false;
+        }
+        pos = pos.max(child.end_byte());
+    }
+    !text[pos..n.end_byte().max(pos)].iter().any(|b| !b.is_ascii_whitespace())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_cover_the_program() {
+        let text = "int main(void) {\n  /* c */ return \"s\\n\" [0];\n}\n";
+        let tree = Parser::new(Lang::C).parse(text);
+        assert!(!tree.has_error());
+        let toks: Vec<&str> = (0..tree.tokens.len() as u32).map(|t| tree.token_text(t)).collect();
+        assert!(toks.contains(&"/* c */"));
+        assert!(toks.contains(&"return"));
+        assert_eq!(tree.size(), toks.len() - 1, "the comment is not counted");
+        let root = tree.node(tree.root());
+        assert_eq!(root.kind, "translation_unit");
+        assert_eq!(root.tokens(), 0..tree.tokens.len() as u32);
+    }
+
+    #[test]
+    fn first_error_has_line_and_column() {
+        let mut p = Parser::new(Lang::C);
+        let err = p.first_error("int x = 1;\nint y = ;\n").unwrap();
+        assert_eq!(err.line, 2);
+        assert!(err.column >= 5, "{err}");
+        assert!(p.first_error("int x;").is_none());
+    }
+}

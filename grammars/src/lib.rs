@@ -1,0 +1,126 @@
+//! Tree-sitter grammars for Whittle, the same on native targets and wasm32.
+//!
+//! Each [`Lang`] gives its tree-sitter [`Language`] and its node-type metadata
+//! ([`NodeTypes`]): which kinds are supertypes of which, and for every kind its fields and
+//! unnamed children with `multiple`/`required` flags and allowed types. Reducers use that
+//! metadata to know what may be deleted (optional or repeated children) and what may
+//! replace what (a descendant whose kind the parent slot accepts).
+
+mod detect;
+mod node_types;
+
+pub use detect::{detect, detect_from_content, detect_from_name};
+pub use node_types::{ChildSlot, KindInfo, NodeTypes, TypeRef};
+pub use tree_sitter::Language;
+
+use std::sync::OnceLock;
+
+/// A language Whittle can parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lang {
+    C,
+    Cpp,
+    Rust,
+    JavaScript,
+    Java,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 5] = [Lang::C, Lang::Cpp, Lang::Rust, Lang::JavaScript, Lang::Java];
+
+    /// The short name used on command lines, in URLs and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::C => "c",
+            Lang::Cpp => "cpp",
+            Lang::Rust => "rust",
+            Lang::JavaScript => "javascript",
+            Lang::Java => "java",
+        }
+    }
+
+    /// Parses a name as given by a user: `c`, `cpp`/`c++`, `rust`/`rs`, `javascript`/`js`, `java`.
+    pub fn from_name(name: &str) -> Option<Lang> {
+        match name.to_ascii_lowercase().as_str() {
+            "c" => Some(Lang::C),
+            "cpp" | "c++" | "cxx" => Some(Lang::Cpp),
+            "rust" | "rs" => Some(Lang::Rust),
+            "javascript" | "js" => Some(Lang::JavaScript),
+            "java" => Some(Lang::Java),
+            _ => None,
+        }
+    }
+
+    pub fn language(self) -> Language {
+        match self {
+            Lang::C => tree_sitter_c::LANGUAGE.into(),
+            Lang::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Lang::Java => tree_sitter_java::LANGUAGE.into(),
+        }
+    }
+
+    /// The grammar's `node-types.json`, as shipped by its crate.
+    pub fn node_types_json(self) -> &'static str {
+        match self {
+            Lang::C => tree_sitter_c::NODE_TYPES,
+            Lang::Cpp => tree_sitter_cpp::NODE_TYPES,
+            Lang::Rust => tree_sitter_rust::NODE_TYPES,
+            Lang::JavaScript => tree_sitter_javascript::NODE_TYPES,
+            Lang::Java => tree_sitter_java::NODE_TYPES,
+        }
+    }
+
+    /// The node-type metadata, parsed once per language and kept for the process.
+    pub fn node_types(self) -> &'static NodeTypes {
+        static CACHE: [OnceLock<NodeTypes>; 5] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        CACHE[self as usize].get_or_init(|| {
+            NodeTypes::from_json(self.node_types_json())
+                .expect("a grammar crate shipped a node-types.json that does not parse")
+        })
+    }
+
+    /// Kinds of tokens that are comments in this language.
+    pub fn is_comment_kind(self, kind: &str) -> bool {
+        matches!(kind, "comment" | "line_comment" | "block_comment")
+    }
+}
+
+impl std::fmt::Display for Lang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_loads_and_parses_something() {
+        let samples = [
+            (Lang::C, "int main(void) { return 0; }"),
+            (Lang::Cpp, "template <class T> T id(T x) { return x; }"),
+            (Lang::Rust, "fn main() { let x = r#\"raw\"#; }"),
+            (Lang::JavaScript, "const f = (a) => `t${a}`;"),
+            (Lang::Java, "class A { int f() { return 1; } }"),
+        ];
+        for (lang, text) in samples {
+            let mut parser = tree_sitter::Parser::new();
+            parser.set_language(&lang.language()).unwrap();
+            let tree = parser.parse(text, None).unwrap();
+            assert!(!tree.root_node().has_error(), "{lang}: {}", tree.root_node().to_sexp());
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for lang in Lang::ALL {
+            assert_eq!(Lang::from_name(lang.name()), Some(lang));
+        }
+        assert_eq!(Lang::from_name("C++"), Some(Lang::Cpp));
+        assert_eq!(Lang::from_name("cobol"), None);
+    }
+}
