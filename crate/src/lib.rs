@@ -9,3 +9,6 @@ pub use whittle_grammars::{self as grammars, Lang};
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod serve;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
