@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Installs what Whittle needs to build and test, and only what is missing:
+#   apt:    clang lld llvm (C grammars for wasm32), chromium (browser tests), creduce cvise (baselines)
+#   rustup: the wasm32-unknown-unknown target
+#   cargo:  wasm-bindgen-cli at the version crate/Cargo.toml pins
+#   npm:    node_modules from package-lock.json
+# Idempotent; when everything is present it only checks, in about a second.
+# Runs as root, or as a user with sudo for the apt step. Never downloads a browser:
+# the browser tests drive Debian's /usr/bin/chromium through playwright-core.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+[ -d "$HOME/.cargo/bin" ] && export PATH="$HOME/.cargo/bin:$PATH"
+
+WASM_BINDGEN_VERSION=0.2.130   # must equal the `wasm-bindgen = "=..."` pin in crate/Cargo.toml
+
+say() { echo "setup: $*"; }
+die() { echo "setup: error: $*" >&2; exit 1; }
+
+# --- apt packages: check each by a file it installs ---------------------------------------
+declare -A APT_CHECK=(
+  [clang]=/usr/bin/clang
+  [lld]=/usr/bin/ld.lld
+  [llvm]=/usr/bin/llvm-ar
+  [chromium]=/usr/bin/chromium
+  [creduce]=/usr/bin/creduce
+  [cvise]=/usr/bin/cvise
+)
+missing=()
+for pkg in clang lld llvm chromium creduce cvise; do
+  [ -x "${APT_CHECK[$pkg]}" ] || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    SUDO=()
+  elif command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo)
+  else
+    die "need apt packages (${missing[*]}) but not root and no sudo: install them as root"
+  fi
+  say "apt-get install ${missing[*]}"
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+    clang lld llvm chromium creduce cvise
+else
+  say "apt packages present (clang lld llvm chromium creduce cvise)"
+fi
+
+# --- Rust ------------------------------------------------------------------------------------
+command -v cargo >/dev/null 2>&1 && command -v rustup >/dev/null 2>&1 \
+  || die "cargo/rustup not found: install Rust with rustup (https://rustup.rs), then rerun"
+
+if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "rust target wasm32-unknown-unknown present"
+else
+  say "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+have_bindgen="$(wasm-bindgen --version 2>/dev/null || true)"
+if [ "$have_bindgen" = "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  say "wasm-bindgen $WASM_BINDGEN_VERSION present"
+else
+  say "cargo install wasm-bindgen-cli --version $WASM_BINDGEN_VERSION (was: ${have_bindgen:-none}; takes a few minutes)"
+  cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+# --- npm -------------------------------------------------------------------------------------
+command -v npm >/dev/null 2>&1 || die "npm not found: install Node.js 20 or later, then rerun"
+# npm writes node_modules/.package-lock.json after every install; if package.json or the
+# lock file is newer than it, node_modules is stale.
+stamp=node_modules/.package-lock.json
+if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.json ] && [ package-lock.json -nt "$stamp" ]; }; then
+  if [ -f package-lock.json ]; then
+    say "npm ci"
+    npm ci --no-audit --no-fund
+  else
+    say "npm install"
+    npm install --no-audit --no-fund
+  fi
+  touch "$stamp"
+else
+  say "node_modules up to date"
+fi
