@@ -31,7 +31,7 @@ CC_wasm32_unknown_unknown=clang \
 AR_wasm32_unknown_unknown=llvm-ar \
   cargo build --release --target wasm32-unknown-unknown -p whittle --lib
 
-WASM_IN=target/wasm32-unknown-unknown/release/whittle.wasm
+WASM_IN="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/whittle.wasm"
 [ -f "$WASM_IN" ] || die "$WASM_IN was not produced"
 
 say "wasm-bindgen --target web --out-dir web/pkg"
