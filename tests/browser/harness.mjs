@@ -1,0 +1,121 @@
+// Helpers for real-browser tests: a `whittle serve` on a free port, and headless Chromium.
+//
+//   import { startServer, launchBrowser } from './harness.mjs';
+//   const server = await startServer();            // { url, port, stop() }
+//   const browser = await launchBrowser();         // a playwright-core Browser
+//   const page = await browser.newPage();
+//   await page.goto(server.url);
+//   ...
+//   await browser.close(); await server.stop();
+//
+// The server is the native release build (`cargo build --release -p whittle`, which
+// scripts/test.sh runs first). The browser is Debian's /usr/bin/chromium (installed by
+// scripts/setup.sh), driven by playwright-core; no browser is ever downloaded.
+// Environment: WHITTLE_BIN overrides the server binary, CHROMIUM the browser.
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+const TARGET_DIR = resolve(ROOT, process.env.CARGO_TARGET_DIR || 'target');
+export const WHITTLE_BIN = process.env.WHITTLE_BIN || join(TARGET_DIR, 'release', 'whittle');
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts `whittle serve --port <port> --host 127.0.0.1` and waits until `/` answers.
+ * @param {{port?: number, timeoutMs?: number, args?: string[]}} [opts]
+ *   port: default a free one; args: extra arguments for `whittle serve`.
+ * @returns {Promise<{url: string, port: number, output: () => string, stop: () => Promise<void>}>}
+ *   url ends with `/`; output() is what the server printed so far.
+ */
+export async function startServer({ port, timeoutMs = 20000, args = [] } = {}) {
+  if (!existsSync(WHITTLE_BIN)) {
+    throw new Error(`${WHITTLE_BIN} not found: run \`cargo build --release -p whittle\` first`);
+  }
+  port ??= await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const child = spawn(WHITTLE_BIN, ['serve', '--port', String(port), '--host', '127.0.0.1', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  let exited = null;
+  const exit = new Promise((r) => child.on('exit', (code, signal) => r((exited = { code, signal }))));
+
+  const stop = async () => {
+    if (!exited) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exit;
+      clearTimeout(killer);
+    }
+  };
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exited) {
+      throw new Error(`whittle serve exited (${exited.code ?? exited.signal}) before answering:\n${log}`);
+    }
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`whittle serve did not answer ${url} within ${timeoutMs} ms:\n${log}`);
+    }
+    await sleep(100);
+  }
+  return { url, port, output: () => log, stop };
+}
+
+/**
+ * Launches headless Chromium (Debian's, through playwright-core) with a fresh profile.
+ * Close it with `await browser.close()`.
+ * @param {import('playwright-core').LaunchOptions} [opts] merged over the defaults
+ */
+export async function launchBrowser(opts = {}) {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} not found: run scripts/setup.sh (it installs Debian's chromium)`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+    ...opts,
+  });
+}
