@@ -4,6 +4,7 @@
 
 pub mod tree;
 pub mod unparse;
+pub mod reduce;
 
 pub use whittle_grammars::{self as grammars, Lang};
 

@@ -1,7 +1,8 @@
 //! Unparse: the text of a subset of a tree's tokens, with the original spacing.
 //!
-//! Each kept token is preceded by the white space that preceded it in the original, so
-//! layout (and whitespace-sensitive warnings) survive. Where two kept tokens were not
+//! Each kept token is preceded by the white space that preceded it in the original (or,
+//! across a deletion within a line, by the space that followed the previous kept token),
+//! so layout and indentation (and whitespace-sensitive warnings) survive. Where two kept tokens were not
 //! neighbours and nothing separates them now, one space goes in if they would otherwise
 //! fuse into a different token (`int` `x`, `+` `+`).
 
@@ -33,6 +34,14 @@ pub fn unparse_iter(tree: &Tree, kept: impl Iterator<Item = TokenId>) -> String 
             // Before the first kept token: the original leading white space only.
             None => out.push_str(if t == 0 { gap } else { leading_space(gap) }),
             Some(p) => {
+                // Across a deletion: a token that starts a line keeps its indentation;
+                // otherwise the space that followed the previous kept token stays.
+                let gap = if p + 1 != t && !gap.contains('\n') {
+                    let after = tree.tokens[p as usize].end as usize;
+                    &text[after..tree.tokens[p as usize + 1].start as usize]
+                } else {
+                    gap
+                };
                 if gap.is_empty() && p + 1 != t {
                     let a = out.chars().next_back();
                     let b = text[tok.start as usize..].chars().next();

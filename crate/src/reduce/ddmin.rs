@@ -1,0 +1,176 @@
+//! Delta debugging over a list of units, and the `ddmin-lines`/`ddmin-tokens` baselines.
+//!
+//! [`Chunks`] is the complement-deletion core of ddmin as C-Vise's line passes run it: try
+//! deleting chunks of size n/2, n/4, ... 1, walking from the end of the list to its start
+//! (later code uses earlier declarations, so deleting from the end first frees more).
+
+use super::{Edit, Pass, Program};
+use crate::tree::TokenId;
+use std::ops::Range;
+use std::rc::Rc;
+
+/// Chunk-deletion state over `len` units (indices into the caller's list).
+#[derive(Clone, Debug)]
+pub struct Chunks {
+    /// Indices of units still kept, in order.
+    pub alive: Vec<u32>,
+    chunk: usize,
+    /// Which chunk, counted from the end, is next.
+    from_end: usize,
+    /// Whether deleting every unit at once is allowed and not yet tried.
+    try_all: bool,
+    last: Option<Range<usize>>,
+}
+
+impl Chunks {
+    pub fn new(alive: Vec<u32>, may_empty: bool) -> Chunks {
+        let chunk = alive.len().div_ceil(2).max(1);
+        Chunks { try_all: may_empty && alive.len() > 1, alive, chunk, from_end: 0, last: None }
+    }
+
+    /// The next set of units to try deleting, or `None` when 1-minimal for this round.
+    pub fn propose(&mut self) -> Option<Vec<u32>> {
+        let n = self.alive.len();
+        if n == 0 {
+            return None;
+        }
+        if self.try_all {
+            self.try_all = false;
+            self.last = Some(0..n);
+            return Some(self.alive.clone());
+        }
+        loop {
+            let end = n.checked_sub(self.from_end * self.chunk).filter(|&e| e > 0);
+            match end {
+                Some(end) => {
+                    let start = end.saturating_sub(self.chunk);
+                    self.from_end += 1;
+                    self.last = Some(start..end);
+                    return Some(self.alive[start..end].to_vec());
+                }
+                None if self.chunk > 1 => {
+                    self.chunk = self.chunk.div_ceil(2).min(self.chunk - 1).max(1);
+                    self.from_end = 0;
+                }
+                None => return None,
+            }
+        }
+    }
+
+    /// The last proposed set was deleted.
+    pub fn accepted(&mut self) {
+        if let Some(r) = self.last.take() {
+            self.alive.drain(r);
+            // The chunk counted from the end that was just removed is now filled by the
+            // chunk before it: try the same position again.
+            self.from_end = self.from_end.saturating_sub(1);
+            if self.chunk > self.alive.len() {
+                self.chunk = self.alive.len().max(1);
+            }
+        }
+    }
+}
+
+/// Plain ddmin over lines or tokens of the program, the baselines.
+#[derive(Clone)]
+pub struct DdminUnits {
+    name: &'static str,
+    units: Rc<Vec<Range<TokenId>>>,
+    chunks: Chunks,
+}
+
+impl DdminUnits {
+    /// Units are the counted tokens that start on each line.
+    pub fn lines(prog: &Program) -> DdminUnits {
+        let tree = &prog.tree;
+        let mut units: Vec<Range<TokenId>> = Vec::new();
+        let mut line_of_prev: Option<usize> = None;
+        let mut line = 1usize;
+        let mut pos = 0usize;
+        for t in 0..tree.tokens.len() as TokenId {
+            if !prog.kept(t) {
+                continue;
+            }
+            let start = tree.tokens[t as usize].start as usize;
+            line += tree.text[pos..start].matches('\n').count();
+            pos = start;
+            match (line_of_prev, units.last_mut()) {
+                (Some(l), Some(u)) if l == line => u.end = t + 1,
+                _ => units.push(t..t + 1),
+            }
+            line_of_prev = Some(line);
+        }
+        Self::over("ddmin-lines", units)
+    }
+
+    pub fn tokens(prog: &Program) -> DdminUnits {
+        let units = (0..prog.tree.tokens.len() as TokenId)
+            .filter(|&t| prog.kept(t) && prog.tree.is_counted(t))
+            .map(|t| t..t + 1)
+            .collect();
+        Self::over("ddmin-tokens", units)
+    }
+
+    fn over(name: &'static str, units: Vec<Range<TokenId>>) -> DdminUnits {
+        let chunks = Chunks::new((0..units.len() as u32).collect(), false);
+        DdminUnits { name, units: Rc::new(units), chunks }
+    }
+}
+
+impl Pass for DdminUnits {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn propose(&mut self, _prog: &Program) -> Option<Edit> {
+        let set = self.chunks.propose()?;
+        Some(Edit { delete: set.iter().map(|&u| self.units[u as usize].clone()).collect() })
+    }
+
+    fn accepted(&mut self, _prog: &Program) {
+        self.chunks.accepted();
+    }
+
+    fn box_clone(&self) -> Box<dyn Pass> {
+        Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs chunk deletion against a predicate on the kept set; returns what is kept.
+    fn run(n: u32, interesting: impl Fn(&[u32]) -> bool) -> (Vec<u32>, usize) {
+        let mut c = Chunks::new((0..n).collect(), true);
+        let mut queries = 0;
+        while let Some(set) = c.propose() {
+            let rest: Vec<u32> = c.alive.iter().copied().filter(|u| !set.contains(u)).collect();
+            queries += 1;
+            if interesting(&rest) {
+                c.accepted();
+            }
+        }
+        (c.alive, queries)
+    }
+
+    #[test]
+    fn finds_the_two_needed_units() {
+        let (kept, queries) = run(100, |k| k.contains(&17) && k.contains(&83));
+        assert_eq!(kept, vec![17, 83]);
+        assert!(queries < 60, "{queries} queries");
+    }
+
+    #[test]
+    fn one_minimal_for_an_order_dependent_property() {
+        // Interesting while some unit >= 90 survives together with every unit it needs (u - 45).
+        let (kept, _) = run(100, |k| k.iter().any(|&u| u >= 90 && k.contains(&(u - 45))));
+        assert_eq!(kept.len(), 2);
+        assert_eq!(kept[1] - kept[0], 45);
+    }
+
+    #[test]
+    fn empty_when_nothing_is_needed() {
+        assert_eq!(run(10, |_| true).0, Vec::<u32>::new());
+    }
+}

@@ -1,0 +1,203 @@
+//! What the grammar lets us delete: elements of repeated slots (with their separators)
+//! and optional children; and what may replace a node: descendants its slot accepts.
+
+use super::{Edit, Program};
+use crate::tree::{NodeId, TokenId, Tree};
+use std::ops::Range;
+
+/// Brackets are delimiters of a list, never separators between its elements.
+fn is_bracket(text: &str) -> bool {
+    matches!(text, "(" | ")" | "{" | "}" | "[" | "]" | "<" | ">")
+}
+
+fn range(tree: &Tree, n: NodeId) -> Range<TokenId> {
+    tree.node(n).tokens()
+}
+
+/// The repeated slots of node `n`: for each, its elements in order.
+pub fn list_slots(tree: &Tree, n: NodeId) -> Vec<Vec<NodeId>> {
+    let node = tree.node(n);
+    let Some(info) = tree.lang.node_types().kind(node.kind) else { return Vec::new() };
+    let mut slots: Vec<(Option<&str>, Vec<NodeId>)> = Vec::new();
+    for &c in &node.children {
+        let child = tree.node(c);
+        if !child.named || child.extra {
+            continue;
+        }
+        let Some(slot) = info.slot(child.field) else { continue };
+        if !slot.multiple {
+            continue;
+        }
+        match slots.iter_mut().find(|(f, _)| *f == child.field) {
+            Some((_, v)) => v.push(c),
+            None => slots.push((child.field, vec![c])),
+        }
+    }
+    slots.into_iter().map(|(_, v)| v).collect()
+}
+
+/// Whether removing every element of the slot that `first` belongs to is allowed.
+pub fn slot_may_be_empty(tree: &Tree, first: NodeId) -> bool {
+    let child = tree.node(first);
+    let Some(parent) = child.parent else { return false };
+    let info = tree.lang.node_types().kind(tree.node(parent).kind);
+    info.and_then(|i| i.slot(child.field)).is_some_and(|s| !s.required)
+}
+
+/// Optional single children of `n` (fields or children that are neither required nor repeated).
+pub fn optional_children(tree: &Tree, n: NodeId) -> Vec<NodeId> {
+    let node = tree.node(n);
+    let Some(info) = tree.lang.node_types().kind(node.kind) else { return Vec::new() };
+    node.children
+        .iter()
+        .copied()
+        .filter(|&c| {
+            let child = tree.node(c);
+            child.named && !child.extra && info.slot(child.field).is_some_and(|s| !s.required && !s.multiple)
+        })
+        .collect()
+}
+
+/// Descendants of `n` that may stand in `n`'s place, nearest first (bounded BFS).
+pub fn replacements(tree: &Tree, n: NodeId, max: usize, max_depth: u32) -> Vec<NodeId> {
+    let node = tree.node(n);
+    let Some(parent) = node.parent else { return Vec::new() };
+    let nt = tree.lang.node_types();
+    let Some(slot) = nt.kind(tree.node(parent).kind).and_then(|i| i.slot(node.field)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut queue: std::collections::VecDeque<NodeId> = node.children.iter().copied().collect();
+    while let Some(d) = queue.pop_front() {
+        let dn = tree.node(d);
+        if dn.depth > node.depth + max_depth || out.len() >= max {
+            break;
+        }
+        if dn.named && !dn.extra && dn.kind != node.kind && nt.accepts(&slot.types, dn.kind, true) {
+            out.push(d);
+        } else if dn.named && !dn.extra && dn.kind == node.kind {
+            // Same kind: always compatible (a nested block for a block, a call for a call).
+            out.push(d);
+        }
+        queue.extend(dn.children.iter().copied());
+    }
+    out
+}
+
+/// The edit that deletes `doomed` nodes and tidies the separators of the lists they are in:
+/// the separator after an element stays only while that element and a later one stay.
+pub fn deletion_edit(prog: &Program, doomed: &[NodeId]) -> Edit {
+    let tree = &prog.tree;
+    let mut delete: Vec<Range<TokenId>> = doomed.iter().map(|&n| range(tree, n)).collect();
+    let mut slots: Vec<(NodeId, Option<&str>)> = doomed
+        .iter()
+        .filter(|&&n| in_repeated_slot(tree, n))
+        .filter_map(|&n| tree.node(n).parent.map(|p| (p, tree.node(n).field)))
+        .collect();
+    slots.sort_unstable();
+    slots.dedup();
+    for (parent, field) in slots {
+        separator_fixups(prog, parent, field, doomed, &mut delete);
+    }
+    Edit { delete }
+}
+
+fn in_repeated_slot(tree: &Tree, n: NodeId) -> bool {
+    let node = tree.node(n);
+    let Some(parent) = node.parent else { return false };
+    let info = tree.lang.node_types().kind(tree.node(parent).kind);
+    node.named && !node.extra && info.and_then(|i| i.slot(node.field)).is_some_and(|s| s.multiple)
+}
+
+/// Adds to `delete` the separators of one repeated slot that should go.
+fn separator_fixups(
+    prog: &Program,
+    parent: NodeId,
+    field: Option<&str>,
+    doomed: &[NodeId],
+    delete: &mut Vec<Range<TokenId>>,
+) {
+    let tree = &prog.tree;
+    let children = &tree.node(parent).children;
+    let is_elem = |c: NodeId| {
+        let n = tree.node(c);
+        n.named && !n.extra && n.field == field
+    };
+    let is_sep = |c: NodeId| {
+        let n = tree.node(c);
+        !n.named && !n.extra && n.field.is_none() && !is_bracket(tree.node_text(c))
+    };
+    let stays = |c: NodeId| !doomed.contains(&c) && prog.alive(c);
+    let elems: Vec<usize> = (0..children.len()).filter(|&i| is_elem(children[i])).collect();
+    let Some(&last) = elems.last() else { return };
+    let kept: Vec<bool> = elems.iter().map(|&i| stays(children[i])).collect();
+    let any_kept = kept.iter().any(|&k| k);
+    for (k, w) in elems.windows(2).enumerate() {
+        let later_kept = kept[k + 1..].iter().any(|&x| x);
+        if kept[k] && later_kept {
+            continue;
+        }
+        for &c in &children[w[0] + 1..w[1]] {
+            if is_sep(c) {
+                delete.push(range(tree, c));
+            }
+        }
+    }
+    if !any_kept {
+        // A trailing separator (`{1, 2,}`) goes with the last element.
+        for &c in children[last + 1..].iter().take_while(|&&c| is_sep(c)) {
+            delete.push(range(tree, c));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::Parser;
+    use crate::Lang;
+
+    fn find(tree: &Tree, kind: &str) -> NodeId {
+        (0..tree.nodes.len() as NodeId).find(|&n| tree.node(n).kind == kind).unwrap()
+    }
+
+    fn delete_elements(text: &str, list_kind: &str, which: &[usize]) -> String {
+        let tree = Parser::new(Lang::C).parse(text);
+        let list = find(&tree, list_kind);
+        let elems = list_slots(&tree, list).concat();
+        let prog = Program::new(tree);
+        let doomed: Vec<NodeId> = which.iter().map(|&i| elems[i]).collect();
+        let edit = deletion_edit(&prog, &doomed);
+        prog.with_mask(prog.mask_after(&edit)).text()
+    }
+
+    #[test]
+    fn separators_follow_their_elements() {
+        let src = "int x = f(a, b, c, d);";
+        assert_eq!(delete_elements(src, "argument_list", &[1]), "int x = f(a, c, d);");
+        assert_eq!(delete_elements(src, "argument_list", &[2, 3]), "int x = f(a, b);");
+        assert_eq!(delete_elements(src, "argument_list", &[0, 1]), "int x = f(c, d);");
+        assert_eq!(delete_elements(src, "argument_list", &[0, 2]), "int x = f(b, d);");
+        assert_eq!(delete_elements(src, "argument_list", &[0, 1, 2, 3]), "int x = f();");
+    }
+
+    #[test]
+    fn trailing_commas_stay_when_the_last_element_stays() {
+        let src = "int a[] = {1, 2, 3,};";
+        assert_eq!(delete_elements(src, "initializer_list", &[1]), "int a[] = {1, 3,};");
+    }
+
+    #[test]
+    fn optional_and_replacement_come_from_the_grammar() {
+        let text = "void f(void) { if (x) { g(); } else { h(); } }";
+        let tree = Parser::new(Lang::C).parse(text);
+        let if_stmt = find(&tree, "if_statement");
+        let opt = optional_children(&tree, if_stmt);
+        assert_eq!(opt.len(), 1);
+        assert_eq!(tree.node(opt[0]).kind, "else_clause");
+        let reps = replacements(&tree, if_stmt, 8, 4);
+        let kinds: Vec<&str> = reps.iter().map(|&r| tree.node(r).kind).collect();
+        assert!(kinds.contains(&"compound_statement"), "{kinds:?}");
+        assert!(!kinds.contains(&"identifier"), "an identifier is no statement: {kinds:?}");
+    }
+}

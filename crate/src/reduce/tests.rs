@@ -1,0 +1,133 @@
+//! Session-level tests: known minima, determinism across k and report order, replay.
+
+use super::*;
+use crate::Lang;
+
+/// Drives a session to the end with `k` candidates in flight, answering with `oracle`;
+/// `scramble` reverses the order in which each batch's verdicts are reported.
+pub fn drive(mut s: Session, k: usize, scramble: bool, oracle: &dyn Fn(&str) -> bool) -> Session {
+    let mut pending: Vec<Candidate> = Vec::new();
+    let mut turn = 0usize;
+    while !s.done() {
+        pending.extend(s.next(k.saturating_sub(pending.len()).max(if pending.is_empty() { 1 } else { 0 })));
+        if pending.is_empty() {
+            continue;
+        }
+        turn += 1;
+        // Report some of what is out, in a scrambled order.
+        let take = if scramble { 1 + turn % pending.len() } else { 1 };
+        let mut batch: Vec<Candidate> = pending.drain(..take.min(pending.len())).collect();
+        if scramble {
+            batch.reverse();
+        }
+        for c in batch {
+            let v = if oracle(&c.text) { Verdict::Interesting } else { Verdict::Boring };
+            s.report(c.id, v);
+        }
+    }
+    s
+}
+
+fn session(lang: Lang, text: &str, strategy: Strategy) -> Session {
+    Session::new(lang, text, Settings { strategy }).unwrap()
+}
+
+const PROGRAM: &str = "#include <stdio.h>\n\
+typedef int T;\n\
+static int unused(int a, int b) { return a * b + 7; }\n\
+int helper(int x) {\n  int y = x * 2;\n  if (y > 10) { y = y - 1; } else { y = 3; }\n  return y;\n}\n\
+int main(void) {\n  int a = 1;\n  int b = helper(a);\n  printf(\"%d\\n\", b);\n  /* BUG here */\n  int marker = 42;\n  for (int i = 0; i < 3; i++) { a += i; }\n  return a + marker;\n}\n";
+
+fn has_marker(t: &str) -> bool {
+    t.contains("marker = 42")
+}
+
+#[test]
+fn perses_finds_a_small_program() {
+    let s = drive(session(Lang::C, PROGRAM, Strategy::Perses), 1, false, &has_marker);
+    let best = s.best().to_string();
+    assert!(has_marker(&best));
+    assert!(s.stats().tokens_now <= 12, "{} tokens:\n{best}", s.stats().tokens_now);
+    assert_eq!(s.stats().invalid_queries, 0);
+    assert!(s.stats().invalid_skipped > 0, "some candidates should have been filtered");
+    assert!(!s.history().is_empty());
+}
+
+#[test]
+fn every_queried_candidate_parses() {
+    let mut parser = crate::tree::Parser::new(Lang::C);
+    let checked = std::cell::Cell::new(0);
+    let oracle = |t: &str| {
+        assert!(parser_is_valid(t), "invalid candidate sent:\n{t}");
+        checked.set(checked.get() + 1);
+        has_marker(t)
+    };
+    fn parser_is_valid(t: &str) -> bool {
+        crate::tree::Parser::new(Lang::C).is_valid(t)
+    }
+    let _ = &mut parser;
+    for strategy in [Strategy::Perses, Strategy::Hdd, Strategy::DdminLines, Strategy::DdminTokens] {
+        let s = drive(session(Lang::C, PROGRAM, strategy), 2, false, &oracle);
+        assert!(has_marker(s.best()), "{strategy:?}");
+        assert!(s.stats().tokens_now < s.stats().tokens_before, "{strategy:?} made no progress");
+    }
+    assert!(checked.get() > 20);
+}
+
+#[test]
+fn same_result_for_any_k_and_report_order() {
+    let reference = drive(session(Lang::C, PROGRAM, Strategy::Perses), 1, false, &has_marker);
+    for k in [1, 2, 8] {
+        for scramble in [false, true] {
+            let s = drive(session(Lang::C, PROGRAM, Strategy::Perses), k, scramble, &has_marker);
+            assert_eq!(s.best(), reference.best(), "k={k} scramble={scramble}");
+            assert_eq!(s.verdicts(), reference.verdicts(), "k={k} scramble={scramble}");
+        }
+    }
+}
+
+#[test]
+fn replay_needs_no_test() {
+    let s = drive(session(Lang::C, PROGRAM, Strategy::Perses), 4, true, &has_marker);
+    let mut r = Session::replay(Lang::C, PROGRAM, Settings::default(), s.verdicts().to_vec()).unwrap();
+    while !r.done() {
+        r.step(10);
+        assert!(r.next(1).is_empty(), "a replay hands nothing out");
+    }
+    assert_eq!(r.best(), s.best());
+}
+
+#[test]
+fn an_uninteresting_original_ends_the_session() {
+    let s = drive(session(Lang::C, PROGRAM, Strategy::Perses), 2, false, &|_| false);
+    assert_eq!(s.stats().original_interesting, Some(false));
+    assert_eq!(s.best(), PROGRAM);
+    assert_eq!(s.stats().queries, 1);
+}
+
+#[test]
+fn the_cache_answers_repeats() {
+    let s = drive(session(Lang::C, PROGRAM, Strategy::DdminTokens), 1, false, &has_marker);
+    let stats = s.stats();
+    assert_eq!(stats.queries + stats.cache_hits, s.verdicts().len() as u64);
+}
+
+#[test]
+fn other_languages_reduce_too() {
+    let cases: [(Lang, &str, &str); 3] = [
+        (Lang::Rust, "fn helper(x: i32) -> i32 { x + 1 }\nfn main() {\n    let a = helper(2);\n    let keep = 42;\n    println!(\"{}\", a);\n}\n", "keep = 42"),
+        (Lang::JavaScript, "function f(a, b) { return a + b; }\nconst x = f(1, 2);\nconst keep = 42;\nconsole.log(x, keep);\n", "keep = 42"),
+        (Lang::Java, "class A {\n  int f() { return 1; }\n  void g() { int keep = 42; f(); }\n}\n", "keep = 42"),
+    ];
+    for (lang, text, needle) in cases {
+        let s = drive(session(lang, text, Strategy::Perses), 2, false, &|t: &str| t.contains(needle));
+        assert!(s.best().contains(needle));
+        assert!(s.stats().tokens_now < s.stats().tokens_before / 2, "{lang}: {}", s.best());
+    }
+}
+
+#[test]
+fn unparseable_input_is_refused_with_a_position() {
+    let err = Session::new(Lang::C, "int main( {", Settings::default()).err().unwrap();
+    assert!(err.contains("line 1"), "{err}");
+}
