@@ -1,0 +1,62 @@
+// The page parses in its Web Worker and shows the same token count as `whittle parse`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, WHITTLE_BIN, launchBrowser, startServer } from './harness.mjs';
+
+const CASES = join(ROOT, '../shared/bench/cases');
+
+function cliParse(file) {
+  return JSON.parse(execFileSync(WHITTLE_BIN, ['parse', file, '--json'], { encoding: 'utf8' }));
+}
+
+// Puts `text` in the editor and resolves to the page's parse report for it.
+async function parseInPage(page, text) {
+  const edit = await page.evaluate((t) => {
+    window.whittle.setProgram(t);
+    return window.whittle.edits();
+  }, text);
+  await page.waitForSelector(`#token-count[data-edit="${edit}"]`, { timeout: 30000 });
+  return {
+    tokens: Number(await page.textContent('#token-count')),
+    status: await page.textContent('#parse-status'),
+    parseMs: Number(await page.getAttribute('#token-count', 'data-parse-ms')),
+  };
+}
+
+test('the worker parses a C program and agrees with `whittle parse`', async (t) => {
+  const server = await startServer();
+  t.after(() => server.stop());
+  const browser = await launchBrowser();
+  t.after(() => browser.close());
+  const page = await browser.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+
+  const loadStart = Date.now();
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready="true"]');
+  console.log(`page load to interactive: ${Date.now() - loadStart} ms`);
+
+  const file = join(CASES, 'int-conversion/input.c');
+  const got = await parseInPage(page, readFileSync(file, 'utf8'));
+  const want = cliParse(file);
+  assert.equal(got.tokens, want.tokens, 'token count in the page vs `whittle parse --json`');
+  assert.match(got.status, /^parses/);
+
+  // A syntax error is reported with its line and column.
+  const broken = await parseInPage(page, 'int main(void) {\n  return 0 +;\n}\n');
+  assert.match(broken.status, /Syntax error at line 2, column \d+/);
+
+  // The largest bench file: the parse time measured in the worker.
+  const big = join(CASES, 'array-bounds/input.c');
+  const bigGot = await parseInPage(page, readFileSync(big, 'utf8'));
+  const bigWant = cliParse(big);
+  assert.equal(bigGot.tokens, bigWant.tokens);
+  console.log(`parse of array-bounds/input.c (${bigWant.bytes} bytes, ${bigWant.tokens} tokens): ` +
+    `${bigGot.parseMs.toFixed(1)} ms in the browser's worker, ${bigWant.parse_ms.toFixed(1)} ms natively`);
+
+  assert.deepEqual(pageErrors, []);
+});

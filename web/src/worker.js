@@ -1,0 +1,69 @@
+// The engine's Web Worker: loads the wasm, parses on request, and drives reductions.
+// Everything heavy happens here so that the page stays responsive.
+//
+// Messages in:  {type: 'parse', seq, text, lang, wantTree}
+//               {type: 'reduce', run, config}   {type: 'replay', run, config, verdicts}
+//               {type: 'pause' | 'resume' | 'cancel', run}
+//               {type: 'diff', seq, a, b}
+// Messages out: {type: 'ready', ms} | {type: 'fatal', message}
+//               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
+//               reduction messages, see reduction.js
+import init, * as engine from '../pkg/whittle.js';
+import { Reduction } from './reduction.js';
+
+const started = performance.now();
+let ready = false;
+const queued = [];
+let reduction = null;
+
+init()
+  .then(() => {
+    ready = true;
+    postMessage({ type: 'ready', ms: performance.now() - started, api: Object.keys(engine) });
+    for (const msg of queued.splice(0)) handle(msg);
+  })
+  .catch((e) => postMessage({ type: 'fatal', message: `could not load the engine (web/pkg/whittle_bg.wasm): ${e.message}. Run \`npm run build\`.` }));
+
+onmessage = (event) => (ready ? handle(event.data) : queued.push(event.data));
+
+// Only the latest parse request matters: an edit supersedes the previous one.
+let pendingParse = null;
+
+function handle(msg) {
+  switch (msg.type) {
+    case 'parse':
+      if (pendingParse) postMessage({ type: 'parsed', seq: pendingParse.seq, superseded: true });
+      else setTimeout(parseLatest, 0);
+      pendingParse = msg;
+      break;
+    case 'diff':
+      reply(msg, () => ({ type: 'diffed', seq: msg.seq, chunks: engine.diff(msg.a, msg.b) }));
+      break;
+    case 'reduce':
+    case 'replay':
+      reduction?.cancel('superseded');
+      reduction = new Reduction(engine, msg, postMessage);
+      reduction.start();
+      break;
+    case 'pause':
+    case 'resume':
+    case 'cancel':
+      if (reduction && reduction.run === msg.run) reduction[msg.type]();
+      break;
+  }
+}
+
+function parseLatest() {
+  const msg = pendingParse;
+  pendingParse = null;
+  reply(msg, () => ({ type: 'parsed', seq: msg.seq, report: engine.parse(msg.text, msg.lang, !!msg.wantTree) }));
+}
+
+// Runs `make` and posts its answer, or the error it threw (tagged with the request's seq).
+function reply(msg, make) {
+  try {
+    postMessage(make());
+  } catch (e) {
+    postMessage({ type: 'error', seq: msg.seq, request: msg.type, message: e.message });
+  }
+}
