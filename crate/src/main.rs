@@ -15,6 +15,8 @@ struct Args {
 enum Command {
     /// Parse a file and report language, token count, errors and round-trip.
     Parse(cli::parse::ParseArgs),
+    /// Reduce a program while a test keeps saying it is interesting.
+    Reduce(cli::reduce::ReduceArgs),
     /// Serve the playground page and the compile API.
     Serve(cli::serve::ServeArgs),
 }
@@ -23,6 +25,7 @@ fn main() {
     let args = Args::parse();
     let code = match args.command {
         Command::Parse(a) => cli::parse::run(a),
+        Command::Reduce(a) => cli::reduce::run(a),
         Command::Serve(a) => cli::serve::run(a),
     };
     std::process::exit(code);

@@ -1,6 +1,9 @@
 //! The native shells around the engine, one module a subcommand.
 
 pub mod parse;
+pub mod progress;
+pub mod reduce;
+pub mod runner;
 pub mod serve;
 
 use whittle::Lang;

@@ -401,6 +401,11 @@ impl Session {
         self.stats.done
     }
 
+    /// Whether candidate `id` is out and its verdict still matters.
+    pub fn wants(&self, id: u64) -> bool {
+        self.inflight.iter().any(|s| s.id == id && s.verdict.is_none())
+    }
+
     /// Whether candidates are out awaiting verdicts.
     pub fn waiting(&self) -> bool {
         self.inflight.iter().any(|s| s.verdict.is_none())
