@@ -69,3 +69,113 @@ pub fn parse(text: &str, lang: Option<String>, want_tree: bool) -> Result<JsValu
 pub fn detect_lang(name: Option<String>, text: &str) -> String {
     crate::grammars::detect(name.as_deref(), text).name().to_string()
 }
+
+#[derive(serde::Deserialize)]
+struct ReducerConfig {
+    #[serde(default)]
+    lang: Option<String>,
+    text: String,
+    #[serde(default)]
+    strategy: Option<String>,
+}
+
+fn session_from(config: JsValue, verdicts: Option<Vec<bool>>) -> Result<crate::reduce::Session, JsError> {
+    use crate::reduce::{Session, Settings, Strategy};
+    let cfg: ReducerConfig = serde_wasm_bindgen::from_value(config)
+        .map_err(|e| JsError::new(&format!("bad reducer config: {e}")))?;
+    let lang = lang_or_detect(cfg.lang, None, &cfg.text)?;
+    let strategy = match cfg.strategy.as_deref().unwrap_or("perses") {
+        name => Strategy::from_name(name).ok_or_else(|| {
+            JsError::new(&format!("unknown strategy `{name}`: use perses, hdd, ddmin-lines or ddmin-tokens"))
+        })?,
+    };
+    let settings = Settings { strategy };
+    match verdicts {
+        None => Session::new(lang, &cfg.text, settings),
+        Some(v) => Session::replay(lang, &cfg.text, settings, v),
+    }
+    .map_err(|e| JsError::new(&e))
+}
+
+/// A reduction in progress: hands out candidates and takes verdicts (see DESIGN.md).
+#[wasm_bindgen]
+pub struct Reducer {
+    session: crate::reduce::Session,
+}
+
+#[wasm_bindgen]
+impl Reducer {
+    /// `config`: `{lang?, text, strategy?}`. Throws if the text does not parse.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue) -> Result<Reducer, JsError> {
+        Ok(Reducer { session: session_from(config, None)? })
+    }
+
+    /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
+    pub fn replay(config: JsValue, verdicts: &str) -> Result<Reducer, JsError> {
+        let bits = verdicts.chars().map(|c| c == '1').collect();
+        Ok(Reducer { session: session_from(config, Some(bits))? })
+    }
+
+    /// Up to `k` new candidates: `[{id, text}]`.
+    pub fn next(&mut self, k: usize) -> Result<JsValue, JsError> {
+        to_js(&self.session.next(k))
+    }
+
+    /// `verdict`: 'interesting', 'boring' or 'error'.
+    pub fn report(&mut self, id: f64, verdict: &str) -> Result<(), JsError> {
+        let v = crate::reduce::Verdict::parse(verdict).ok_or_else(|| {
+            JsError::new(&format!("unknown verdict `{verdict}`: use interesting, boring or error"))
+        })?;
+        self.session.report(id as u64, v);
+        Ok(())
+    }
+
+    /// Runs a replay for up to `n` candidates; returns the stats.
+    pub fn step(&mut self, n: usize) -> Result<JsValue, JsError> {
+        self.session.step(n);
+        to_js(self.session.stats())
+    }
+
+    pub fn best(&self) -> String {
+        self.session.best().to_string()
+    }
+
+    pub fn stats(&self) -> Result<JsValue, JsError> {
+        to_js(self.session.stats())
+    }
+
+    pub fn history(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.history())
+    }
+
+    pub fn done(&self) -> bool {
+        self.session.done()
+    }
+
+    /// Whether candidate `id` is out and its verdict still matters (else its request may be dropped).
+    pub fn wants(&self, id: f64) -> bool {
+        self.session.wants(id as u64)
+    }
+
+    /// The verdicts consumed so far, as a string of '0' and '1', for replay.
+    pub fn verdicts(&self) -> String {
+        self.session.verdicts().iter().map(|&b| if b { '1' } else { '0' }).collect()
+    }
+}
+
+#[derive(Serialize)]
+struct DiffOp {
+    tag: &'static str,
+    text: String,
+}
+
+/// A token-level diff of two programs: `[{tag: 'equal'|'delete'|'insert', text}]`.
+#[wasm_bindgen]
+pub fn diff(a: &str, b: &str) -> Result<JsValue, JsError> {
+    let ops: Vec<DiffOp> = crate::textdiff::token_diff(a, b)
+        .into_iter()
+        .map(|(tag, text)| DiffOp { tag, text })
+        .collect();
+    to_js(&ops)
+}
