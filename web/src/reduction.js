@@ -1,6 +1,233 @@
-// Placeholder until the engine's Reducer lands.
+// Drives one reduction in the worker: the engine's Reducer proposes candidates, we query the
+// endpoint for up to k of them at once, evaluate the property and report verdicts back.
+// The engine is sans-IO and deterministic, so this loop owns all the waiting, retrying and
+// pausing. A replay takes its verdicts from a recording instead and needs no endpoint.
+//
+// Messages out (all carry `run`):
+//   {type: 'state', state: 'running' | 'paused' | 'cancelled', message?}
+//   {type: 'progress', stats, elapsedMs, clientCacheHits, inFlight, best?}  (best: on improvement)
+//   {type: 'original', result}         the endpoint's answer for the original program
+//   {type: 'notice', message}          back-off on 429, a property that threw on a candidate
+//   {type: 'finished', state: 'done' | 'failed' | 'cancelled', message?, best, stats, history, verdicts, elapsedMs}
+import { Compiler, EndpointError } from './endpoint.js';
+import { makeProperty, PropertyError } from './property.js';
+
+const PROGRESS_EVERY_MS = 100;
+const REPLAY_STEP = 64; // candidates per replay slice: small enough to hear "cancel" at once
+
 export class Reduction {
-  constructor(engine, msg, post) { this.run = msg.run; this.post = post; }
-  start() { this.post({ type: 'failed', run: this.run, message: 'the engine has no Reducer yet' }); }
-  pause() {} resume() {} cancel() {}
+  constructor(engine, msg, post) {
+    this.engine = engine;
+    this.run = msg.run;
+    this.config = msg.config;
+    this.recording = msg.type === 'replay' ? msg.verdicts : null;
+    this.send = (m) => post({ ...m, run: this.run });
+    this.state = 'idle';
+    this.inflight = new Map(); // candidate id -> {cand, abort}
+    this.retry = []; // candidates whose query failed; sent again on resume
+    this.activeMs = 0;
+    this.runningSince = 0;
+    this.lastAccepted = -1;
+    this.lastProgress = 0;
+    this.progressTimer = 0;
+    this.originalId = null;
+    this.propertyErrors = 0;
+  }
+
+  start() {
+    const { lang, text, strategy } = this.config;
+    const engineConfig = { lang, text, strategy };
+    try {
+      if (this.recording !== null) {
+        this.reducer = this.engine.Reducer.replay(engineConfig, this.recording);
+      } else {
+        this.property = makeProperty(this.config.property);
+        this.compiler = new Compiler(this.config, (e) =>
+          this.send({ type: 'notice', message: `${e.seconds > 0 ? `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` : 'rate limited'}` }));
+        this.reducer = new this.engine.Reducer(engineConfig);
+      }
+    } catch (e) {
+      return this.finish('failed', e.message);
+    }
+    this.setState('running');
+  }
+
+  pause() {
+    if (this.state === 'running') this.setState('paused', 'paused by you');
+  }
+
+  resume() {
+    if (this.state === 'paused') this.setState('running');
+  }
+
+  cancel() {
+    if (this.state === 'running' || this.state === 'paused') this.finish('cancelled', 'cancelled');
+  }
+
+  setState(state, message) {
+    const now = performance.now();
+    if (this.state === 'running') this.activeMs += now - this.runningSince;
+    if (state === 'running') this.runningSince = now;
+    this.state = state;
+    this.send({ type: 'state', state, message });
+    if (state === 'running') (this.recording !== null ? this.replaySlice() : this.pump());
+  }
+
+  elapsedMs() {
+    return this.activeMs + (this.state === 'running' ? performance.now() - this.runningSince : 0);
+  }
+
+  // --- live reduction ----------------------------------------------------------------------
+
+  /** Keeps up to k candidates in flight. Called after every verdict and on resume. */
+  pump() {
+    if (this.state !== 'running') return;
+    const k = Math.max(1, this.config.k | 0);
+    try {
+      while (this.retry.length && this.inflight.size < k) this.launch(this.retry.shift());
+      for (let idle = 0; this.inflight.size < k && !this.reducer.done(); ) {
+        const cands = this.reducer.next(k - this.inflight.size);
+        cands.forEach((c) => this.launch(c));
+        if (cands.length > 0) continue;
+        if (this.inflight.size > 0) break; // the engine waits for verdicts
+        // Nothing out and nothing new: the engine did a bounded slice of work (e.g. skipped
+        // invalid candidates). Go on in a fresh task now and then, so "cancel" gets through.
+        if (++idle >= 8) {
+          setTimeout(() => this.pump(), 0);
+          break;
+        }
+      }
+    } catch (e) {
+      return this.finish('failed', `the engine failed: ${e.message}`);
+    }
+    this.progress();
+    if (this.reducer.done() && this.retry.length === 0) this.finish('done');
+  }
+
+  launch(cand) {
+    if (this.originalId === null) this.originalId = cand.id; // the engine sends the original first
+    const abort = new AbortController();
+    this.inflight.set(cand.id, { cand, abort });
+    this.evaluate(cand, abort.signal).then(
+      (verdict) => this.settle(cand, verdict),
+      (error) => this.failed(cand, error),
+    );
+  }
+
+  async evaluate(cand, signal) {
+    const result = await this.compiler.compile(cand.text, signal);
+    if (cand.id === this.originalId) this.send({ type: 'original', result });
+    try {
+      return (await this.property.test(result, cand.text)) ? 'interesting' : 'boring';
+    } catch (e) {
+      if (!(e instanceof PropertyError)) throw e;
+      if (cand.id === this.originalId) throw e; // nothing to reduce if the original fails
+      this.propertyErrors++;
+      this.send({ type: 'notice', message: `${e.message} (on ${this.propertyErrors} candidate${this.propertyErrors > 1 ? 's' : ''}; counted as not interesting)` });
+      return 'error';
+    }
+  }
+
+  settle(cand, verdict) {
+    if (!this.inflight.delete(cand.id) || this.isOver()) return;
+    try {
+      this.reducer.report(cand.id, verdict);
+      this.dropStale();
+    } catch (e) {
+      return this.finish('failed', `the engine failed: ${e.message}`);
+    }
+    this.pump();
+  }
+
+  failed(cand, error) {
+    if (!this.inflight.delete(cand.id) || this.isOver()) return;
+    if (error?.name === 'AbortError') return;
+    if (error instanceof EndpointError) {
+      // Keep the candidate, keep the best so far, and wait for the person to resume.
+      this.retry.push(cand);
+      if (this.state === 'running') this.setState('paused', error.message);
+      return;
+    }
+    if (error instanceof PropertyError) return this.finish('failed', `on the original program, ${error.message}`);
+    this.finish('failed', `unexpected error: ${error?.message ?? error}`);
+  }
+
+  /** Stops querying candidates the engine no longer needs (an earlier one was accepted). */
+  dropStale() {
+    if (typeof this.reducer.wants !== 'function') return;
+    for (const [id, { abort }] of this.inflight) {
+      if (!this.reducer.wants(id)) {
+        this.inflight.delete(id);
+        abort.abort();
+      }
+    }
+  }
+
+  isOver() {
+    return this.state === 'done' || this.state === 'failed' || this.state === 'cancelled';
+  }
+
+  // --- replay --------------------------------------------------------------------------------
+
+  replaySlice() {
+    if (this.state !== 'running') return;
+    try {
+      this.reducer.step(REPLAY_STEP);
+    } catch (e) {
+      return this.finish('failed', `the replay failed: ${e.message}`);
+    }
+    this.progress();
+    if (this.reducer.done()) this.finish('done');
+    else setTimeout(() => this.replaySlice(), 0);
+  }
+
+  // --- reporting -----------------------------------------------------------------------------
+
+  /** Sends progress at most every PROGRESS_EVERY_MS (the last one is never lost). */
+  progress() {
+    clearTimeout(this.progressTimer);
+    const wait = this.lastProgress + PROGRESS_EVERY_MS - performance.now();
+    if (wait > 0) {
+      this.progressTimer = setTimeout(() => this.progress(), wait);
+      return;
+    }
+    this.lastProgress = performance.now();
+    this.send(this.snapshot('progress'));
+  }
+
+  snapshot(type) {
+    const stats = this.reducer.stats();
+    const msg = { type, stats, elapsedMs: this.elapsedMs(), clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size };
+    if (stats.accepted !== this.lastAccepted) {
+      this.lastAccepted = stats.accepted;
+      msg.best = this.reducer.best();
+    }
+    return msg;
+  }
+
+  finish(state, message) {
+    if (this.isOver()) return;
+    const elapsedMs = this.elapsedMs();
+    this.state = state;
+    clearTimeout(this.progressTimer);
+    for (const { abort } of this.inflight.values()) abort.abort();
+    this.inflight.clear();
+    this.property?.dispose();
+    if (!this.reducer) return this.send({ type: 'finished', state, message });
+    const stats = this.reducer.stats();
+    if (state === 'done' && stats.original_interesting === false) {
+      state = 'failed';
+      message = 'the original program does not have the property, so there is nothing to keep while reducing. ' +
+        'See the Output tab for what the endpoint answered, and adjust the property.';
+    }
+    this.send({
+      ...this.snapshot('finished'),
+      best: this.reducer.best(),
+      state,
+      message,
+      elapsedMs,
+      history: this.reducer.history(),
+      verdicts: this.recording ?? this.reducer.verdicts(),
+    });
+  }
 }

@@ -5,11 +5,15 @@
 //               {type: 'reduce', run, config}   {type: 'replay', run, config, verdicts}
 //               {type: 'pause' | 'resume' | 'cancel', run}
 //               {type: 'diff', seq, a, b}
+//               {type: 'check', seq, config, text}: one query of the program as it is
 // Messages out: {type: 'ready', ms} | {type: 'fatal', message}
 //               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
+//               {type: 'checked', seq, result, verdict: bool | null, error?}
 //               reduction messages, see reduction.js
 import init, * as engine from '../pkg/whittle.js';
 import { Reduction } from './reduction.js';
+import { Compiler } from './endpoint.js';
+import { makeProperty } from './property.js';
 
 const started = performance.now();
 let ready = false;
@@ -39,6 +43,9 @@ function handle(msg) {
     case 'diff':
       reply(msg, () => ({ type: 'diffed', seq: msg.seq, chunks: engine.diff(msg.a, msg.b) }));
       break;
+    case 'check':
+      check(msg);
+      break;
     case 'reduce':
     case 'replay':
       reduction?.cancel('superseded');
@@ -57,6 +64,21 @@ function parseLatest() {
   const msg = pendingParse;
   pendingParse = null;
   reply(msg, () => ({ type: 'parsed', seq: msg.seq, report: engine.parse(msg.text, msg.lang, !!msg.wantTree) }));
+}
+
+async function check({ seq, config, text }) {
+  let result = null;
+  let property = null;
+  try {
+    result = await new Compiler(config).compile(text, new AbortController().signal);
+    property = makeProperty(config.property);
+    const verdict = await property.test(result, text);
+    postMessage({ type: 'checked', seq, result, verdict });
+  } catch (e) {
+    postMessage({ type: 'checked', seq, result, verdict: null, error: e.message });
+  } finally {
+    property?.dispose();
+  }
 }
 
 // Runs `make` and posts its answer, or the error it threw (tagged with the request's seq).

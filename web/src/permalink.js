@@ -1,0 +1,44 @@
+// Permalinks: the whole playground state in the URL fragment, so a link needs no server
+// storage. Format: `#v1,` + base64url(deflate-raw(JSON)). The version prefix lets a later
+// format read old links.
+
+const PREFIX = 'v1,';
+
+export async function encodeState(state) {
+  const json = new TextEncoder().encode(JSON.stringify(state));
+  const packed = await pipe(json, new CompressionStream('deflate-raw'));
+  return `#${PREFIX}${toBase64Url(packed)}`;
+}
+
+/** The state in a fragment, or null when there is none; throws with a readable reason. */
+export async function decodeState(hash) {
+  const body = hash.replace(/^#/, '');
+  if (!body) return null;
+  const comma = body.indexOf(',');
+  const version = comma > 0 ? body.slice(0, comma) : '';
+  if (!/^v\d+$/.test(version)) throw new Error('the link’s fragment is not Whittle playground state');
+  if (`${version},` !== PREFIX) throw new Error(`the link was made by a newer playground (format ${version}); this page reads ${PREFIX.slice(0, -1)}`);
+  let json;
+  try {
+    json = new TextDecoder().decode(await pipe(fromBase64Url(body.slice(comma + 1)), new DecompressionStream('deflate-raw')));
+  } catch {
+    throw new Error('the link is damaged (it does not decompress); was it cut short when copied?');
+  }
+  return JSON.parse(json);
+}
+
+async function pipe(bytes, transform) {
+  const stream = new Blob([bytes]).stream().pipeThrough(transform);
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+function toBase64Url(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text) {
+  const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}

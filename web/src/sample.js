@@ -1,0 +1,17 @@
+// The program the playground opens with: small, and gcc -Wall warns on it.
+export const SAMPLE_PROGRAM = `#include <stdio.h>
+
+/* Reduce me: keep gcc's warning "makes integer from pointer without a cast". */
+struct point { int x, y; };
+
+static int area(struct point a, struct point b) {
+  return (b.x - a.x) * (b.y - a.y);
+}
+
+int main(void) {
+  struct point a = {1, 2}, b = {4, 6};
+  int p = "not a number";
+  printf("%d %d\\n", area(a, b), p);
+  return 0;
+}
+`;
