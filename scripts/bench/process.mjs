@@ -1,0 +1,59 @@
+// Running a tool as a child process for the bench: its own process group, output to a log file,
+// whole-process wall time, and a time limit after which the whole group is killed.
+
+import { spawn } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+/** Process groups still running, so Ctrl-C on the bench stops them too. */
+const running = new Set();
+
+/** Kills the whole process group of `pid`: SIGTERM first, SIGKILL after a grace period. */
+function killGroup(pid, graceMs = 5000) {
+  const signal = (sig) => {
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      /* already gone */
+    }
+  };
+  signal('SIGTERM');
+  setTimeout(() => signal('SIGKILL'), graceMs).unref();
+}
+
+process.on('SIGINT', () => {
+  for (const pid of running) killGroup(pid, 0);
+  process.stderr.write('\nbench: interrupted\n');
+  process.exit(130);
+});
+
+/**
+ * Runs `cmd args` in `cwd`, stdout and stderr appended to `logPath`, for at most `limitSeconds`.
+ * Resolves to { code, signal, timedOut, wallSeconds }; rejects only if the command cannot start.
+ */
+export function runWithLimit(cmd, args, { cwd, logPath, limitSeconds, env = process.env }) {
+  return new Promise((resolve, reject) => {
+    const log = openSync(logPath, 'a');
+    const started = performance.now();
+    const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ['ignore', log, log] });
+    closeSync(log);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, limitSeconds * 1000);
+    if (child.pid) running.add(child.pid);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      running.delete(child.pid);
+      reject(new Error(`cannot run ${cmd}: ${err.message}`));
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child.pid);
+      // Tests the tool left behind in the same group must not run on into the next measurement.
+      if (timedOut) killGroup(child.pid, 0);
+      resolve({ code, signal, timedOut, wallSeconds: (performance.now() - started) / 1000 });
+    });
+  });
+}

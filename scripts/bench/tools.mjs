@@ -1,0 +1,196 @@
+// The bench's tool runs: whittle reduce, whittle pair and C-Vise, each on a fresh scratch copy,
+// and the figures measured the same way for all of them (whole-process wall time, tokens by
+// `whittle parse --json`, bytes on disk, and check.sh run again on the result in a fresh folder).
+
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { runWithLimit } from './process.mjs';
+
+/** Seconds check.sh may take when we verify a result (it limits the compiler to 30 s itself). */
+const CHECK_LIMIT_SECONDS = 300;
+
+/** Copies `from` to `dir/name`, writable (the shared cases are read-only), scripts executable. */
+export function place(from, dir, name, executable = false) {
+  mkdirSync(dir, { recursive: true });
+  const to = join(dir, name);
+  copyFileSync(from, to);
+  chmodSync(to, executable ? 0o755 : 0o644);
+  return to;
+}
+
+/** Tokens as our tree-sitter tokenizer counts them, so both tools' results are comparable. */
+export function countTokens(whittle, file) {
+  const r = spawnSync(whittle, ['parse', file, '--json'], { encoding: 'utf8' });
+  try {
+    return JSON.parse(r.stdout).tokens ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function fileBytes(file) {
+  return existsSync(file) ? statSync(file).size : null;
+}
+
+/** Size of a program: tokens and bytes. */
+export function measure(whittle, file) {
+  return { tokens: countTokens(whittle, file), bytes: fileBytes(file) };
+}
+
+/**
+ * Runs `check` in a fresh folder `dir` holding `result` under `name` (the name the script
+ * reads). True iff it exits 0.
+ */
+export async function passesCheck(result, name, check, dir) {
+  if (!existsSync(result)) return false;
+  place(result, dir, name);
+  const script = place(check, dir, basename(check), true);
+  const r = await runWithLimit('sh', [script], {
+    cwd: dir,
+    logPath: join(dir, 'check.log'),
+    limitSeconds: CHECK_LIMIT_SECONDS,
+  });
+  return r.code === 0 && !r.timedOut;
+}
+
+/** "ok", "timeout" or "error (exit N)" for a finished run. */
+function status(run) {
+  if (run.timedOut) return 'timeout';
+  if (run.code === 0) return 'ok';
+  return run.signal ? `error (${run.signal})` : `error (exit ${run.code})`;
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `whittle reduce` on a copy of a case in `dir`. The result is written back to the file.
+ * Returns the figures of the run (the check is done by the caller).
+ */
+export async function runWhittleReduce({ whittle, bench, dir, jobs, strategy, limitSeconds }) {
+  const file = place(bench.file, dir, bench.name);
+  place(bench.check, dir, basename(bench.check), true);
+  const statsPath = join(dir, 'stats.json');
+  const args = ['reduce', '--test', `./${basename(bench.check)}`, bench.name, '-j', String(jobs), '--stats-json', statsPath, '--quiet'];
+  if (strategy) args.push('--strategy', strategy);
+  const run = await runWithLimit(whittle, args, { cwd: dir, logPath: join(dir, 'whittle.log'), limitSeconds });
+  const stats = readJson(statsPath);
+  return {
+    tool: 'whittle',
+    status: status(run),
+    result: file,
+    log: join(dir, 'whittle.log'),
+    wallSeconds: run.wallSeconds,
+    queries: stats?.queries ?? null,
+    engineSeconds: stats?.engine_seconds ?? null,
+    statsWallSeconds: stats?.wall_seconds ?? null,
+    invalidQueries: stats?.invalid_queries ?? null,
+    stats,
+    after: measure(whittle, file),
+  };
+}
+
+/**
+ * The number of tests C-Vise started, from the "total executed" column of the pass statistics
+ * it prints at the end; null if it printed none.
+ */
+export function cviseQueries(log) {
+  const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+  const start = text.indexOf('===< PASS statistics >===');
+  if (start < 0) return null;
+  let total = 0;
+  let found = false;
+  for (const line of text.slice(start).split('\n').slice(2)) {
+    const m = /\s(\d+)\s+(\d+)\s+(\d+)\s*$/.exec(line);
+    if (!m) break;
+    total += Number(m[3]);
+    found = true;
+  }
+  return found ? total : null;
+}
+
+/** `cvise --n jobs ./check.sh FILE` on a copy of a case in `dir`; it reduces the file in place. */
+export async function runCvise({ whittle, bench, dir, jobs, limitSeconds }) {
+  const file = place(bench.file, dir, bench.name);
+  place(bench.check, dir, basename(bench.check), true);
+  const log = join(dir, 'cvise.log');
+  const args = ['--n', String(jobs), `./${basename(bench.check)}`, bench.name];
+  const run = await runWithLimit('cvise', args, { cwd: dir, logPath: log, limitSeconds });
+  return {
+    tool: 'cvise',
+    status: status(run),
+    result: file,
+    log,
+    wallSeconds: run.wallSeconds,
+    queries: cviseQueries(log),
+    engineSeconds: null,
+    invalidQueries: null,
+    after: measure(whittle, file),
+  };
+}
+
+/** True iff `whittle pair` exists in this build. */
+export function hasPairCommand(whittle) {
+  return spawnSync(whittle, ['pair', '--help'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * Where `whittle pair` put the minimized `name`: a path its stats name, else NAME.min.EXT,
+ * else the file itself if it was reduced in place (NAME.orig kept beside it).
+ */
+function pairOutput(dir, name, stats, side) {
+  for (const key of [`${side}_output`, `${side}_min`, `${side}_out`, `${side}_path`]) {
+    const p = stats?.[key];
+    if (typeof p === 'string') {
+      const abs = p.startsWith('/') ? p : join(dir, p);
+      if (existsSync(abs)) return abs;
+    }
+  }
+  const ext = extname(name);
+  const min = join(dir, `${basename(name, ext)}.min${ext}`);
+  if (existsSync(min)) return min;
+  if (existsSync(join(dir, `${name}.orig`))) return join(dir, name);
+  return min;
+}
+
+/** `whittle pair` on a copy of a pair in `dir`. */
+export async function runWhittlePair({ whittle, pair, dir, jobs, limitSeconds }) {
+  place(pair.seed.file, dir, pair.seed.name);
+  place(pair.variant.file, dir, pair.variant.name);
+  place(pair.seed.check, dir, basename(pair.seed.check), true);
+  place(pair.variant.check, dir, basename(pair.variant.check), true);
+  const statsPath = join(dir, 'stats.json');
+  const args = [
+    'pair',
+    '--seed', pair.seed.name,
+    '--variant', pair.variant.name,
+    '--test-seed', `./${basename(pair.seed.check)}`,
+    '--test-variant', `./${basename(pair.variant.check)}`,
+    '-j', String(jobs),
+    '--stats-json', statsPath,
+  ];
+  const log = join(dir, 'whittle.log');
+  const run = await runWithLimit(whittle, args, { cwd: dir, logPath: log, limitSeconds });
+  const stats = readJson(statsPath);
+  const seedResult = pairOutput(dir, pair.seed.name, stats, 'seed');
+  const variantResult = pairOutput(dir, pair.variant.name, stats, 'variant');
+  return {
+    tool: 'whittle',
+    status: status(run),
+    log,
+    wallSeconds: run.wallSeconds,
+    queries: stats?.queries ?? null,
+    stats,
+    seedResult,
+    variantResult,
+    seedAfter: measure(whittle, seedResult),
+    variantAfter: measure(whittle, variantResult),
+    diffTokens: { before: stats?.diff_tokens_before ?? null, after: stats?.diff_tokens_after ?? null },
+  };
+}
