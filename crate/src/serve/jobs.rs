@@ -1,0 +1,150 @@
+//! The compile-job queue: at most `max_jobs` jobs run at once on their own threads; up to
+//! `queue_len` more wait their turn; beyond that a request is turned away (503) at once, so
+//! the HTTP workers are never all stuck waiting and static files keep being served.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+/// Limits applied to every compile job.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Wall time for the whole job (compiling, linking and running).
+    pub job_timeout: Duration,
+    /// `RLIMIT_AS` for compilers and compiled programs; node and the JVM get a heap limit of
+    /// half of it instead.
+    pub memory_bytes: u64,
+    /// Bytes kept per output stream (stdout, stderr, asm); `truncated` is set past it.
+    pub output_bytes: usize,
+    /// Jobs running at once.
+    pub max_jobs: usize,
+    /// Jobs waiting for a turn before requests are refused with 503.
+    pub queue_len: usize,
+    /// Largest request body accepted (413 beyond).
+    pub body_bytes: usize,
+    /// Whether `filters.execute` may run the compiled program.
+    pub allow_execute: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        let cores = thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+        Limits {
+            job_timeout: Duration::from_secs(20),
+            memory_bytes: 2 << 30,
+            output_bytes: 1 << 20,
+            max_jobs: cores,
+            queue_len: 256,
+            body_bytes: 2 << 20,
+            allow_execute: true,
+        }
+    }
+}
+
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// A fixed set of job threads fed by a queue whose length is bounded by admission tickets.
+pub struct JobQueue {
+    tx: Mutex<Sender<Job>>,
+    /// Jobs admitted and not finished (running or waiting).
+    pending: Arc<AtomicUsize>,
+    capacity: usize,
+}
+
+/// A place in the queue, taken before the job is built so that a caller turned away still
+/// owns its request and can answer it. Dropping it gives the place back.
+pub struct Ticket {
+    pending: Arc<AtomicUsize>,
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        self.pending.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl JobQueue {
+    pub fn new(max_jobs: usize, queue_len: usize) -> JobQueue {
+        let (tx, rx) = channel::<Job>();
+        let rx: Arc<Mutex<Receiver<Job>>> = Arc::new(Mutex::new(rx));
+        for i in 0..max_jobs.max(1) {
+            let rx = Arc::clone(&rx);
+            thread::Builder::new()
+                .name(format!("whittle-job-{i}"))
+                .spawn(move || loop {
+                    let job = match rx.lock().unwrap_or_else(|e| e.into_inner()).recv() {
+                        Ok(job) => job,
+                        Err(_) => return,
+                    };
+                    // A panicking job must not take its thread with it.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                })
+                .expect("spawn a job thread");
+        }
+        JobQueue { tx: Mutex::new(tx), pending: Arc::new(AtomicUsize::new(0)), capacity: max_jobs.max(1) + queue_len }
+    }
+
+    /// A place in the queue, or `None` when `max_jobs + queue_len` jobs are already admitted.
+    pub fn reserve(&self) -> Option<Ticket> {
+        let taken = self.pending.fetch_add(1, Ordering::SeqCst);
+        let ticket = Ticket { pending: Arc::clone(&self.pending) };
+        if taken >= self.capacity {
+            return None; // `ticket` is dropped, giving the place back.
+        }
+        Some(ticket)
+    }
+
+    /// Runs `job` on a job thread when one is free; the ticket is released when it ends.
+    pub fn submit(&self, ticket: Ticket, job: impl FnOnce() + Send + 'static) {
+        let job: Job = Box::new(move || {
+            let _ticket = ticket;
+            job();
+        });
+        let _ = self.tx.lock().unwrap_or_else(|e| e.into_inner()).send(job);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::channel;
+
+    #[test]
+    fn runs_at_most_max_jobs_at_once() {
+        let q = JobQueue::new(2, 16);
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let (done_tx, done_rx) = channel();
+        for _ in 0..8 {
+            let (running, peak, done_tx) = (running.clone(), peak.clone(), done_tx.clone());
+            let ticket = q.reserve().expect("room for 18");
+            q.submit(ticket, move || {
+                let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                peak.fetch_max(now, Ordering::SeqCst);
+                thread::sleep(Duration::from_millis(30));
+                running.fetch_sub(1, Ordering::SeqCst);
+                done_tx.send(()).unwrap();
+            });
+        }
+        for _ in 0..8 {
+            done_rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        }
+        assert_eq!(peak.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn refuses_when_full_and_frees_places() {
+        let q = JobQueue::new(1, 1);
+        let a = q.reserve().unwrap();
+        let b = q.reserve().unwrap();
+        assert!(q.reserve().is_none());
+        drop(a);
+        let (tx, rx) = channel();
+        q.submit(b, move || tx.send(()).unwrap());
+        rx.recv_timeout(Duration::from_secs(5)).unwrap();
+        thread::sleep(Duration::from_millis(20));
+        assert!(q.reserve().is_some());
+    }
+}

@@ -1,0 +1,273 @@
+//! Running one compiler or program with limits: its own process group (killed whole on
+//! timeout and when it ends, so stray children do not linger), an address-space limit, a
+//! wall-clock deadline, and capped capture of stdout and stderr.
+//!
+//! This bounds resource use; it is not a sandbox. A compiled program runs with the server's
+//! user and can read and write what that user can.
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// What to run and within which limits.
+pub struct Spec {
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+    pub cwd: PathBuf,
+    pub env: Vec<(String, OsString)>,
+    /// Bytes fed to stdin; `None` gives the process /dev/null.
+    pub stdin: Option<Vec<u8>>,
+    pub deadline: Instant,
+    /// `RLIMIT_AS` in bytes; `None` leaves it alone (node and the JVM reserve far more address
+    /// space than they use, and sanitizers need terabytes of it).
+    pub address_space: Option<u64>,
+    /// Bytes kept per stream; the rest is read and dropped.
+    pub output_cap: usize,
+}
+
+/// How a run ended.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// The exit status, or 128 + the signal number when a signal ended it (as a shell reports).
+    pub code: i32,
+    pub signal: Option<i32>,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub stdout_truncated: bool,
+    pub stderr_truncated: bool,
+    pub timed_out: bool,
+    pub elapsed: Duration,
+}
+
+impl Outcome {
+    pub fn truncated(&self) -> bool {
+        self.stdout_truncated || self.stderr_truncated
+    }
+}
+
+/// Process groups alive right now, so that Ctrl-C can take them down with the server.
+static LIVE_GROUPS: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
+
+fn register(pgid: i32) {
+    LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashSet::new).insert(pgid);
+}
+
+fn unregister(pgid: i32) {
+    if let Some(set) = LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        set.remove(&pgid);
+    }
+}
+
+/// Kills every job's process group (used when the server is interrupted).
+pub fn kill_all() {
+    if let Some(set) = LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        for &pgid in set {
+            kill_group(pgid);
+        }
+    }
+}
+
+fn kill_group(pgid: i32) {
+    // SAFETY: kill(2) with a negative pid signals a process group; no memory is involved.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+}
+
+/// Largest file a job may write (the assembly of a big program is a few MiB at most).
+const FILE_SIZE_LIMIT: u64 = 512 << 20;
+
+/// Runs `spec` to completion or its deadline. `Err` when it could not be started.
+pub fn run(spec: Spec) -> Result<Outcome, String> {
+    let start = Instant::now();
+    if start >= spec.deadline {
+        return Ok(Outcome { code: 128 + libc::SIGKILL, signal: Some(libc::SIGKILL), timed_out: true, ..Outcome::default() });
+    }
+    let mut cmd = Command::new(&spec.program);
+    cmd.args(&spec.args)
+        .current_dir(&spec.cwd)
+        .stdin(if spec.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    for (k, v) in &spec.env {
+        cmd.env(k, v);
+    }
+    let address_space = spec.address_space;
+    // SAFETY: the closure runs between fork and exec and only calls setrlimit(2), which is
+    // async-signal-safe; it allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            set_limit(libc::RLIMIT_CORE, 0)?;
+            set_limit(libc::RLIMIT_FSIZE, FILE_SIZE_LIMIT)?;
+            if let Some(bytes) = address_space {
+                set_limit(libc::RLIMIT_AS, bytes)?;
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().map_err(|e| format!("could not start {}: {e}", spec.program.display()))?;
+    let pid = child.id() as i32;
+    register(pid);
+
+    if let (Some(bytes), Some(mut stdin)) = (spec.stdin, child.stdin.take()) {
+        // A program that never reads its input must not block us, so write from a thread.
+        thread::spawn(move || {
+            let _ = stdin.write_all(&bytes);
+        });
+    }
+    let out = Capture::start(child.stdout.take().expect("piped stdout"), spec.output_cap);
+    let err = Capture::start(child.stderr.take().expect("piped stderr"), spec.output_cap);
+
+    // Wait for the exit without reaping it (WNOWAIT), so that the pid, and with it the
+    // process group id, cannot be reused before we kill the group below.
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        loop {
+            // SAFETY: waitid(2) writes into the zeroed siginfo_t we own.
+            let r = unsafe {
+                let mut info: libc::siginfo_t = std::mem::zeroed();
+                libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT)
+            };
+            if r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                break;
+            }
+        }
+        let _ = tx.send(());
+    });
+    let timeout = spec.deadline.saturating_duration_since(Instant::now());
+    let timed_out = matches!(rx.recv_timeout(timeout), Err(mpsc::RecvTimeoutError::Timeout));
+    kill_group(pid);
+    let status = child.wait().map_err(|e| format!("waiting for {}: {e}", spec.program.display()))?;
+    unregister(pid);
+    let elapsed = start.elapsed();
+
+    // The pipes close once every process of the group is gone; a process that left the group
+    // (setsid) could hold them open, so wait only briefly.
+    let grace = Instant::now() + Duration::from_secs(1);
+    let (stdout, stdout_truncated) = out.finish(grace);
+    let (stderr, stderr_truncated) = err.finish(grace);
+
+    let (code, signal) = match (status.code(), status.signal()) {
+        (Some(c), _) => (c, None),
+        (None, Some(s)) => (128 + s, Some(s)),
+        (None, None) => (-1, None),
+    };
+    Ok(Outcome { code, signal, stdout, stderr, stdout_truncated, stderr_truncated, timed_out, elapsed })
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+type Resource = libc::__rlimit_resource_t;
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+type Resource = libc::c_int;
+
+fn set_limit(resource: Resource, bytes: u64) -> std::io::Result<()> {
+    let lim = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+    // SAFETY: setrlimit(2) reads the struct we pass.
+    if unsafe { libc::setrlimit(resource, &lim) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// A stream read on its own thread into a buffer of at most `cap` bytes.
+struct Capture {
+    buf: Arc<Mutex<(Vec<u8>, bool)>>,
+    done: mpsc::Receiver<()>,
+}
+
+impl Capture {
+    fn start<R: Read + Send + 'static>(mut stream: R, cap: usize) -> Capture {
+        let buf = Arc::new(Mutex::new((Vec::new(), false)));
+        let (tx, done) = mpsc::channel();
+        let shared = Arc::clone(&buf);
+        thread::spawn(move || {
+            let mut chunk = [0u8; 16 * 1024];
+            loop {
+                match stream.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        let mut g = shared.lock().unwrap_or_else(|e| e.into_inner());
+                        let room = cap.saturating_sub(g.0.len());
+                        if n > room {
+                            g.1 = true;
+                        }
+                        let keep = n.min(room);
+                        g.0.extend_from_slice(&chunk[..keep]);
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                }
+            }
+            let _ = tx.send(());
+        });
+        Capture { buf, done }
+    }
+
+    /// The bytes read by `until`, and whether some were dropped.
+    fn finish(self, until: Instant) -> (Vec<u8>, bool) {
+        let _ = self.done.recv_timeout(until.saturating_duration_since(Instant::now()));
+        let mut g = self.buf.lock().unwrap_or_else(|e| e.into_inner());
+        (std::mem::take(&mut g.0), g.1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str, secs: u64, cap: usize) -> Outcome {
+        run(Spec {
+            program: "/bin/sh".into(),
+            args: vec!["-c".into(), script.into()],
+            cwd: std::env::temp_dir(),
+            env: vec![],
+            stdin: Some(b"in".to_vec()),
+            deadline: Instant::now() + Duration::from_secs(secs),
+            address_space: Some(1 << 30),
+            output_cap: cap,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn captures_streams_and_exit_code() {
+        let o = sh("cat; echo out; echo err >&2; exit 3", 10, 1 << 20);
+        assert_eq!(o.code, 3);
+        assert_eq!(o.stdout, b"inout\n");
+        assert_eq!(o.stderr, b"err\n");
+        assert!(!o.timed_out && !o.truncated());
+    }
+
+    #[test]
+    fn kills_the_whole_group_on_timeout() {
+        let t = Instant::now();
+        let o = sh("sleep 30 & sleep 30; echo never", 1, 1 << 20);
+        assert!(o.timed_out);
+        assert_eq!(o.signal, Some(libc::SIGKILL));
+        assert!(t.elapsed() < Duration::from_secs(5), "took {:?}", t.elapsed());
+    }
+
+    #[test]
+    fn caps_output() {
+        let o = sh("yes | head -c 100000", 10, 1000);
+        assert_eq!(o.stdout.len(), 1000);
+        assert!(o.stdout_truncated);
+        assert_eq!(o.code, 0);
+    }
+
+    #[test]
+    fn signal_gives_shell_style_code() {
+        let o = sh("kill -SEGV $$", 10, 1000);
+        assert_eq!(o.signal, Some(libc::SIGSEGV));
+        assert_eq!(o.code, 128 + libc::SIGSEGV);
+    }
+}

@@ -1,0 +1,158 @@
+//! The playground's files: `root/index.html` at `/` (and at `/e`, the embed mode, which the page
+//! recognises from its URL), and `root/web/**` at `/web/**`. No directory listings; paths with
+//! `..` or `.` segments are refused before the file system is touched, and resolved files must
+//! stay inside the root even through symbolic links.
+
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use tiny_http::{Method, Request, Response, ResponseBox, StatusCode};
+
+use super::http::{self, header, header_value};
+
+pub struct StaticFiles {
+    root: PathBuf,
+}
+
+/// The file that says whether the wasm build ran.
+pub const WASM_FILE: &str = "web/pkg/whittle_bg.wasm";
+
+impl StaticFiles {
+    pub fn new(root: PathBuf) -> StaticFiles {
+        StaticFiles { root }
+    }
+
+    pub fn respond(&self, req: &Request) -> ResponseBox {
+        if !matches!(req.method(), Method::Get | Method::Head) {
+            let mut r = http::text(405, "only GET and HEAD are served here; the compile API is under /api/\n");
+            r.add_header(header("Allow", "GET, HEAD"));
+            return r;
+        }
+        let (raw_path, _) = http::split_target(req.url());
+        let Some(path) = http::percent_decode(raw_path, false) else {
+            return http::text(400, format!("bad percent-encoding in {raw_path}\n"));
+        };
+        match self.resolve(&path) {
+            Ok(file) => self.file(req, &file),
+            Err(Refusal::Traversal) => http::text(403, format!("refused {path}: paths may not contain `..` or `.` segments\n")),
+            Err(Refusal::NotFound) => self.not_found(&path),
+        }
+    }
+
+    fn resolve(&self, path: &str) -> Result<PathBuf, Refusal> {
+        if matches!(path, "/" | "/index.html" | "/e" | "/e/") {
+            return Ok(self.root.join("index.html"));
+        }
+        let Some(rest) = path.strip_prefix("/web/") else { return Err(Refusal::NotFound) };
+        let mut file = self.root.join("web");
+        for segment in rest.split('/') {
+            match segment {
+                "" => continue,
+                "." | ".." => return Err(Refusal::Traversal),
+                s if s.contains('\\') || s.contains('\0') => return Err(Refusal::Traversal),
+                s => file.push(s),
+            }
+        }
+        // Symbolic links may point anywhere inside the root, never outside it.
+        let real = file.canonicalize().map_err(|_| Refusal::NotFound)?;
+        let root = self.root.canonicalize().map_err(|_| Refusal::NotFound)?;
+        if !real.starts_with(&root) {
+            return Err(Refusal::Traversal);
+        }
+        if !real.is_file() {
+            return Err(Refusal::NotFound);
+        }
+        Ok(real)
+    }
+
+    fn file(&self, req: &Request, path: &Path) -> ResponseBox {
+        let (file, meta) = match std::fs::File::open(path).and_then(|f| f.metadata().map(|m| (f, m))) {
+            Ok(x) => x,
+            Err(_) => return self.not_found(&path.display().to_string()),
+        };
+        let mtime = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map(|d| d.as_nanos()).unwrap_or(0);
+        let etag = format!("\"{:x}-{:x}\"", meta.len(), mtime);
+        let cached = header_value(req, "If-None-Match").is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+        let mut response = if cached {
+            Response::empty(StatusCode(304)).boxed()
+        } else {
+            let mut r = Response::from_file(file).boxed();
+            r.add_header(header("Content-Type", content_type(path)));
+            r
+        };
+        response.add_header(header("ETag", &etag));
+        // Revalidate every time: a rebuilt wasm must be picked up on reload.
+        response.add_header(header("Cache-Control", "no-cache"));
+        response
+    }
+
+    fn not_found(&self, path: &str) -> ResponseBox {
+        let index = self.root.join("index.html");
+        let hint = if path == "/" || path == "/e" || path == "/e/" || path == "/index.html" {
+            format!("there is no {}; start whittle serve with --root <the project folder> (the one with index.html and web/)", index.display())
+        } else if path.starts_with("/web/pkg/") {
+            "the engine's wasm build is missing: run `npm run build` in the project folder".to_string()
+        } else {
+            "the page is at /, the embed at /e, its files under /web/, the compile API under /api/ (try /api/compilers)".to_string()
+        };
+        http::text(404, format!("404 not found: {path}\n{hint}\n"))
+    }
+}
+
+#[derive(Debug)]
+enum Refusal {
+    Traversal,
+    NotFound,
+}
+
+pub fn content_type(path: &Path) -> &'static str {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    match ext.as_str() {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" | "map" => "application/json",
+        "wasm" => "application/wasm",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "ico" => "image/x-icon",
+        "webp" => "image/webp",
+        "woff" => "font/woff",
+        "woff2" => "font/woff2",
+        "txt" | "md" | "c" | "h" | "cpp" | "cc" | "rs" | "java" | "sh" => "text/plain; charset=utf-8",
+        "ts" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_inside_the_root_only() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("index.html"), "<p>hi").unwrap();
+        std::fs::create_dir_all(dir.path().join("web/pkg")).unwrap();
+        std::fs::write(dir.path().join("web/pkg/a.js"), "1").unwrap();
+        std::os::unix::fs::symlink("/etc", dir.path().join("web/etc")).unwrap();
+        let s = StaticFiles::new(dir.path().to_path_buf());
+        assert!(s.resolve("/").unwrap().ends_with("index.html"));
+        assert!(s.resolve("/e").unwrap().ends_with("index.html"));
+        assert!(s.resolve("/web/pkg/a.js").is_ok());
+        assert!(matches!(s.resolve("/web/../index.html"), Err(Refusal::Traversal)));
+        assert!(matches!(s.resolve("/web/pkg/../../../etc/passwd"), Err(Refusal::Traversal)));
+        assert!(matches!(s.resolve("/web/etc/passwd"), Err(Refusal::Traversal)));
+        assert!(matches!(s.resolve("/web/pkg"), Err(Refusal::NotFound)));
+        assert!(matches!(s.resolve("/nope"), Err(Refusal::NotFound)));
+    }
+
+    #[test]
+    fn content_types() {
+        assert_eq!(content_type(Path::new("a.wasm")), "application/wasm");
+        assert_eq!(content_type(Path::new("a.mjs")), "text/javascript; charset=utf-8");
+        assert_eq!(content_type(Path::new("a.svg")), "image/svg+xml");
+    }
+}
