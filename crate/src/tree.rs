@@ -104,6 +104,40 @@ impl Parser {
         !self.raw(text).root_node().has_error()
     }
 
+    /// A tree-sitter tree of `text`, for incremental validity checks.
+    pub fn raw_tree(&mut self, text: &str) -> tree_sitter::Tree {
+        self.raw(text)
+    }
+
+    /// The validity check for `new_text`, an edit of `old_text` whose tree is `old`: an
+    /// incremental re-parse, which reuses everything outside the changed span. Returns the
+    /// new tree when the text is valid.
+    pub fn check_edit(&mut self, old: &tree_sitter::Tree, old_text: &str, new_text: &str) -> Option<tree_sitter::Tree> {
+        let (a, b) = (old_text.as_bytes(), new_text.as_bytes());
+        let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let max_suffix = a.len().min(b.len()) - prefix;
+        let suffix = a.iter().rev().zip(b.iter().rev()).take(max_suffix).take_while(|(x, y)| x == y).count();
+        let point = |bytes: &[u8], at: usize| {
+            let row = bytes[..at].iter().filter(|&&c| c == b'\n').count();
+            let line_start = bytes[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+            tree_sitter::Point { row, column: at - line_start }
+        };
+        let start = point(a, prefix);
+        let edit = tree_sitter::InputEdit {
+            start_byte: prefix,
+            old_end_byte: a.len() - suffix,
+            new_end_byte: b.len() - suffix,
+            start_position: start,
+            old_end_position: point(a, a.len() - suffix),
+            new_end_position: point(b, b.len() - suffix),
+        };
+        let mut edited = old.clone();
+        edited.edit(&edit);
+        self.inner.reset();
+        let tree = self.inner.parse(new_text, Some(&edited))?;
+        (!tree.root_node().has_error()).then_some(tree)
+    }
+
     /// The first syntax error of `text`, if any.
     pub fn first_error(&mut self, text: &str) -> Option<SyntaxError> {
         let tree = self.raw(text);

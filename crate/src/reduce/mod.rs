@@ -113,6 +113,10 @@ pub trait Pass {
     /// The last proposed edit was accepted; `prog` is the program after it.
     fn accepted(&mut self, prog: &Program);
     fn box_clone(&self) -> Box<dyn Pass>;
+    /// Whether this round skipped small edits (coarse mode) that a fine round should try.
+    fn deferred(&self) -> bool {
+        false
+    }
 }
 
 impl Clone for Box<dyn Pass> {
@@ -151,11 +155,12 @@ impl Strategy {
         }
     }
 
-    /// The `i`th pass of a round, fresh over `prog`; `None` past the last.
-    pub(crate) fn pass(self, i: usize, prog: &Program) -> Option<Box<dyn Pass>> {
+    /// The `i`th pass of a round, fresh over `prog`; `None` past the last. A `coarse` round
+    /// tries only edits that remove a sizeable share of the program.
+    pub(crate) fn pass(self, i: usize, prog: &Program, coarse: bool) -> Option<Box<dyn Pass>> {
         Some(match (i, self) {
             (0, _) => Box::new(comments::Comments::new(prog)),
-            (1, Strategy::Perses) => Box::new(perses::Perses::new(prog)),
+            (1, Strategy::Perses) => Box::new(perses::Perses::new(prog, coarse)),
             (1, Strategy::Hdd) => Box::new(hdd::Hdd::new(prog)),
             (1, Strategy::DdminLines) => Box::new(ddmin::DdminUnits::lines(prog)),
             (1, Strategy::DdminTokens) => Box::new(ddmin::DdminUnits::tokens(prog)),

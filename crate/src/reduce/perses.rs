@@ -14,12 +14,17 @@ use std::rc::Rc;
 /// How many descendants a node may be replaced by, and how deep to look for them.
 const MAX_REPLACEMENTS: usize = 6;
 const MAX_REPLACEMENT_DEPTH: u32 = 4;
+/// In a coarse round, an edit must remove at least 1/COARSE_SHARE of the program.
+const COARSE_SHARE: usize = 64;
 
 #[derive(Clone)]
 pub struct Perses {
     order: Rc<Vec<NodeId>>,
     cursor: usize,
     work: Option<Work>,
+    /// Edits smaller than this many tokens wait for a fine round (0: none wait).
+    min_mass: u32,
+    deferred: bool,
 }
 
 #[derive(Clone)]
@@ -30,7 +35,7 @@ enum Work {
 }
 
 impl Perses {
-    pub fn new(prog: &Program) -> Perses {
+    pub fn new(prog: &Program, coarse: bool) -> Perses {
         let tree = &prog.tree;
         // Counted tokens before each token, so a node's size is a subtraction.
         let mut before = Vec::with_capacity(tree.tokens.len() + 1);
@@ -50,7 +55,8 @@ impl Perses {
             })
             .collect();
         order.sort_by_key(|&n| (std::cmp::Reverse(size(n)), n));
-        Perses { order: Rc::new(order), cursor: 0, work: None }
+        let min_mass = if coarse { (size(tree.root()) as usize / COARSE_SHARE) as u32 } else { 0 };
+        Perses { order: Rc::new(order), cursor: 0, work: None, min_mass, deferred: false }
     }
 
     fn start(&self, prog: &Program, node: NodeId) -> Work {
@@ -90,6 +96,10 @@ impl Pass for Perses {
                         *next += 1;
                         let edit = replace_edit(prog, *node, d);
                         if prog.alive(d) && edit.changes(prog) {
+                            if ((prog.size_of(*node) - prog.size_of(d)) as u32) < self.min_mass {
+                                self.deferred = true;
+                                continue;
+                            }
                             return Some(edit);
                         }
                     } else {
@@ -106,7 +116,11 @@ impl Pass for Perses {
                         };
                         let alive: Vec<NodeId> = elems.iter().copied().filter(|&e| prog.alive(e)).collect();
                         let may_empty = slot_may_be_empty(&prog.tree, elems[0]);
-                        let chunks = Chunks::new((0..alive.len() as u32).collect(), may_empty);
+                        let mut chunks = Chunks::new((0..alive.len() as u32).collect(), may_empty);
+                        if self.min_mass > 0 {
+                            let mass = alive.iter().map(|&e| prog.size_of(e) as u32).collect();
+                            chunks = chunks.coarse(Rc::new(mass), self.min_mass);
+                        }
                         *dd = Some((Rc::new(alive), chunks));
                     }
                     let (elems, chunks) = dd.as_mut().unwrap();
@@ -116,6 +130,7 @@ impl Pass for Perses {
                             return Some(deletion_edit(prog, &doomed));
                         }
                         None => {
+                            self.deferred |= chunks.deferred;
                             *slot += 1;
                             *dd = None;
                         }
@@ -125,6 +140,10 @@ impl Pass for Perses {
                     Some(&c) => {
                         *next += 1;
                         if prog.alive(c) {
+                            if (prog.size_of(c) as u32) < self.min_mass {
+                                self.deferred = true;
+                                continue;
+                            }
                             return Some(deletion_edit(prog, &[c]));
                         }
                     }
@@ -151,5 +170,9 @@ impl Pass for Perses {
 
     fn box_clone(&self) -> Box<dyn Pass> {
         Box::new(self.clone())
+    }
+
+    fn deferred(&self) -> bool {
+        self.deferred
     }
 }

@@ -76,6 +76,8 @@ struct Slot {
     /// The pass's state after proposing this candidate: where to go on from if it fails.
     state: Option<Box<dyn Pass>>,
     verdict: Option<bool>,
+    /// The candidate's tree-sitter tree, the base of incremental checks once it is the best.
+    raw: Option<tree_sitter::Tree>,
 }
 
 pub struct Session {
@@ -83,11 +85,15 @@ pub struct Session {
     settings: Settings,
     prog: Program,
     best: String,
+    best_raw: tree_sitter::Tree,
     pass_index: usize,
     /// The current pass's state after the last resolved candidate.
     current: Box<dyn Pass>,
     pass_progress: bool,
     round_progress: bool,
+    /// Rounds start coarse (big edits only) and end with a fine one.
+    coarse: bool,
+    round_deferred: bool,
     inflight: VecDeque<Slot>,
     stale: HashMap<u64, u64>,
     cache: HashMap<u64, bool>,
@@ -117,8 +123,9 @@ impl Session {
             ));
         }
         let prog = Program::new(tree);
+        let best_raw = parser.raw_tree(text);
         let size = prog.size();
-        let current = settings.strategy.pass(0, &prog).expect("every strategy has a first pass");
+        let current = settings.strategy.pass(0, &prog, true).expect("every strategy has a first pass");
         let stats = Stats {
             tokens_before: size,
             tokens_now: size,
@@ -132,10 +139,13 @@ impl Session {
             settings,
             prog,
             best: text.to_string(),
+            best_raw,
             pass_index: 0,
             current,
             pass_progress: false,
             round_progress: false,
+            coarse: true,
+            round_deferred: false,
             inflight: VecDeque::new(),
             stale: HashMap::new(),
             cache: HashMap::new(),
@@ -147,7 +157,7 @@ impl Session {
             original_sent: false,
         };
         // The original goes first: nothing else is worth trying if it is not interesting.
-        session.push_slot(text.to_string(), (*session.prog.keep).clone(), size, None);
+        session.push_slot(text.to_string(), (*session.prog.keep).clone(), size, None, None);
         Ok(session)
     }
 
@@ -221,14 +231,14 @@ impl Session {
                 }
                 return None; // the pass may go on once the candidates out are resolved
             };
-            if let Some((text, keep, size)) = self.candidate_text(&edit) {
+            if let Some((text, keep, size, raw)) = self.candidate_text(&edit) {
                 if self.replay.as_ref().is_some_and(|(bits, pos)| *pos >= bits.len()) {
                     // The recording ends here: so does the replay.
                     self.stats.done = true;
                     return None;
                 }
                 let hash = content_hash(&text);
-                let id = self.push_slot(text, keep, size, Some(state));
+                let id = self.push_slot(text, keep, size, Some(state), Some(raw));
                 let slot = self.inflight.back_mut().unwrap();
                 slot.hash = hash;
                 if let Some((bits, pos)) = &mut self.replay {
@@ -254,7 +264,7 @@ impl Session {
     }
 
     /// The text an edit gives, if it changes the program and parses.
-    fn candidate_text(&mut self, edit: &Edit) -> Option<(String, Vec<bool>, usize)> {
+    fn candidate_text(&mut self, edit: &Edit) -> Option<(String, Vec<bool>, usize, tree_sitter::Tree)> {
         if !edit.changes(&self.prog) {
             return None;
         }
@@ -263,20 +273,30 @@ impl Session {
         if text == self.best {
             return None;
         }
-        if !self.parser.is_valid(&text) {
+        let Some(raw) = self.parser.check_edit(&self.best_raw, &self.best, &text) else {
             self.stats.invalid_skipped += 1;
             return None;
+        };
+        if cfg!(debug_assertions) || std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some() {
+            assert!(self.parser.is_valid(&text), "the incremental check passed a candidate a full parse rejects:\n{text}");
         }
         let tree = &self.prog.tree;
         let size = keep.iter().enumerate().filter(|(t, k)| **k && tree.is_counted(*t as u32)).count();
-        Some((text, keep, size))
+        Some((text, keep, size, raw))
     }
 
-    fn push_slot(&mut self, text: String, keep: Vec<bool>, size: usize, state: Option<Box<dyn Pass>>) -> u64 {
+    fn push_slot(
+        &mut self,
+        text: String,
+        keep: Vec<bool>,
+        size: usize,
+        state: Option<Box<dyn Pass>>,
+        raw: Option<tree_sitter::Tree>,
+    ) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         let hash = content_hash(&text);
-        self.inflight.push_back(Slot { id, hash, text, keep, size, state, verdict: None });
+        self.inflight.push_back(Slot { id, hash, text, keep, size, state, verdict: None, raw });
         id
     }
 
@@ -321,7 +341,12 @@ impl Session {
                         self.stats.done = true;
                     }
                 }
-                Some(state) if v => self.accept(slot.text, slot.keep, slot.size, state),
+                Some(state) if v => {
+                    if let Some(raw) = slot.raw {
+                        self.best_raw = raw;
+                    }
+                    self.accept(slot.text, slot.keep, slot.size, state)
+                }
                 Some(state) => self.current = state,
             }
         }
@@ -355,6 +380,7 @@ impl Session {
 
     /// The current pass has nothing more to try: on to the next one, or the next round.
     fn finish_pass(&mut self) {
+        self.round_deferred |= self.current.deferred();
         if self.pass_progress {
             // A fresh tree for the next pass: the program as it now reads.
             self.prog = Program::new(self.parser.parse(&self.best));
@@ -363,13 +389,17 @@ impl Session {
         }
         self.pass_index += 1;
         let strategy = self.settings.strategy;
-        let next = match strategy.pass(self.pass_index, &self.prog) {
+        let next = match strategy.pass(self.pass_index, &self.prog, self.coarse) {
             Some(p) => Some(p),
-            None if self.round_progress => {
+            // Another round while rounds make progress; a fine one after a coarse one that
+            // put edits off; done after a round that changed nothing and put nothing off.
+            None if self.round_progress || (self.coarse && self.round_deferred) => {
+                self.coarse = self.round_progress;
                 self.round_progress = false;
+                self.round_deferred = false;
                 self.pass_index = 0;
                 self.stats.round += 1;
-                strategy.pass(0, &self.prog)
+                strategy.pass(0, &self.prog, self.coarse)
             }
             None => None,
         };
