@@ -101,10 +101,15 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
         cmd.env(k, v);
     }
     let address_space = spec.address_space;
-    // SAFETY: the closure runs between fork and exec and only calls setrlimit(2), which is
-    // async-signal-safe; it allocates nothing.
+    // SAFETY: the closure runs between fork and exec and only calls prctl(2) and setrlimit(2),
+    // which are async-signal-safe; it allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
+            // If the server dies (even by SIGKILL), the job's direct child goes with it: the
+            // compiler driver or the compiled program. (The driver's helpers, like cc1, are
+            // short-lived; a dead server cannot enforce a deadline on them.)
+            #[cfg(target_os = "linux")]
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             set_limit(libc::RLIMIT_CORE, 0)?;
             set_limit(libc::RLIMIT_FSIZE, FILE_SIZE_LIMIT)?;
             if let Some(bytes) = address_space {

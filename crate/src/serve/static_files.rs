@@ -76,7 +76,8 @@ impl StaticFiles {
         let mut response = if cached {
             Response::empty(StatusCode(304)).boxed()
         } else {
-            let mut r = Response::from_file(file).boxed();
+            // With a Content-Length (not chunked), so that transfers are measurable and resumable.
+            let mut r = Response::from_file(file).with_chunked_threshold(usize::MAX).boxed();
             r.add_header(header("Content-Type", content_type(path)));
             r
         };
