@@ -104,11 +104,6 @@ impl Parser {
         !self.raw(text).root_node().has_error()
     }
 
-    /// A tree-sitter tree of `text`, for incremental validity checks.
-    pub fn raw_tree(&mut self, text: &str) -> tree_sitter::Tree {
-        self.raw(text)
-    }
-
     /// The validity check for `new_text`, an edit of `old_text` whose tree is `old`: an
     /// incremental re-parse, which reuses everything outside the changed span. Returns the
     /// new tree when the text is valid.
@@ -122,6 +117,12 @@ impl Parser {
             let line_start = bytes[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
             tree_sitter::Point { row, column: at - line_start }
         };
+        if (a.len() - suffix - prefix) * 2 > b.len() {
+            // Editing a tree touches every node in the changed span: past a point a fresh
+            // parse of the (smaller) new text is cheaper.
+            let tree = self.raw(new_text);
+            return (!tree.root_node().has_error()).then_some(tree);
+        }
         let start = point(a, prefix);
         let edit = tree_sitter::InputEdit {
             start_byte: prefix,
@@ -145,8 +146,18 @@ impl Parser {
     }
 
     pub fn parse(&mut self, text: &str) -> Tree {
+        self.parse_with_raw(text).0
+    }
+
+    /// The arena tree and the tree-sitter tree it was built from.
+    pub fn parse_with_raw(&mut self, text: &str) -> (Tree, tree_sitter::Tree) {
         let raw = self.raw(text);
-        Tree::build(self.lang, text, &raw)
+        (Tree::build(self.lang, text, &raw), raw)
+    }
+
+    /// The arena tree of `text` from its tree-sitter tree, without parsing again.
+    pub fn tree_from_raw(&self, text: &str, raw: &tree_sitter::Tree) -> Tree {
+        Tree::build(self.lang, text, raw)
     }
 }
 

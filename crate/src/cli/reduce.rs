@@ -189,6 +189,8 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         json["strategy"] = strategy.name().into();
         json["jobs"] = jobs.into();
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
+        // The verdicts replay the reduction without the test (`Session::replay`).
+        json["verdicts"] = session.verdicts().iter().map(|&b| if b { '1' } else { '0' }).collect::<String>().into();
         std::fs::write(path, serde_json::to_string_pretty(&json).unwrap_or_default())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }

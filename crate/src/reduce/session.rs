@@ -116,14 +116,13 @@ impl Session {
     /// yield candidates with syntax errors.
     pub fn new(lang: Lang, text: &str, settings: Settings) -> Result<Session, String> {
         let mut parser = Parser::new(lang);
-        let tree = parser.parse(text);
+        let (tree, best_raw) = parser.parse_with_raw(text);
         if let Some(err) = &tree.error {
             return Err(format!(
                 "the program does not parse as {lang} ({err}); fix it or choose the right language"
             ));
         }
         let prog = Program::new(tree);
-        let best_raw = parser.raw_tree(text);
         let size = prog.size();
         let current = settings.strategy.pass(0, &prog, true).expect("every strategy has a first pass");
         let stats = Stats {
@@ -383,7 +382,7 @@ impl Session {
         self.round_deferred |= self.current.deferred();
         if self.pass_progress {
             // A fresh tree for the next pass: the program as it now reads.
-            self.prog = Program::new(self.parser.parse(&self.best));
+            self.prog = Program::new(self.parser.tree_from_raw(&self.best, &self.best_raw));
             self.round_progress = true;
             self.pass_progress = false;
         }
