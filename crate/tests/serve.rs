@@ -354,6 +354,22 @@ fn refuses_bad_requests_with_json_errors() {
 }
 
 #[test]
+fn survives_a_request_claiming_a_huge_body() {
+    let s = Server::start(&[]);
+    // tiny_http would drain such a body into one buffer of the claimed size when the request is
+    // dropped, and a failed 100 GB allocation aborts the process.
+    let mut stream = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    stream.write_all(b"POST /api/compiler/gcc/compile HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000000\r\n\r\n").unwrap();
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 413");
+    drop(stream);
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(s.get("/").status, 200, "the server died");
+}
+
+#[test]
 fn answers_cors_preflight() {
     let s = Server::start(&[]);
     let r = s.request(

@@ -63,6 +63,24 @@ pub fn read_body(req: &mut Request, limit: usize) -> Result<Vec<u8>, BodyError> 
     Ok(body)
 }
 
+/// Above this claimed body size, tiny_http would crash the server when the request is dropped:
+/// its body reader drains what is left into one buffer of the claimed size (100 GB claimed, 100
+/// GB allocated, allocation failure, abort).
+const DRAIN_LIMIT: usize = 256 << 20;
+
+/// Answers `response` to a request claiming an over-large body. Above `DRAIN_LIMIT` the
+/// connection is answered through tiny_http's `upgrade` and then leaked, never dropped, so its
+/// body reader never runs its drain: one file descriptor per such request, instead of a crash.
+pub fn refuse_oversized(req: Request, response: ResponseBox) {
+    if req.body_length().is_some_and(|n| n > DRAIN_LIMIT) {
+        eprintln!("whittle serve: refused a request claiming a {} byte body", req.body_length().unwrap_or(0));
+        let stream = req.upgrade("refused", response);
+        std::mem::forget(stream);
+    } else {
+        let _ = req.respond(response);
+    }
+}
+
 /// Splits a request target into its decoded path and its raw query string.
 pub fn split_target(url: &str) -> (&str, &str) {
     let url = url.split('#').next().unwrap_or("");

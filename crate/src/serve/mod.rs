@@ -139,6 +139,15 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
 
 fn handle(state: &Arc<State>, req: tiny_http::Request) {
     let (path, _) = http::split_target(req.url());
+    if req.body_length().is_some_and(|n| n > state.limits.body_bytes) {
+        let mut r = http::error(
+            413,
+            format!("the request body is larger than {} bytes; send a smaller program or start whittle serve with a larger --max-body", state.limits.body_bytes),
+        );
+        r.add_header(http::header("Access-Control-Allow-Origin", "*"));
+        r.add_header(http::header("Connection", "close"));
+        return http::refuse_oversized(req, r);
+    }
     if path == "/api" || path.starts_with("/api/") {
         api::handle(state, req);
     } else {
