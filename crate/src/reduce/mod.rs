@@ -7,13 +7,13 @@
 //! session re-parses the best program between rounds.
 
 mod comments;
-mod ddmin;
+pub(crate) mod ddmin;
 mod hdd;
 mod lists;
 mod perses;
 mod session;
 
-pub use session::{Candidate, HistoryStep, Session, Settings, Stats};
+pub use session::{Candidate, Engine, HistoryStep, Proposal, Session, Settings, Single, SingleChange, Stats, Subject};
 
 use crate::tree::{NodeId, TokenId, Tree};
 use std::ops::Range;

@@ -2,6 +2,11 @@
 //! verdicts, in any order. The result depends only on the input, the settings and the
 //! verdicts: candidates are resolved in generation order, and of those in flight the
 //! earliest interesting one wins (later ones were generated assuming it would fail).
+//!
+//! The machinery (speculation, verdict cache, replay, rounds) is generic over a
+//! [`Subject`]: what is being reduced. [`Session`] reduces one program; a pair session
+//! (`crate::pair`) reduces a seed and a variant, each candidate having two *parts* (sides),
+//! each tested by its own property. A candidate is interesting when all its parts are.
 
 use super::{Edit, Pass, Program, Strategy, Verdict};
 use crate::tree::Parser;
@@ -33,7 +38,7 @@ pub struct Candidate {
 
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
-    /// Verdicts received for candidates handed out (the test runs).
+    /// Tests run: verdicts received for candidates (for pairs, for each side tested).
     pub queries: u64,
     /// Candidates answered from the verdict cache instead.
     pub cache_hits: u64,
@@ -67,78 +72,140 @@ pub struct HistoryStep {
     pub queries: u64,
 }
 
-struct Slot {
-    id: u64,
-    hash: u64,
-    text: String,
-    keep: Vec<bool>,
-    size: usize,
-    /// The pass's state after proposing this candidate: where to go on from if it fails.
-    state: Option<Box<dyn Pass>>,
-    verdict: Option<bool>,
-    /// The candidate's tree-sitter tree, the base of incremental checks once it is the best.
-    raw: Option<tree_sitter::Tree>,
+/// What a pass's proposal came to.
+pub enum Proposal<C> {
+    /// The pass has nothing more to propose this round.
+    Over,
+    /// Nothing to test (no change, or a part does not parse): ask the pass again.
+    Skip,
+    /// A candidate: the text of each part, and what accepting it takes.
+    Candidate { texts: Vec<String>, change: C },
 }
 
-pub struct Session {
-    parser: Parser,
-    settings: Settings,
-    prog: Program,
-    best: String,
-    best_raw: tree_sitter::Tree,
+/// What a session reduces. The engine owns the order of things (speculation, cache,
+/// rounds); the subject owns the program(s), the passes and the validity check.
+pub trait Subject {
+    /// A pass's state, cloned after each proposal (share the big parts with `Rc`).
+    type Pass: Clone;
+    /// What a candidate carries until it is resolved, to be accepted (masks, trees).
+    type Change;
+    /// What `next` hands out.
+    type Candidate;
+
+    fn strategy_name(&self) -> &'static str;
+    fn pass_name(pass: &Self::Pass) -> &'static str;
+    /// Whether the pass skipped small edits that a fine round should try.
+    fn pass_deferred(pass: &Self::Pass) -> bool;
+    /// The `i`th pass of a round over the current best, fresh; `None` past the last.
+    fn pass(&mut self, i: usize, coarse: bool) -> Option<Self::Pass>;
+    /// The pass that just ended changed the best: re-parse it for the next pass.
+    fn refresh(&mut self);
+    fn propose(&mut self, pass: &mut Self::Pass, stats: &mut Stats) -> Proposal<Self::Change>;
+    /// The candidate with these texts and this change is the new best; `pass` proposed it.
+    fn accept(&mut self, texts: Vec<String>, change: Self::Change, pass: &mut Self::Pass);
+    /// The candidate handed out: `untested[i]` says part `i` still needs a test.
+    fn candidate(id: u64, texts: &[String], untested: &[bool]) -> Self::Candidate;
+    /// Size of the best, in counted tokens (all parts).
+    fn size(&self) -> usize;
+    fn bytes(&self) -> usize;
+}
+
+struct Slot<S: Subject> {
+    id: u64,
+    /// Hash of the whole candidate: a boring verdict on it as a whole is cached under it.
+    hash: u64,
+    texts: Vec<String>,
+    /// Each part's hash and verdict so far.
+    parts: Vec<(u64, Option<bool>)>,
+    /// The pass's state after proposing this candidate: where to go on from if it fails.
+    state: Option<S::Pass>,
+    change: Option<S::Change>,
+    verdict: Option<bool>,
+}
+
+/// A candidate made obsolete while out: its verdicts still fill the cache.
+struct Stale {
+    hash: u64,
+    parts: Vec<(u64, Option<bool>)>,
+}
+
+/// The generic session; see [`Session`] for one program.
+pub struct Engine<S: Subject> {
+    subject: S,
     pass_index: usize,
     /// The current pass's state after the last resolved candidate.
-    current: Box<dyn Pass>,
+    current: S::Pass,
     pass_progress: bool,
     round_progress: bool,
     /// Rounds start coarse (big edits only) and end with a fine one.
     coarse: bool,
     round_deferred: bool,
-    inflight: VecDeque<Slot>,
-    stale: HashMap<u64, u64>,
+    inflight: VecDeque<Slot<S>>,
+    stale: HashMap<u64, Stale>,
     cache: HashMap<u64, bool>,
     next_id: u64,
     stats: Stats,
+    /// Tests run per part (side).
+    part_queries: Vec<u64>,
     history: Vec<HistoryStep>,
     record: Vec<bool>,
     replay: Option<(Vec<bool>, usize)>,
     original_sent: bool,
 }
 
-fn content_hash(text: &str) -> u64 {
+fn part_hash(part: usize, text: &str) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
+    part.hash(&mut h);
     text.hash(&mut h);
     h.finish()
 }
 
-impl Session {
-    /// A session over `text`, which must parse: a program with syntax errors could only
-    /// yield candidates with syntax errors.
-    pub fn new(lang: Lang, text: &str, settings: Settings) -> Result<Session, String> {
-        let mut parser = Parser::new(lang);
-        let (tree, best_raw) = parser.parse_with_raw(text);
-        if let Some(err) = &tree.error {
-            return Err(format!(
-                "the program does not parse as {lang} ({err}); fix it or choose the right language"
-            ));
+fn whole_hash(parts: &[(u64, Option<bool>)]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    "whole".hash(&mut h);
+    for (p, _) in parts {
+        p.hash(&mut h);
+    }
+    h.finish()
+}
+
+impl<S: Subject> Slot<S> {
+    fn new(id: u64, texts: Vec<String>, state: Option<S::Pass>, change: Option<S::Change>) -> Slot<S> {
+        let parts: Vec<(u64, Option<bool>)> = texts.iter().enumerate().map(|(i, t)| (part_hash(i, t), None)).collect();
+        Slot { id, hash: whole_hash(&parts), texts, parts, state, change, verdict: None }
+    }
+
+    fn untested(&self) -> Vec<bool> {
+        self.parts.iter().map(|(_, v)| v.is_none()).collect()
+    }
+
+    /// The candidate's verdict once its parts' verdicts decide it: any boring part makes it
+    /// boring, all interesting make it interesting.
+    fn settle(&mut self) {
+        if self.parts.iter().any(|(_, v)| *v == Some(false)) {
+            self.verdict = Some(false);
+        } else if self.parts.iter().all(|(_, v)| *v == Some(true)) {
+            self.verdict = Some(true);
         }
-        let prog = Program::new(tree);
-        let size = prog.size();
-        let current = settings.strategy.pass(0, &prog, true).expect("every strategy has a first pass");
+    }
+}
+
+impl<S: Subject> Engine<S> {
+    /// A session over `subject`, whose original texts go first: nothing else is worth
+    /// trying if they are not interesting.
+    pub(crate) fn start(mut subject: S, original: Vec<String>) -> Engine<S> {
+        let current = subject.pass(0, true).expect("every subject has a first pass");
+        let parts = original.len();
         let stats = Stats {
-            tokens_before: size,
-            tokens_now: size,
-            bytes_before: text.len(),
-            bytes_now: text.len(),
-            pass: current.name().to_string(),
+            tokens_before: subject.size(),
+            tokens_now: subject.size(),
+            bytes_before: subject.bytes(),
+            bytes_now: subject.bytes(),
+            pass: S::pass_name(&current).to_string(),
             ..Stats::default()
         };
-        let mut session = Session {
-            parser,
-            settings,
-            prog,
-            best: text.to_string(),
-            best_raw,
+        let mut engine = Engine {
+            subject,
             pass_index: 0,
             current,
             pass_progress: false,
@@ -150,43 +217,52 @@ impl Session {
             cache: HashMap::new(),
             next_id: 1,
             stats,
+            part_queries: vec![0; parts],
             history: Vec::new(),
             record: Vec::new(),
             replay: None,
             original_sent: false,
         };
-        // The original goes first: nothing else is worth trying if it is not interesting.
-        session.push_slot(text.to_string(), (*session.prog.keep).clone(), size, None, None);
-        Ok(session)
+        let id = engine.take_id();
+        engine.inflight.push_back(Slot::new(id, original, None, None));
+        engine
     }
 
-    /// A session that takes its verdicts from a recording (see [`Session::verdicts`])
-    /// instead of reports: `step` runs it without any test.
-    pub fn replay(lang: Lang, text: &str, settings: Settings, verdicts: Vec<bool>) -> Result<Session, String> {
-        let mut s = Session::new(lang, text, settings)?;
+    /// Makes this session take its verdicts from a recording instead of reports.
+    pub(crate) fn into_replay(mut self, verdicts: Vec<bool>) -> Engine<S> {
         // The original's slot was made before the recording was attached: resolve it now.
         let first = verdicts.first().copied();
-        s.replay = Some((verdicts, 1));
+        self.replay = Some((verdicts, 1));
         match first {
             Some(v) => {
-                s.inflight[0].verdict = Some(v);
-                s.resolve();
+                self.inflight[0].verdict = Some(v);
+                self.resolve();
             }
-            None => s.stats.done = true,
+            None => self.stats.done = true,
         }
-        Ok(s)
+        self
+    }
+
+    pub(crate) fn subject(&self) -> &S {
+        &self.subject
+    }
+
+    fn take_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
     }
 
     /// Up to `k` new candidates to test. May return fewer (or none) while earlier ones are
-    /// still out; returns none once [`Session::done`].
-    pub fn next(&mut self, k: usize) -> Vec<Candidate> {
+    /// still out; returns none once [`Engine::done`].
+    pub fn next(&mut self, k: usize) -> Vec<S::Candidate> {
         let mut out = Vec::new();
         if self.inflight.len() == 1 && self.stats.original_interesting.is_none() {
             // The original, handed out once.
             if !self.original_sent {
                 self.original_sent = true;
                 let slot = &self.inflight[0];
-                out.push(Candidate { id: slot.id, text: slot.text.clone() });
+                out.push(S::candidate(slot.id, &slot.texts, &slot.untested()));
             }
             return out;
         }
@@ -197,7 +273,7 @@ impl Session {
                 None => break,
             }
         }
-        self.stats.in_flight = self.inflight.iter().filter(|s| s.verdict.is_none()).count();
+        self.count_in_flight();
         out
     }
 
@@ -216,43 +292,43 @@ impl Session {
 
     /// Generates one candidate: `Some(Some(c))` to hand out, `Some(None)` when it was
     /// resolved at once (cache, replay) or a pass ended, `None` when waiting for reports.
-    fn generate(&mut self, budget: &mut usize) -> Option<Option<Candidate>> {
+    fn generate(&mut self, budget: &mut usize) -> Option<Option<S::Candidate>> {
         let mut state = match self.inflight.back() {
             Some(slot) => slot.state.clone()?,
             None => self.current.clone(),
         };
         while *budget > 0 {
             *budget -= 1;
-            let Some(edit) = state.propose(&self.prog) else {
-                if self.inflight.is_empty() {
-                    self.finish_pass();
-                    return Some(None);
+            let (texts, change) = match self.subject.propose(&mut state, &mut self.stats) {
+                Proposal::Over => {
+                    if self.inflight.is_empty() {
+                        self.finish_pass();
+                        return Some(None);
+                    }
+                    return None; // the pass may go on once the candidates out are resolved
                 }
-                return None; // the pass may go on once the candidates out are resolved
+                Proposal::Skip => continue,
+                Proposal::Candidate { texts, change } => (texts, change),
             };
-            if let Some((text, keep, size, raw)) = self.candidate_text(&edit) {
-                if self.replay.as_ref().is_some_and(|(bits, pos)| *pos >= bits.len()) {
-                    // The recording ends here: so does the replay.
-                    self.stats.done = true;
-                    return None;
-                }
-                let hash = content_hash(&text);
-                let id = self.push_slot(text, keep, size, Some(state), Some(raw));
-                let slot = self.inflight.back_mut().unwrap();
-                slot.hash = hash;
-                if let Some((bits, pos)) = &mut self.replay {
-                    slot.verdict = Some(bits[*pos]);
-                    *pos += 1;
-                } else if let Some(&v) = self.cache.get(&hash) {
-                    self.stats.cache_hits += 1;
-                    slot.verdict = Some(v);
-                } else {
-                    let text = slot.text.clone();
-                    return Some(Some(Candidate { id, text }));
-                }
-                self.resolve();
-                return Some(None);
+            if self.replay.as_ref().is_some_and(|(bits, pos)| *pos >= bits.len()) {
+                // The recording ends here: so does the replay.
+                self.stats.done = true;
+                return None;
             }
+            let id = self.take_id();
+            let mut slot = Slot::new(id, texts, Some(state), Some(change));
+            if let Some((bits, pos)) = &mut self.replay {
+                slot.verdict = Some(bits[*pos]);
+                *pos += 1;
+            } else {
+                self.from_cache(&mut slot);
+            }
+            let out = slot.verdict.is_none().then(|| S::candidate(id, &slot.texts, &slot.untested()));
+            self.inflight.push_back(slot);
+            if out.is_none() {
+                self.resolve();
+            }
+            return Some(out);
         }
         // Out of budget: keep the state reached so the next call goes on from there.
         match self.inflight.back_mut() {
@@ -262,65 +338,84 @@ impl Session {
         None
     }
 
-    /// The text an edit gives, if it changes the program and parses.
-    fn candidate_text(&mut self, edit: &Edit) -> Option<(String, Vec<bool>, usize, tree_sitter::Tree)> {
-        if !edit.changes(&self.prog) {
-            return None;
+    /// Fills in what the cache knows of a new candidate's parts.
+    fn from_cache(&mut self, slot: &mut Slot<S>) {
+        if self.cache.get(&slot.hash) == Some(&false) {
+            slot.verdict = Some(false);
+        } else {
+            for (hash, v) in &mut slot.parts {
+                *v = self.cache.get(hash).copied();
+            }
+            slot.settle();
         }
-        let keep = self.prog.mask_after(edit);
-        let text = unparse(&self.prog.tree, &keep);
-        if text == self.best {
-            return None;
+        if slot.verdict.is_some() {
+            self.stats.cache_hits += 1;
         }
-        let Some(raw) = self.parser.check_edit(&self.best_raw, &self.best, &text) else {
-            self.stats.invalid_skipped += 1;
-            return None;
-        };
-        if cfg!(debug_assertions) || std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some() {
-            assert!(self.parser.is_valid(&text), "the incremental check passed a candidate a full parse rejects:\n{text}");
-        }
-        let tree = &self.prog.tree;
-        let size = keep.iter().enumerate().filter(|(t, k)| **k && tree.is_counted(*t as u32)).count();
-        Some((text, keep, size, raw))
     }
 
-    fn push_slot(
-        &mut self,
-        text: String,
-        keep: Vec<bool>,
-        size: usize,
-        state: Option<Box<dyn Pass>>,
-        raw: Option<tree_sitter::Tree>,
-    ) -> u64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        let hash = content_hash(&text);
-        self.inflight.push_back(Slot { id, hash, text, keep, size, state, verdict: None, raw });
-        id
-    }
-
-    /// Takes a verdict for candidate `id`. Unknown ids are ignored.
+    /// Takes a verdict for candidate `id` as a whole (every part that needed a test was
+    /// tested). Unknown ids are ignored.
     pub fn report(&mut self, id: u64, verdict: Verdict) {
+        self.take_report(id, None, verdict);
+    }
+
+    /// Takes the verdict of one part (side) of candidate `id`.
+    pub fn report_part(&mut self, id: u64, part: usize, verdict: Verdict) {
+        self.take_report(id, Some(part), verdict);
+    }
+
+    fn take_report(&mut self, id: u64, part: Option<usize>, verdict: Verdict) {
         let v = match &verdict {
             Verdict::Interesting => Some(true),
             Verdict::Boring => Some(false),
             Verdict::Error(_) => None,
         };
-        if verdict != Verdict::Interesting && verdict != Verdict::Boring {
+        if v.is_none() {
             self.stats.errors += 1;
         }
-        if let Some(slot) = self.inflight.iter_mut().find(|s| s.id == id && s.verdict.is_none()) {
-            self.stats.queries += 1;
-            slot.verdict = Some(v.unwrap_or(false));
-            if let Some(v) = v {
-                self.cache.insert(slot.hash, v);
-            }
-        } else if let Some(hash) = self.stale.remove(&id) {
-            self.stats.queries += 1;
+        let (hash, parts, live) = if let Some(slot) = self.inflight.iter_mut().find(|s| s.id == id && s.verdict.is_none()) {
+            (slot.hash, &mut slot.parts, true)
+        } else if let Some(stale) = self.stale.get_mut(&id) {
+            (stale.hash, &mut stale.parts, false)
+        } else {
+            return;
+        };
+        // The parts this verdict speaks for: the one named, or all untested ones.
+        let named: Vec<usize> = match part {
+            Some(p) if parts.get(p).is_some_and(|(_, v)| v.is_none()) => vec![p],
+            Some(_) => return,
+            None => (0..parts.len()).filter(|&p| parts[p].1.is_none()).collect(),
+        };
+        self.stats.queries += named.len() as u64;
+        for &p in &named {
+            self.part_queries[p] += 1;
+        }
+        if !live {
             self.stats.stale_verdicts += 1;
-            if let Some(v) = v {
-                self.cache.insert(hash, v);
+        }
+        match v {
+            Some(true) => {
+                for &p in &named {
+                    parts[p].1 = Some(true);
+                    self.cache.insert(parts[p].0, true);
+                }
             }
+            Some(false) if named.len() == 1 => {
+                parts[named[0]].1 = Some(false);
+                self.cache.insert(parts[named[0]].0, false);
+            }
+            Some(false) => {
+                // Which part failed is unknown: only the whole is known to be boring.
+                self.cache.insert(hash, false);
+                parts[named[0]].1 = Some(false);
+            }
+            None => parts[named[0]].1 = Some(false),
+        }
+        if live {
+            let slot = self.inflight.iter_mut().find(|s| s.id == id).unwrap();
+            slot.settle();
+        } else if self.stale[&id].parts.iter().all(|(_, v)| v.is_some()) {
+            self.stale.remove(&id);
         }
         self.resolve();
     }
@@ -332,63 +427,58 @@ impl Session {
             if self.replay.is_none() {
                 self.record.push(v);
             }
-            match slot.state {
+            match (slot.state, slot.change) {
+                (Some(state), Some(change)) if v => self.accept(slot.texts, change, state),
+                (Some(state), _) => self.current = state,
                 // The original's slot.
-                None => {
+                (None, _) => {
                     self.stats.original_interesting = Some(v);
                     if !v {
                         self.stats.done = true;
                     }
                 }
-                Some(state) if v => {
-                    if let Some(raw) = slot.raw {
-                        self.best_raw = raw;
-                    }
-                    self.accept(slot.text, slot.keep, slot.size, state)
-                }
-                Some(state) => self.current = state,
             }
         }
+        self.count_in_flight();
+    }
+
+    fn count_in_flight(&mut self) {
         self.stats.in_flight = self.inflight.iter().filter(|s| s.verdict.is_none()).count();
     }
 
-    fn accept(&mut self, text: String, keep: Vec<bool>, size: usize, mut state: Box<dyn Pass>) {
+    fn accept(&mut self, texts: Vec<String>, change: S::Change, mut state: S::Pass) {
         let before = self.stats.tokens_now;
-        self.prog = self.prog.with_mask(keep);
-        self.best = text;
-        state.accepted(&self.prog);
+        self.subject.accept(texts, change, &mut state);
         self.current = state;
         for s in self.inflight.drain(..) {
             if s.verdict.is_none() {
-                self.stale.insert(s.id, s.hash);
+                self.stale.insert(s.id, Stale { hash: s.hash, parts: s.parts });
             }
         }
         self.stats.accepted += 1;
-        self.stats.tokens_now = size;
-        self.stats.bytes_now = self.best.len();
+        self.stats.tokens_now = self.subject.size();
+        self.stats.bytes_now = self.subject.bytes();
         self.pass_progress = true;
         self.history.push(HistoryStep {
-            strategy: self.settings.strategy.name(),
-            pass: self.current.name(),
+            strategy: self.subject.strategy_name(),
+            pass: S::pass_name(&self.current),
             round: self.stats.round,
             tokens_before: before,
-            tokens_after: size,
+            tokens_after: self.stats.tokens_now,
             queries: self.stats.queries,
         });
     }
 
     /// The current pass has nothing more to try: on to the next one, or the next round.
     fn finish_pass(&mut self) {
-        self.round_deferred |= self.current.deferred();
+        self.round_deferred |= S::pass_deferred(&self.current);
         if self.pass_progress {
-            // A fresh tree for the next pass: the program as it now reads.
-            self.prog = Program::new(self.parser.tree_from_raw(&self.best, &self.best_raw));
+            self.subject.refresh();
             self.round_progress = true;
             self.pass_progress = false;
         }
         self.pass_index += 1;
-        let strategy = self.settings.strategy;
-        let next = match strategy.pass(self.pass_index, &self.prog, self.coarse) {
+        let next = match self.subject.pass(self.pass_index, self.coarse) {
             Some(p) => Some(p),
             // Another round while rounds make progress; a fine one after a coarse one that
             // put edits off; done after a round that changed nothing and put nothing off.
@@ -398,13 +488,13 @@ impl Session {
                 self.round_deferred = false;
                 self.pass_index = 0;
                 self.stats.round += 1;
-                strategy.pass(0, &self.prog, self.coarse)
+                self.subject.pass(0, self.coarse)
             }
             None => None,
         };
         match next {
             Some(p) => {
-                self.stats.pass = p.name().to_string();
+                self.stats.pass = S::pass_name(&p).to_string();
                 self.current = p;
             }
             None => {
@@ -414,12 +504,13 @@ impl Session {
         }
     }
 
-    pub fn best(&self) -> &str {
-        &self.best
-    }
-
     pub fn stats(&self) -> &Stats {
         &self.stats
+    }
+
+    /// Tests run for each part (for pairs: seed, variant).
+    pub fn part_queries(&self) -> &[u64] {
+        &self.part_queries
     }
 
     pub fn history(&self) -> &[HistoryStep] {
@@ -435,6 +526,13 @@ impl Session {
         self.inflight.iter().any(|s| s.id == id && s.verdict.is_none())
     }
 
+    /// Whether part `part` of candidate `id` still needs a test whose verdict matters.
+    pub fn wants_part(&self, id: u64, part: usize) -> bool {
+        self.inflight
+            .iter()
+            .any(|s| s.id == id && s.verdict.is_none() && s.parts.get(part).is_some_and(|(_, v)| v.is_none()))
+    }
+
     /// Whether candidates are out awaiting verdicts.
     pub fn waiting(&self) -> bool {
         self.inflight.iter().any(|s| s.verdict.is_none())
@@ -445,8 +543,136 @@ impl Session {
     pub fn verdicts(&self) -> &[bool] {
         &self.record
     }
+}
+
+/// One program under reduction by a [`Strategy`].
+pub struct Single {
+    parser: Parser,
+    strategy: Strategy,
+    prog: Program,
+    best: String,
+    best_raw: tree_sitter::Tree,
+    size: usize,
+}
+
+/// What accepting a single-program candidate takes.
+pub struct SingleChange {
+    keep: Vec<bool>,
+    size: usize,
+    /// The candidate's tree-sitter tree, the base of incremental checks once it is the best.
+    raw: tree_sitter::Tree,
+}
+
+impl Single {
+    /// The text an edit gives, if it changes the program and parses.
+    fn candidate_text(&mut self, edit: &Edit, stats: &mut Stats) -> Option<(String, SingleChange)> {
+        if !edit.changes(&self.prog) {
+            return None;
+        }
+        let keep = self.prog.mask_after(edit);
+        let text = unparse(&self.prog.tree, &keep);
+        if text == self.best {
+            return None;
+        }
+        let Some(raw) = self.parser.check_edit(&self.best_raw, &self.best, &text) else {
+            stats.invalid_skipped += 1;
+            return None;
+        };
+        if cfg!(debug_assertions) || std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some() {
+            assert!(self.parser.is_valid(&text), "the incremental check passed a candidate a full parse rejects:\n{text}");
+        }
+        let tree = &self.prog.tree;
+        let size = keep.iter().enumerate().filter(|(t, k)| **k && tree.is_counted(*t as u32)).count();
+        Some((text, SingleChange { keep, size, raw }))
+    }
+}
+
+impl Subject for Single {
+    type Pass = Box<dyn Pass>;
+    type Change = SingleChange;
+    type Candidate = Candidate;
+
+    fn strategy_name(&self) -> &'static str {
+        self.strategy.name()
+    }
+
+    fn pass_name(pass: &Self::Pass) -> &'static str {
+        pass.name()
+    }
+
+    fn pass_deferred(pass: &Self::Pass) -> bool {
+        pass.deferred()
+    }
+
+    fn pass(&mut self, i: usize, coarse: bool) -> Option<Self::Pass> {
+        self.strategy.pass(i, &self.prog, coarse)
+    }
+
+    fn refresh(&mut self) {
+        // A fresh tree for the next pass: the program as it now reads.
+        self.prog = Program::new(self.parser.tree_from_raw(&self.best, &self.best_raw));
+    }
+
+    fn propose(&mut self, pass: &mut Self::Pass, stats: &mut Stats) -> Proposal<SingleChange> {
+        let Some(edit) = pass.propose(&self.prog) else { return Proposal::Over };
+        match self.candidate_text(&edit, stats) {
+            Some((text, change)) => Proposal::Candidate { texts: vec![text], change },
+            None => Proposal::Skip,
+        }
+    }
+
+    fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, pass: &mut Self::Pass) {
+        self.prog = self.prog.with_mask(change.keep);
+        self.best = texts.swap_remove(0);
+        self.best_raw = change.raw;
+        self.size = change.size;
+        pass.accepted(&self.prog);
+    }
+
+    fn candidate(id: u64, texts: &[String], _untested: &[bool]) -> Candidate {
+        Candidate { id, text: texts[0].clone() }
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn bytes(&self) -> usize {
+        self.best.len()
+    }
+}
+
+/// A session reducing one program.
+pub type Session = Engine<Single>;
+
+impl Engine<Single> {
+    /// A session over `text`, which must parse: a program with syntax errors could only
+    /// yield candidates with syntax errors.
+    pub fn new(lang: Lang, text: &str, settings: Settings) -> Result<Session, String> {
+        let mut parser = Parser::new(lang);
+        let (tree, best_raw) = parser.parse_with_raw(text);
+        if let Some(err) = &tree.error {
+            return Err(format!(
+                "the program does not parse as {lang} ({err}); fix it or choose the right language"
+            ));
+        }
+        let prog = Program::new(tree);
+        let size = prog.size();
+        let subject = Single { parser, strategy: settings.strategy, prog, best: text.to_string(), best_raw, size };
+        Ok(Engine::start(subject, vec![text.to_string()]))
+    }
+
+    /// A session that takes its verdicts from a recording (see [`Engine::verdicts`])
+    /// instead of reports: `step` runs it without any test.
+    pub fn replay(lang: Lang, text: &str, settings: Settings, verdicts: Vec<bool>) -> Result<Session, String> {
+        Ok(Session::new(lang, text, settings)?.into_replay(verdicts))
+    }
+
+    pub fn best(&self) -> &str {
+        &self.subject().best
+    }
 
     pub fn lang(&self) -> Lang {
-        self.parser.lang()
+        self.subject().parser.lang()
     }
 }
