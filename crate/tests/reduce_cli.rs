@@ -1,0 +1,122 @@
+//! `whittle reduce` end to end: scripts and commands, timeouts, an uninteresting original,
+//! and an interrupted run that keeps its best result.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const PROGRAM: &str = "#include <stdio.h>\n\
+static int unused(int a, int b) { return a * b + 7; }\n\
+int helper(int x) {\n  int y = x * 2;\n  if (y > 10) { y = y - 1; } else { y = 3; }\n  return y;\n}\n\
+int main(void) {\n  int a = 1;\n  int b = helper(a);\n  printf(\"%d\\n\", b);\n  int marker = 42;\n  for (int i = 0; i < 3; i++) { a += i; }\n  return a + marker;\n}\n";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("whittle-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("input.c"), PROGRAM).unwrap();
+    dir
+}
+
+fn script(dir: &Path, body: &str) -> PathBuf {
+    let path = dir.join("check.sh");
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn whittle(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_whittle")).current_dir(dir).args(args).output().unwrap()
+}
+
+fn stats(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("stats.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_script_reduces_and_the_original_is_kept() {
+    let dir = scratch("script");
+    script(&dir, "grep -q 'marker = 42' input.c");
+    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "input.c", "-j", "2", "--stats-json", "stats.json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let result = std::fs::read_to_string(dir.join("input.c")).unwrap();
+    assert!(result.contains("marker = 42"));
+    assert!(result.len() < 40, "not reduced: {result}");
+    assert_eq!(std::fs::read_to_string(dir.join("input.c.orig")).unwrap(), PROGRAM);
+    let s = stats(&dir);
+    assert_eq!(s["invalid_queries"], 0);
+    assert!(s["queries"].as_u64().unwrap() > 5);
+    assert!(s["verdicts"].as_str().unwrap().len() as u64 >= s["queries"].as_u64().unwrap() - s["stale_verdicts"].as_u64().unwrap());
+}
+
+#[test]
+fn a_command_and_regex_instead_of_a_script() {
+    let dir = scratch("cmd");
+    let out = whittle(&dir, &["reduce", "--cmd", "gcc -c -o /dev/null -Wall {}", "--match", "unused variable|defined but not used", "--exit", "0", "input.c"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let result = std::fs::read_to_string(dir.join("input.c")).unwrap();
+    let check = Command::new("gcc").current_dir(&dir).args(["-c", "-o", "/dev/null", "-Wall", "input.c"]).output().unwrap();
+    let text = String::from_utf8_lossy(&check.stderr);
+    assert!(text.contains("unused variable") || text.contains("defined but not used"), "{result}\n{text}");
+    assert!(result.len() < PROGRAM.len() / 3, "{result}");
+}
+
+#[test]
+fn a_test_past_the_timeout_is_killed() {
+    let dir = scratch("timeout");
+    // Candidates without `helper` hang; they must be killed, not waited for.
+    script(&dir, "grep -q 'marker = 42' input.c || exit 1\ngrep -q helper input.c || sleep 60\nexit 0");
+    let started = Instant::now();
+    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "input.c", "--timeout", "1", "-j", "2", "--stats-json", "stats.json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(started.elapsed() < Duration::from_secs(50), "took {:?}", started.elapsed());
+    let result = std::fs::read_to_string(dir.join("input.c")).unwrap();
+    assert!(result.contains("helper") && result.contains("marker = 42"), "{result}");
+    assert!(stats(&dir)["errors"].as_u64().unwrap() > 0, "no test timed out");
+    // No hung test is left behind.
+    let ps = Command::new("pgrep").args(["-f", "sleep 60"]).output().unwrap();
+    assert!(ps.stdout.is_empty(), "left running: {}", String::from_utf8_lossy(&ps.stdout));
+}
+
+#[test]
+fn an_uninteresting_original_is_reported() {
+    let dir = scratch("boring");
+    script(&dir, "echo 'the bug is gone'; exit 1");
+    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "input.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not interesting") && err.contains("the bug is gone"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("input.c")).unwrap(), PROGRAM);
+    assert!(!dir.join("input.c.orig").exists());
+}
+
+#[test]
+fn a_malformed_program_gets_its_position() {
+    let dir = scratch("malformed");
+    std::fs::write(dir.join("input.c"), "int main( {\n").unwrap();
+    script(&dir, "exit 0");
+    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "input.c"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
+}
+
+#[test]
+fn an_interrupted_run_keeps_its_best() {
+    let dir = scratch("interrupt");
+    script(&dir, "sleep 0.3; grep -q 'marker = 42' input.c");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .current_dir(&dir)
+        .args(["reduce", "--test", "./check.sh", "input.c", "-j", "1"])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    // SAFETY: signalling our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let saved = std::fs::read_to_string(dir.join("input.c")).unwrap();
+    assert!(saved.contains("marker = 42"));
+    assert!(saved.len() < PROGRAM.len(), "some progress was saved");
+    assert!(whittle::tree::Parser::new(whittle::Lang::C).is_valid(&saved));
+}
