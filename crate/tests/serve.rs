@@ -295,7 +295,7 @@ fn a_job_that_never_ends_times_out_and_the_server_lives_on() {
     if !have_gcc() {
         return;
     }
-    let s = Server::start(&["--job-timeout", "2", "--max-jobs", "1"]);
+    let s = Server::start(&["--job-timeout", "2", "--max-jobs", "1", "--max-queue", "0"]);
     let start = Instant::now();
     let looping = std::thread::scope(|scope| {
         let job = scope.spawn(|| s.compile("gcc", &json!({"source": "int main(){for(;;);}", "options": {"filters": {"execute": true}}})));
@@ -305,6 +305,10 @@ fn a_job_that_never_ends_times_out_and_the_server_lives_on() {
         let page = s.get("/");
         assert_eq!(page.status, 200);
         assert!(t.elapsed() < Duration::from_secs(1), "the page waited {:?} for a compile job", t.elapsed());
+        // No room to wait (--max-queue 0): turned away at once, with a hint when to retry.
+        let busy = s.compile("gcc", &json!({"source": "int x;"}));
+        assert_eq!(busy.status, 503, "{}", busy.text());
+        assert_eq!(busy.header("retry-after"), Some("1"));
         job.join().unwrap()
     });
     assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());

@@ -203,7 +203,7 @@ impl Ctx<'_> {
     }
 
     fn heap_mib(&self) -> u64 {
-        (self.memory() / 2 >> 20).max(64)
+        ((self.memory() / 2) >> 20).max(64)
     }
 
     fn wants_execute(&self) -> bool {
