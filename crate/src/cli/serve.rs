@@ -38,7 +38,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub no_execute: bool,
     /// Let pages from this web origin (e.g. https://example.org) send compile requests; this
-    /// server's own page and pages on localhost always may. Repeatable.
+    /// server's own page and pages on localhost always may. Repeatable; `*` allows any origin.
     #[arg(long, value_name = "ORIGIN")]
     pub allow_origin: Vec<String>,
 }
