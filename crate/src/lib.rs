@@ -5,6 +5,7 @@
 pub mod tree;
 pub mod unparse;
 pub mod reduce;
+pub mod pair;
 pub mod textdiff;
 
 pub use whittle_grammars::{self as grammars, Lang};

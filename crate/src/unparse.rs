@@ -23,26 +23,37 @@ pub fn unparse(tree: &Tree, keep: &[bool]) -> String {
 
 /// Text of the given tokens, which must come in increasing order.
 pub fn unparse_iter(tree: &Tree, kept: impl Iterator<Item = TokenId>) -> String {
-    let text = tree.text.as_str();
-    let mut out = String::with_capacity(text.len());
-    let mut prev: Option<TokenId> = None;
-    for t in kept {
+    unparse_refs(&[tree], kept.map(|t| (0, t)))
+}
+
+/// Text of tokens drawn from several trees: `(tree index, token)`, each tree's tokens in
+/// increasing order (a pair's variant mixes its own tokens with its seed's). The trailing
+/// white space is the first tree's.
+pub fn unparse_refs(trees: &[&Tree], kept: impl Iterator<Item = (usize, TokenId)>) -> String {
+    let mut out = String::with_capacity(trees[0].text.len());
+    let mut prev: Option<(usize, TokenId)> = None;
+    for (i, t) in kept {
+        let tree = trees[i];
+        let text = tree.text.as_str();
         let tok = &tree.tokens[t as usize];
         let gap_start = if t == 0 { 0 } else { tree.tokens[t as usize - 1].end as usize };
         let gap = &text[gap_start.min(tok.start as usize)..tok.start as usize];
         match prev {
             // Before the first kept token: the original leading white space only.
             None => out.push_str(if t == 0 { gap } else { leading_space(gap) }),
-            Some(p) => {
+            Some((pi, p)) => {
+                let adjacent = pi == i && p + 1 == t;
                 // Across a deletion: a token that starts a line keeps its indentation;
                 // otherwise the space that followed the previous kept token stays.
-                let gap = if p + 1 != t && !gap.contains('\n') {
-                    let after = tree.tokens[p as usize].end as usize;
-                    &text[after..tree.tokens[p as usize + 1].start as usize]
+                let gap = if !adjacent && !gap.contains('\n') {
+                    let ptree = trees[pi];
+                    let after = ptree.tokens[p as usize].end as usize;
+                    let next = ptree.tokens.get(p as usize + 1).map_or(ptree.text.len(), |n| n.start as usize);
+                    &ptree.text[after..next]
                 } else {
                     gap
                 };
-                if gap.is_empty() && p + 1 != t {
+                if gap.is_empty() && !adjacent {
                     let a = out.chars().next_back();
                     let b = text[tok.start as usize..].chars().next();
                     if let (Some(a), Some(b)) = (a, b) {
@@ -55,12 +66,12 @@ pub fn unparse_iter(tree: &Tree, kept: impl Iterator<Item = TokenId>) -> String 
             }
         }
         out.push_str(&text[tok.start as usize..tok.end as usize]);
-        prev = Some(t);
+        prev = Some((i, t));
     }
     // The original trailing white space (usually the final newline) stays.
-    if let Some(last) = tree.tokens.last() {
+    if let Some(last) = trees[0].tokens.last() {
         if prev.is_some() {
-            out.push_str(&text[last.end as usize..]);
+            out.push_str(&trees[0].text[last.end as usize..]);
         }
     }
     out

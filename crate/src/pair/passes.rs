@@ -1,0 +1,74 @@
+//! The pairwise passes: MinTDiff and MinLDiff (ddmin over pieces of the difference, each
+//! piece unapplied makes the variant read as the seed there), and MinCommonality (a
+//! single-program pass over one side whose deletions apply to both programs).
+
+use super::groups::{hunk_groups, tree_groups};
+use super::program::{PairEdit, PairProgram, Side};
+use crate::reduce::ddmin::Chunks;
+use crate::reduce::Pass;
+use std::rc::Rc;
+
+#[derive(Clone)]
+pub enum PairPass {
+    Diff { name: &'static str, groups: Rc<Vec<Vec<u32>>>, chunks: Chunks },
+    Common { side: Side, inner: Box<dyn Pass> },
+}
+
+impl PairPass {
+    /// MinTDiff: ddmin over the tree edits from seed to variant.
+    pub fn min_tdiff(prog: &PairProgram) -> PairPass {
+        Self::diff("min-tdiff", tree_groups(prog))
+    }
+
+    /// MinLDiff: ddmin over the token hunks.
+    pub fn min_ldiff(prog: &PairProgram) -> PairPass {
+        Self::diff("min-ldiff", hunk_groups(prog))
+    }
+
+    fn diff(name: &'static str, groups: Vec<Vec<u32>>) -> PairPass {
+        // Never all at once: a variant equal to its seed explains nothing.
+        let chunks = Chunks::new((0..groups.len() as u32).collect(), false);
+        PairPass::Diff { name, groups: Rc::new(groups), chunks }
+    }
+
+    /// MinCommonality on one side, with one of a single-program strategy's passes.
+    pub fn common(side: Side, inner: Box<dyn Pass>) -> PairPass {
+        PairPass::Common { side, inner }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            PairPass::Diff { name, .. } => name,
+            PairPass::Common { side: Side::Seed, .. } => "min-commonality (seed)",
+            PairPass::Common { side: Side::Variant, .. } => "min-commonality (variant)",
+        }
+    }
+
+    pub fn deferred(&self) -> bool {
+        match self {
+            PairPass::Diff { .. } => false,
+            PairPass::Common { inner, .. } => inner.deferred(),
+        }
+    }
+
+    pub fn propose(&mut self, prog: &PairProgram) -> Option<PairEdit> {
+        match self {
+            PairPass::Diff { groups, chunks, .. } => {
+                let set = chunks.propose()?;
+                let unapply = set.iter().flat_map(|&g| groups[g as usize].iter().copied()).collect();
+                Some(PairEdit { delete: Vec::new(), unapply })
+            }
+            PairPass::Common { side, inner } => {
+                let edit = inner.propose(prog.side(*side))?;
+                Some(prog.edit_from(*side, &edit))
+            }
+        }
+    }
+
+    pub fn accepted(&mut self, prog: &PairProgram) {
+        match self {
+            PairPass::Diff { chunks, .. } => chunks.accepted(),
+            PairPass::Common { side, inner } => inner.accepted(prog.side(*side)),
+        }
+    }
+}
