@@ -30,6 +30,29 @@ pub fn unparse_iter(tree: &Tree, kept: impl Iterator<Item = TokenId>) -> String 
 /// increasing order (a pair's variant mixes its own tokens with its seed's). The trailing
 /// white space is the first tree's.
 pub fn unparse_refs(trees: &[&Tree], kept: impl Iterator<Item = (usize, TokenId)>) -> String {
+    unparse_core(trees, kept, &Substitutions::new())
+}
+
+/// Replacement texts for tokens (transformations beyond deletion), by token id.
+pub type Substitutions = std::collections::BTreeMap<TokenId, String>;
+
+/// Text of the tokens `keep` selects, with `subst` standing in for the tokens it names.
+pub fn unparse_with(tree: &Tree, keep: &[bool], subst: &Substitutions) -> String {
+    let kept = keep.iter().enumerate().filter(|(_, k)| **k).map(|(i, _)| (0, i as TokenId));
+    unparse_core(&[tree], kept, subst)
+}
+
+/// `subst` applies to the first tree's tokens.
+fn unparse_core(trees: &[&Tree], kept: impl Iterator<Item = (usize, TokenId)>, subst: &Substitutions) -> String {
+    let token_text = |i: usize, t: TokenId| -> &str {
+        match subst.get(&t).filter(|_| i == 0) {
+            Some(s) => s,
+            None => {
+                let tok = &trees[i].tokens[t as usize];
+                &trees[i].text[tok.start as usize..tok.end as usize]
+            }
+        }
+    };
     let mut out = String::with_capacity(trees[0].text.len());
     let mut prev: Option<(usize, TokenId)> = None;
     for (i, t) in kept {
@@ -55,7 +78,7 @@ pub fn unparse_refs(trees: &[&Tree], kept: impl Iterator<Item = (usize, TokenId)
                 };
                 if gap.is_empty() && !adjacent {
                     let a = out.chars().next_back();
-                    let b = text[tok.start as usize..].chars().next();
+                    let b = token_text(i, t).chars().next();
                     if let (Some(a), Some(b)) = (a, b) {
                         if would_fuse(a, b) {
                             out.push(' ');
@@ -65,7 +88,7 @@ pub fn unparse_refs(trees: &[&Tree], kept: impl Iterator<Item = (usize, TokenId)
                 out.push_str(gap);
             }
         }
-        out.push_str(&text[tok.start as usize..tok.end as usize]);
+        out.push_str(token_text(i, t));
         prev = Some((i, t));
     }
     // The original trailing white space (usually the final newline) stays.

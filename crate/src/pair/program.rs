@@ -241,7 +241,7 @@ mod tests {
         );
         let st = &p.seed.tree;
         let (from, to) = (token(st, "let"), token(st, "1") + 2);
-        let e = p.edit_from(Side::Seed, &Edit { delete: vec![from..to] });
+        let e = p.edit_from(Side::Seed, &Edit::deleting(vec![from..to]));
         let (keep, applied) = p.masks_after(&e);
         let q = p.with_masks(keep, applied);
         assert_eq!(q.texts(), ("fn main() {\n    let b = 2;\n}\n".to_string(), "fn main() {\n    let b = 3;\n}\n".to_string()));
@@ -254,7 +254,7 @@ mod tests {
         let p = pair(Lang::JavaScript, "let a = 1;\nlet b = g(a);\nf(a, b);\n", "let a = 2;\nlet b = g(a);\nf(b, a);\n");
         let st = &p.seed.tree;
         let from = (0..st.tokens.len() as TokenId).filter(|&i| st.token_text(i) == "let").nth(1).unwrap();
-        let e = p.edit_from(Side::Seed, &Edit { delete: vec![from..from + 8] });
+        let e = p.edit_from(Side::Seed, &Edit::deleting(vec![from..from + 8]));
         let (keep, applied) = p.masks_after(&e);
         let q = p.with_masks(keep, applied);
         assert_eq!(q.texts().1, "let a = 2;\nf(b, a);\n");

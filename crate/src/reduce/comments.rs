@@ -29,7 +29,7 @@ impl Pass for Comments {
     fn propose(&mut self, _prog: &Program) -> Option<Edit> {
         let set = self.chunks.propose()?;
         let delete = set.iter().map(|&i| self.tokens[i as usize]).map(|t| t..t + 1).collect();
-        Some(Edit { delete })
+        Some(Edit::deleting(delete))
     }
 
     fn accepted(&mut self, _prog: &Program) {

@@ -157,7 +157,7 @@ impl Pass for DdminUnits {
 
     fn propose(&mut self, _prog: &Program) -> Option<Edit> {
         let set = self.chunks.propose()?;
-        Some(Edit { delete: set.iter().map(|&u| self.units[u as usize].clone()).collect() })
+        Some(Edit::deleting(set.iter().map(|&u| self.units[u as usize].clone()).collect()))
     }
 
     fn accepted(&mut self, _prog: &Program) {

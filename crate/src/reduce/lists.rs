@@ -99,7 +99,7 @@ pub fn deletion_edit(prog: &Program, doomed: &[NodeId]) -> Edit {
     for (parent, field) in slots {
         separator_fixups(prog, parent, field, doomed, &mut delete);
     }
-    Edit { delete }
+    Edit::deleting(delete)
 }
 
 fn in_repeated_slot(tree: &Tree, n: NodeId) -> bool {

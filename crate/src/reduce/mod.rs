@@ -12,10 +12,12 @@ mod hdd;
 mod lists;
 mod perses;
 mod session;
+mod transform;
 
 pub use session::{Candidate, Engine, HistoryStep, Proposal, Session, Settings, Single, SingleChange, Stats, Subject};
 
 use crate::tree::{NodeId, TokenId, Tree};
+use crate::unparse::Substitutions;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -44,12 +46,14 @@ impl Verdict {
 pub struct Program {
     pub tree: Rc<Tree>,
     pub keep: Rc<Vec<bool>>,
+    /// Tokens rewritten by transformations, with their new text.
+    pub subst: Rc<Substitutions>,
 }
 
 impl Program {
     pub fn new(tree: Tree) -> Program {
         let n = tree.tokens.len();
-        Program { tree: Rc::new(tree), keep: Rc::new(vec![true; n]) }
+        Program { tree: Rc::new(tree), keep: Rc::new(vec![true; n]), subst: Rc::default() }
     }
 
     pub fn kept(&self, t: TokenId) -> bool {
@@ -80,24 +84,47 @@ impl Program {
     }
 
     pub fn with_mask(&self, keep: Vec<bool>) -> Program {
-        Program { tree: self.tree.clone(), keep: Rc::new(keep) }
+        Program { tree: self.tree.clone(), keep: Rc::new(keep), subst: self.subst.clone() }
+    }
+
+    /// The program after `edit`: its deletions and its rewrites.
+    pub fn after(&self, edit: &Edit) -> Program {
+        let mut next = self.with_mask(self.mask_after(edit));
+        if !edit.replace.is_empty() {
+            let subst = Rc::make_mut(&mut next.subst);
+            for (t, text) in &edit.replace {
+                subst.insert(*t, text.clone());
+            }
+        }
+        next
+    }
+
+    /// A token's current text (rewritten or original).
+    pub fn text_of(&self, t: TokenId) -> &str {
+        self.subst.get(&t).map_or_else(|| self.tree.token_text(t), |s| s.as_str())
     }
 
     pub fn text(&self) -> String {
-        crate::unparse::unparse(&self.tree, &self.keep)
+        crate::unparse::unparse_with(&self.tree, &self.keep, &self.subst)
     }
 }
 
-/// A proposed change: token ranges to delete.
+/// A proposed change: token ranges to delete, and tokens to rewrite.
 #[derive(Clone, Debug, Default)]
 pub struct Edit {
     pub delete: Vec<Range<TokenId>>,
+    pub replace: Vec<(TokenId, String)>,
 }
 
 impl Edit {
-    /// Whether the edit deletes anything that is still kept.
+    pub fn deleting(delete: Vec<Range<TokenId>>) -> Edit {
+        Edit { delete, replace: Vec::new() }
+    }
+
+    /// Whether the edit deletes or rewrites anything that is still kept.
     pub fn changes(&self, prog: &Program) -> bool {
         self.delete.iter().any(|r| r.clone().any(|t| prog.kept(t)))
+            || self.replace.iter().any(|(t, s)| prog.kept(*t) && prog.text_of(*t) != s)
     }
 }
 
@@ -164,6 +191,8 @@ impl Strategy {
             (1, Strategy::Hdd) => Box::new(hdd::Hdd::new(prog)),
             (1, Strategy::DdminLines) => Box::new(ddmin::DdminUnits::lines(prog)),
             (1, Strategy::DdminTokens) => Box::new(ddmin::DdminUnits::tokens(prog)),
+            // Rewrites only in fine rounds, once deletion has made the program small.
+            (2, Strategy::Perses) if !coarse => Box::new(transform::Transform::new(prog)),
             _ => return None,
         })
     }

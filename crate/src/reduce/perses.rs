@@ -56,7 +56,8 @@ impl Perses {
             .collect();
         order.sort_by_key(|&n| (std::cmp::Reverse(size(n)), n));
         let min_mass = if coarse { (size(tree.root()) as usize / COARSE_SHARE) as u32 } else { 0 };
-        Perses { order: Rc::new(order), cursor: 0, work: None, min_mass, deferred: false }
+        // A coarse round always leaves something for the fine one: the rewrites, at least.
+        Perses { order: Rc::new(order), cursor: 0, work: None, min_mass, deferred: coarse }
     }
 
     fn start(&self, prog: &Program, node: NodeId) -> Work {
@@ -71,7 +72,7 @@ impl Perses {
 /// Delete all of `node` but `keep`.
 fn replace_edit(prog: &Program, node: NodeId, keep: NodeId) -> Edit {
     let (n, k) = (prog.tree.node(node).tokens(), prog.tree.node(keep).tokens());
-    Edit { delete: vec![n.start..k.start, k.end..n.end] }
+    Edit::deleting(vec![n.start..k.start, k.end..n.end])
 }
 
 impl Pass for Perses {

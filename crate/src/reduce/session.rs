@@ -10,7 +10,6 @@
 
 use super::{Edit, Pass, Program, Strategy, Verdict};
 use crate::tree::Parser;
-use crate::unparse::unparse;
 use crate::Lang;
 use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
@@ -557,7 +556,7 @@ pub struct Single {
 
 /// What accepting a single-program candidate takes.
 pub struct SingleChange {
-    keep: Vec<bool>,
+    prog: Program,
     size: usize,
     /// The candidate's tree-sitter tree, the base of incremental checks once it is the best.
     raw: tree_sitter::Tree,
@@ -569,8 +568,8 @@ impl Single {
         if !edit.changes(&self.prog) {
             return None;
         }
-        let keep = self.prog.mask_after(edit);
-        let text = unparse(&self.prog.tree, &keep);
+        let next = self.prog.after(edit);
+        let text = next.text();
         if text == self.best {
             return None;
         }
@@ -581,9 +580,8 @@ impl Single {
         if cfg!(debug_assertions) || std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some() {
             assert!(self.parser.is_valid(&text), "the incremental check passed a candidate a full parse rejects:\n{text}");
         }
-        let tree = &self.prog.tree;
-        let size = keep.iter().enumerate().filter(|(t, k)| **k && tree.is_counted(*t as u32)).count();
-        Some((text, SingleChange { keep, size, raw }))
+        let size = next.size();
+        Some((text, SingleChange { prog: next, size, raw }))
     }
 }
 
@@ -622,7 +620,7 @@ impl Subject for Single {
     }
 
     fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, pass: &mut Self::Pass) {
-        self.prog = self.prog.with_mask(change.keep);
+        self.prog = change.prog;
         self.best = texts.swap_remove(0);
         self.best_raw = change.raw;
         self.size = change.size;

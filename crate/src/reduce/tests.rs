@@ -131,3 +131,35 @@ fn unparseable_input_is_refused_with_a_position() {
     let err = Session::new(Lang::C, "int main( {", Settings::default()).err().unwrap();
     assert!(err.contains("line 1"), "{err}");
 }
+
+#[test]
+fn transforms_inline_a_typedef() {
+    let text = "typedef int myint;\nmyint g;\nint main(void) { myint x = g; return x; }\n";
+    // Like a compiler: `x` must be declared an int, directly or through the typedef.
+    let oracle = |t: &str| t.contains("{ int x") || (t.contains("typedef int myint") && t.contains("{ myint x"));
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(!s.best().contains("typedef") && s.best().contains("{ int x"), "{}", s.best());
+    assert!(s.history().iter().any(|h| h.pass == "transform"));
+}
+
+#[test]
+fn transforms_drop_a_parameter_with_its_arguments() {
+    let text = "int f(int a, int b) { return b; }\nint main(void) { return f(1, 2) + f(3, 4); }\n";
+    // Like a compiler: calls must pass as many arguments as `f` takes.
+    let oracle = |t: &str| {
+        let params = t.split_once("f(").map(|(_, r)| r.split(')').next().unwrap_or("").matches(',').count());
+        let calls: Vec<usize> = t.match_indices("f(").skip(1).map(|(i, _)| t[i..].split(')').next().unwrap().matches(',').count()).collect();
+        t.contains("return b") && calls.len() == 2 && calls.iter().all(|&c| Some(c) == params)
+    };
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(!s.best().contains("int a") && !s.best().contains(','), "{}", s.best());
+}
+
+#[test]
+fn transforms_replace_an_expression_by_zero() {
+    let text = "int main(void) { int y = 7; int x = (y + 3) * 2; return x; }\n";
+    // Deleting alone cannot make `x = 0`: only the rewrite can.
+    let oracle = |t: &str| t.contains("return x") && (t.contains("x = (y + 3) * 2") || t.contains("x = 0"));
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(s.best().contains("int x = 0;"), "{}", s.best());
+}

@@ -1,0 +1,192 @@
+//! Transformations beyond deletion, C-Reduce's lesson: a program often shrinks further
+//! only by rewriting it. Each is found from the tree and tried once per fine round:
+//!
+//! - inline a typedef: its uses get the type it names, and the typedef goes;
+//! - drop a function parameter together with the matching argument of every call;
+//! - replace an expression by `0`.
+
+use super::lists::{deletion_edit, list_slots};
+use super::{Edit, Pass, Program};
+use crate::tree::{NodeId, TokenId, Tree};
+use std::rc::Rc;
+
+/// A typedef whose type is longer than this many tokens is not copied into its uses.
+const MAX_INLINED_TYPE_TOKENS: usize = 3;
+/// At most this many expressions are tried as `0` in one round, largest first.
+const MAX_ZERO_SITES: usize = 400;
+
+#[derive(Clone, Debug)]
+enum Site {
+    Typedef(NodeId),
+    /// A function's parameter list (of its definition) and the parameter's index.
+    Parameter { list: NodeId, index: usize },
+    Zero(NodeId),
+}
+
+#[derive(Clone)]
+pub struct Transform {
+    sites: Rc<Vec<Site>>,
+    next: usize,
+}
+
+fn is_expression(tree: &Tree, kind: &str) -> bool {
+    tree.lang.node_types().supertypes(kind).any(|s| s.trim_start_matches('_') == "expression")
+}
+
+fn field_child(tree: &Tree, n: NodeId, field: &str) -> Option<NodeId> {
+    tree.node(n).children.iter().copied().find(|&c| tree.node(c).field == Some(field))
+}
+
+/// The `function_declarator` under a declarator (through pointer declarators).
+fn function_declarator(tree: &Tree, mut n: NodeId) -> Option<NodeId> {
+    for _ in 0..8 {
+        if tree.node(n).kind == "function_declarator" {
+            return Some(n);
+        }
+        n = field_child(tree, n, "declarator")?;
+    }
+    None
+}
+
+impl Transform {
+    pub fn new(prog: &Program) -> Transform {
+        let tree = &prog.tree;
+        let mut typedefs = Vec::new();
+        let mut params = Vec::new();
+        let mut zeros: Vec<(usize, NodeId)> = Vec::new();
+        for n in 0..tree.nodes.len() as NodeId {
+            let node = tree.node(n);
+            if node.extra || !prog.alive(n) {
+                continue;
+            }
+            match node.kind {
+                "type_definition" => typedefs.push(Site::Typedef(n)),
+                "function_definition" => {
+                    let list = field_child(tree, n, "declarator")
+                        .and_then(|d| function_declarator(tree, d))
+                        .and_then(|f| field_child(tree, f, "parameters"));
+                    if let Some(list) = list {
+                        let count = list_slots(tree, list).concat().len();
+                        // Last parameter first: calls keep their earlier arguments' positions.
+                        params.extend((0..count).rev().map(|index| Site::Parameter { list, index }));
+                    }
+                }
+                kind if node.named && is_expression(tree, kind) => {
+                    let size = prog.size_of(n);
+                    if size >= 2 {
+                        zeros.push((size, n));
+                    }
+                }
+                _ => {}
+            }
+        }
+        zeros.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
+        let mut sites = typedefs;
+        sites.extend(params);
+        sites.extend(zeros.into_iter().take(MAX_ZERO_SITES).map(|(_, n)| Site::Zero(n)));
+        Transform { sites: Rc::new(sites), next: 0 }
+    }
+
+    fn edit(&self, prog: &Program, site: &Site) -> Option<Edit> {
+        match *site {
+            Site::Typedef(n) => inline_typedef(prog, n),
+            Site::Parameter { list, index } => drop_parameter(prog, list, index),
+            Site::Zero(n) => zero(prog, n),
+        }
+    }
+}
+
+fn kept_tokens(prog: &Program, n: NodeId) -> Vec<TokenId> {
+    prog.tree.node(n).tokens().filter(|&t| prog.kept(t) && prog.tree.is_counted(t)).collect()
+}
+
+fn inline_typedef(prog: &Program, n: NodeId) -> Option<Edit> {
+    let tree = &prog.tree;
+    let name_node = field_child(tree, n, "declarator")?;
+    let type_node = field_child(tree, n, "type")?;
+    if tree.node(name_node).kind != "type_identifier" || !prog.alive(name_node) {
+        return None;
+    }
+    let type_tokens = kept_tokens(prog, type_node);
+    if type_tokens.is_empty() || type_tokens.len() > MAX_INLINED_TYPE_TOKENS {
+        return None;
+    }
+    let type_text: Vec<&str> = type_tokens.iter().map(|&t| prog.text_of(t)).collect();
+    let type_text = type_text.join(" ");
+    let name = prog.text_of(kept_tokens(prog, name_node).first().copied()?);
+    let inside = tree.node(n).tokens();
+    let uses: Vec<(TokenId, String)> = (0..tree.tokens.len() as TokenId)
+        .filter(|&t| prog.kept(t) && !inside.contains(&t))
+        .filter(|&t| tree.node(tree.tokens[t as usize].node).kind == "type_identifier" && prog.text_of(t) == name)
+        .map(|t| (t, type_text.clone()))
+        .collect();
+    let mut edit = deletion_edit(prog, &[n]);
+    edit.replace = uses;
+    Some(edit)
+}
+
+fn drop_parameter(prog: &Program, list: NodeId, index: usize) -> Option<Edit> {
+    let tree = &prog.tree;
+    let param = *list_slots(tree, list).concat().get(index)?;
+    if !prog.alive(param) || tree.node(param).kind == "variadic_parameter" {
+        return None;
+    }
+    let func = tree.node(list).parent?;
+    let name_node = field_child(tree, func, "declarator")?;
+    let name = tree.node_text(name_node);
+    let mut doomed = vec![param];
+    for c in 0..tree.nodes.len() as NodeId {
+        let node = tree.node(c);
+        if node.kind != "call_expression" || !prog.alive(c) {
+            continue;
+        }
+        let callee = field_child(tree, c, "function");
+        if callee.is_some_and(|f| tree.node_text(f) == name) {
+            let args = field_child(tree, c, "arguments").map(|a| list_slots(tree, a).concat()).unwrap_or_default();
+            let alive: Vec<NodeId> = args.into_iter().filter(|&a| prog.alive(a)).collect();
+            if let Some(&arg) = alive.get(index) {
+                doomed.push(arg);
+            }
+        }
+    }
+    Some(deletion_edit(prog, &doomed))
+}
+
+fn zero(prog: &Program, n: NodeId) -> Option<Edit> {
+    let tokens = kept_tokens(prog, n);
+    let (&first, rest) = tokens.split_first()?;
+    let range = prog.tree.node(n).tokens();
+    // Everything of the expression goes but its first token, which becomes `0`.
+    let mut delete = Vec::new();
+    if range.start < first {
+        delete.push(range.start..first);
+    }
+    if !rest.is_empty() {
+        delete.push(first + 1..range.end);
+    }
+    Some(Edit { delete, replace: vec![(first, "0".to_string())] })
+}
+
+impl Pass for Transform {
+    fn name(&self) -> &'static str {
+        "transform"
+    }
+
+    fn propose(&mut self, prog: &Program) -> Option<Edit> {
+        while let Some(site) = self.sites.get(self.next) {
+            self.next += 1;
+            if let Some(edit) = self.edit(prog, site) {
+                if edit.changes(prog) {
+                    return Some(edit);
+                }
+            }
+        }
+        None
+    }
+
+    fn accepted(&mut self, _prog: &Program) {}
+
+    fn box_clone(&self) -> Box<dyn Pass> {
+        Box::new(self.clone())
+    }
+}
