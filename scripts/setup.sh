@@ -63,7 +63,8 @@ if [ "$have_bindgen" = "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   say "wasm-bindgen $WASM_BINDGEN_VERSION present"
 else
   say "cargo install wasm-bindgen-cli --version $WASM_BINDGEN_VERSION (was: ${have_bindgen:-none}; takes a few minutes)"
-  cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+  # Not --locked: its lock file pins a webpki-roots release crates.io no longer serves.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
 # --- npm -------------------------------------------------------------------------------------
