@@ -71,7 +71,7 @@ const editor = createEditor($('editor'), {
   onChange(text) {
     state.program = text;
     edits++;
-    stateChanged({ invalidatesRun: true });
+    if (!loadingText) stateChanged({ invalidatesRun: true });
     scheduleParse();
   },
   onCursor(index) {
@@ -80,6 +80,13 @@ const editor = createEditor($('editor'), {
   },
 });
 let ignoreCursor = false;
+let loadingText = false; // the page itself is filling the editor (not an edit by the person)
+
+function loadText(text) {
+  loadingText = true;
+  editor.setText(text);
+  loadingText = false;
+}
 
 const tree = new TreeView($('tree'), {
   onHover: (node) => editor.mark(node && { from: offsets.toIndex(node.start), to: offsets.toIndex(node.end) }),
@@ -359,7 +366,8 @@ engine.onReduction = (msg) => {
 function improved(best, stats, finishedRun) {
   run.best = best;
   $('result').textContent = best;
-  $('result-info').textContent = `${stats.tokens_before} → ${stats.tokens_now} tokens (${percent(stats)}), ${stats.queries} queries${finishedRun ? '' : ' so far'}`;
+  const work = run.replay ? 'replayed' : `${stats.queries} queries${finishedRun ? '' : ' so far'}`;
+  $('result-info').textContent = `${stats.tokens_before} → ${stats.tokens_now} tokens (${percent(stats)}), ${work}`;
   $('result-copy').hidden = false;
   $('result-use').hidden = false;
   if (!run.replay) {
@@ -380,9 +388,10 @@ function finished(msg) {
     run.verdicts = msg.verdicts;
   }
   const s = msg.stats;
-  const summary = s ? `${s.tokens_before} → ${s.tokens_now} tokens in ${s.queries} queries, ${formatDuration(msg.elapsedMs)}` : '';
+  const work = run.replay ? `replayed from ${msg.verdicts.length} recorded verdicts, no compiler used` : `${s?.queries} queries`;
+  const summary = s ? `${s.tokens_before} → ${s.tokens_now} tokens (${work}) in ${formatDuration(msg.elapsedMs)}` : '';
   if (msg.state === 'done') {
-    setStatus(`done: ${summary}${run.replay ? ' (replayed, no endpoint used)' : ''}`, 'done');
+    setStatus(`done: ${summary}`, 'done');
     showTab('result');
   } else if (msg.state === 'cancelled') {
     setStatus(`cancelled: best so far ${summary}`, 'idle');
@@ -546,10 +555,11 @@ async function boot() {
   jsTrusted = !(fromLink && state.property.kind === 'js');
   writeForm(state);
   showJsTrust();
-  editor.setText(state.program);
+  loadText(state.program);
   edits = 0;
   if (state.lang !== 'auto') editor.setLang(state.lang);
   if (embed) {
+    $('lang').disabled = true;
     const link = $('open-playground');
     link.href = `${location.pathname.replace(/\/e\/?$/, '/')}${location.hash}`;
     link.hidden = false;
@@ -570,6 +580,9 @@ async function boot() {
 }
 
 boot();
+
+// Pasting another link into the address bar of an open playground: load it afresh.
+window.addEventListener('hashchange', () => location.reload());
 
 // A small hook for tests and the console.
 window.whittle = {
