@@ -134,11 +134,13 @@ fn unparseable_input_is_refused_with_a_position() {
 
 #[test]
 fn transforms_inline_a_typedef() {
-    let text = "typedef int myint;\nmyint g;\nint main(void) { myint x = g; return x; }\n";
+    let text = "typedef int myint;\ntypedef char int8_t;\nint8_t g;\nint main(void) { myint x = g; return x; }\n";
     // Like a compiler: `x` must be declared an int, directly or through the typedef.
     let oracle = |t: &str| t.contains("{ int x") || (t.contains("typedef int myint") && t.contains("{ myint x"));
     let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
     assert!(!s.best().contains("typedef") && s.best().contains("{ int x"), "{}", s.best());
+    let g = drive(session(Lang::C, text, Strategy::Perses), 1, false, &|t: &str| t.contains("char g;") || (t.contains("typedef char int8_t;") && t.contains("int8_t g;")));
+    assert!(g.best().contains("char g;") && !g.best().contains("typedef char"), "{}", g.best());
     assert!(s.history().iter().any(|h| h.pass == "transform"));
 }
 

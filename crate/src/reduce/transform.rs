@@ -104,7 +104,9 @@ fn inline_typedef(prog: &Program, n: NodeId) -> Option<Edit> {
     let tree = &prog.tree;
     let name_node = field_child(tree, n, "declarator")?;
     let type_node = field_child(tree, n, "type")?;
-    if tree.node(name_node).kind != "type_identifier" || !prog.alive(name_node) {
+    // tree-sitter-c knows `int32_t` and friends as primitive types, typedef or not.
+    let is_type_name = |kind: &str| matches!(kind, "type_identifier" | "primitive_type");
+    if !is_type_name(tree.node(name_node).kind) || !prog.alive(name_node) {
         return None;
     }
     let type_tokens = kept_tokens(prog, type_node);
@@ -117,7 +119,7 @@ fn inline_typedef(prog: &Program, n: NodeId) -> Option<Edit> {
     let inside = tree.node(n).tokens();
     let uses: Vec<(TokenId, String)> = (0..tree.tokens.len() as TokenId)
         .filter(|&t| prog.kept(t) && !inside.contains(&t))
-        .filter(|&t| tree.node(tree.tokens[t as usize].node).kind == "type_identifier" && prog.text_of(t) == name)
+        .filter(|&t| is_type_name(tree.node(tree.tokens[t as usize].node).kind) && prog.text_of(t) == name)
         .map(|t| (t, type_text.clone()))
         .collect();
     let mut edit = deletion_edit(prog, &[n]);
