@@ -17,6 +17,8 @@ enum Command {
     Parse(cli::parse::ParseArgs),
     /// Reduce a program while a test keeps saying it is interesting.
     Reduce(cli::reduce::ReduceArgs),
+    /// Reduce a seed and a variant together, down to the difference that matters (PPR).
+    Pair(cli::pair::PairArgs),
     /// Serve the playground page and the compile API.
     Serve(cli::serve::ServeArgs),
 }
@@ -26,6 +28,7 @@ fn main() {
     let code = match args.command {
         Command::Parse(a) => cli::parse::run(a),
         Command::Reduce(a) => cli::reduce::run(a),
+        Command::Pair(a) => cli::pair::run(a),
         Command::Serve(a) => cli::serve::run(a),
     };
     std::process::exit(code);

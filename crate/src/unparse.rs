@@ -30,7 +30,7 @@ pub fn unparse_iter(tree: &Tree, kept: impl Iterator<Item = TokenId>) -> String 
 /// increasing order (a pair's variant mixes its own tokens with its seed's). The trailing
 /// white space is the first tree's.
 pub fn unparse_refs(trees: &[&Tree], kept: impl Iterator<Item = (usize, TokenId)>) -> String {
-    unparse_core(trees, kept, &Substitutions::new())
+    unparse_refs_with(trees, kept, &[])
 }
 
 /// Replacement texts for tokens (transformations beyond deletion), by token id.
@@ -39,13 +39,13 @@ pub type Substitutions = std::collections::BTreeMap<TokenId, String>;
 /// Text of the tokens `keep` selects, with `subst` standing in for the tokens it names.
 pub fn unparse_with(tree: &Tree, keep: &[bool], subst: &Substitutions) -> String {
     let kept = keep.iter().enumerate().filter(|(_, k)| **k).map(|(i, _)| (0, i as TokenId));
-    unparse_core(&[tree], kept, subst)
+    unparse_refs_with(&[tree], kept, &[subst])
 }
 
-/// `subst` applies to the first tree's tokens.
-fn unparse_core(trees: &[&Tree], kept: impl Iterator<Item = (usize, TokenId)>, subst: &Substitutions) -> String {
+/// [`unparse_refs`] with rewritten tokens: `substs[i]` applies to the tokens of `trees[i]`.
+pub fn unparse_refs_with(trees: &[&Tree], kept: impl Iterator<Item = (usize, TokenId)>, substs: &[&Substitutions]) -> String {
     let token_text = |i: usize, t: TokenId| -> &str {
-        match subst.get(&t).filter(|_| i == 0) {
+        match substs.get(i).and_then(|m| m.get(&t)) {
             Some(s) => s,
             None => {
                 let tok = &trees[i].tokens[t as usize];

@@ -1,5 +1,7 @@
 //! The native shells around the engine, one module a subcommand.
 
+pub mod drive;
+pub mod pair;
 pub mod parse;
 pub mod progress;
 pub mod reduce;

@@ -1,12 +1,11 @@
 //! `whittle reduce`: the C-Reduce/C-Vise protocol around a [`Session`].
 
-use super::progress::Progress;
-use super::runner::{script_path, Job, Outcome, Property, Runner};
+use super::drive::{describe, interrupt_flag, jobs, property_from, run_tests, save, verdict_string, Ending, Tests};
+use super::runner::{Done, Job, Runner};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use whittle::reduce::{Session, Settings, Strategy, Verdict};
+use whittle::reduce::{Session, Settings, Stats, Strategy, Verdict};
 
 #[derive(clap::Args)]
 pub struct ReduceArgs {
@@ -43,18 +42,6 @@ pub struct ReduceArgs {
     pub quiet: bool,
 }
 
-pub fn property_from(test: Option<&Path>, cmd: Option<&str>, pattern: Option<&str>, exit: Option<i32>, negate: bool) -> Result<Property, String> {
-    match (test, cmd) {
-        (Some(path), _) => Ok(Property::Script(script_path(path)?)),
-        (None, Some(cmd)) => {
-            let pattern = pattern.ok_or("--cmd needs --match REGEX")?;
-            let regex = regex::Regex::new(pattern).map_err(|e| format!("--match is not a valid regex: {e}"))?;
-            Ok(Property::Command { cmd: cmd.to_string(), regex, negate, exit })
-        }
-        (None, None) => Err("say what is interesting: --test ./check.sh, or --cmd 'CMD {}' --match REGEX".into()),
-    }
-}
-
 pub fn run(args: ReduceArgs) -> i32 {
     match reduce(args) {
         Ok(code) => code,
@@ -65,19 +52,43 @@ pub fn run(args: ReduceArgs) -> i32 {
     }
 }
 
-/// Writes `text` to `path` through a temporary file and a rename, so a crash never leaves
-/// half a file.
-pub fn save(path: &Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("whittle-tmp");
-    std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, path)).map_err(|e| format!("cannot save {}: {e}", path.display()))
+/// One program's session, for the test loop: each candidate is one job.
+struct SingleTests<'a> {
+    session: Session,
+    name: String,
+    file: &'a Path,
 }
 
-/// Ctrl-C sets this; the loops stop, kill their tests and keep what they saved.
-pub fn interrupt_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let f = flag.clone();
-    let _ = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst));
-    flag
+impl Tests for SingleTests<'_> {
+    fn next_jobs(&mut self, k: usize) -> Vec<Job> {
+        let name = &self.name;
+        self.session.next(k).into_iter().map(|c| Job { id: c.id, property: 0, files: vec![(name.clone(), c.text)] }).collect()
+    }
+
+    fn report(&mut self, done: &Done, verdict: Verdict) -> Vec<Job> {
+        self.session.report(done.id, verdict);
+        Vec::new()
+    }
+
+    fn wants(&self, job: u64) -> bool {
+        self.session.wants(job)
+    }
+
+    fn is_original(&self, job: u64) -> bool {
+        job == 1
+    }
+
+    fn stats(&self) -> &Stats {
+        self.session.stats()
+    }
+
+    fn done(&self) -> bool {
+        self.session.done()
+    }
+
+    fn save(&self) -> Result<(), String> {
+        save(self.file, self.session.best())
+    }
 }
 
 fn reduce(args: ReduceArgs) -> Result<i32, String> {
@@ -87,8 +98,8 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         .ok_or_else(|| format!("unknown strategy `{}`: use perses, hdd, ddmin-lines or ddmin-tokens", args.strategy))?;
     let property = property_from(args.test.as_deref(), args.cmd.as_deref(), args.pattern.as_deref(), args.exit, false)?;
     let name = args.file.file_name().and_then(|n| n.to_str()).ok_or("FILE must name a file")?.to_string();
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    let mut session = Session::new(lang, &text, Settings { strategy }).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let jobs = jobs(args.jobs);
+    let session = Session::new(lang, &text, Settings { strategy }).map_err(|e| format!("{}: {e}", args.file.display()))?;
 
     let orig = PathBuf::from(format!("{}.orig", args.file.display()));
     if !orig.exists() {
@@ -97,56 +108,11 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let interrupted = interrupt_flag();
     let runner = Runner::new(vec![property], jobs, Duration::from_secs_f64(args.timeout));
     let started = Instant::now();
-    let mut engine = Duration::ZERO;
-    let mut progress = Progress::new(args.quiet);
-    let mut out = 0usize;
-    let mut saved_accepts = 0;
-    let mut first_failure: Option<String> = None;
-
-    loop {
-        if interrupted.load(Ordering::SeqCst) {
-            runner.cancel_all();
-            progress.clear();
-            eprintln!("whittle reduce: interrupted; the best so far ({} tokens) is in {}", session.stats().tokens_now, args.file.display());
-            break;
-        }
-        let t = Instant::now();
-        if out < jobs {
-            for c in session.next(jobs - out) {
-                runner.submit(Job { id: c.id, property: 0, files: vec![(name.clone(), c.text)] });
-                out += 1;
-            }
-        }
-        engine += t.elapsed();
-        if session.done() {
-            runner.cancel_all();
-            break;
-        }
-        if out == 0 {
-            continue; // the session is between passes or filtering invalid candidates
-        }
-        let done = match runner.results.recv_timeout(Duration::from_millis(200)) {
-            Ok(d) => d,
-            Err(_) => {
-                runner.enforce_timeouts();
-                progress.show(session.stats(), started.elapsed());
-                continue;
-            }
-        };
-        out -= 1;
-        let verdict = match done.outcome {
-            Outcome::Interesting => Verdict::Interesting,
-            Outcome::Boring => Verdict::Boring,
-            Outcome::Timeout => Verdict::Error("timeout".into()),
-            Outcome::Failed(msg) => {
-                first_failure.get_or_insert(msg.clone());
-                Verdict::Error(msg)
-            }
-            Outcome::Cancelled => continue,
-        };
-        if done.id == 1 && verdict != Verdict::Interesting {
-            runner.cancel_all();
-            progress.clear();
+    let mut tests = SingleTests { session, name: name.clone(), file: &args.file };
+    let run = run_tests(&mut tests, &runner, jobs, args.quiet, &interrupted, started)?;
+    let session = tests.session;
+    match run.ending {
+        Ending::OriginalFails { done, verdict } => {
             eprintln!("whittle reduce: the original {} is not interesting: the test says {}.", args.file.display(), describe(&verdict));
             if !done.output.trim().is_empty() {
                 eprintln!("Its output was:\n{}", done.output.trim_end());
@@ -155,31 +121,23 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
             let _ = std::fs::remove_file(&orig);
             return Ok(1);
         }
-        let t = Instant::now();
-        session.report(done.id, verdict);
-        // Tests whose verdicts are no longer wanted are killed, freeing their cores.
-        for id in runner.running_ids() {
-            if !session.wants(id) {
-                runner.cancel(id);
-            }
-        }
-        engine += t.elapsed();
-        if session.stats().accepted != saved_accepts {
-            save(&args.file, session.best())?;
-            saved_accepts = session.stats().accepted;
-        }
-        progress.show(session.stats(), started.elapsed());
+        Ending::Interrupted => eprintln!(
+            "whittle reduce: interrupted; the best so far ({} tokens) is in {}",
+            session.stats().tokens_now,
+            args.file.display()
+        ),
+        Ending::Done => {}
     }
     save(&args.file, session.best())?;
-    progress.clear();
     let wall = started.elapsed().as_secs_f64();
+    let engine = run.engine;
     let s = session.stats();
     eprintln!(
         "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s",
         s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, engine.as_secs_f64()
     );
     eprintln!("whittle reduce: the result is in {} (the original in {})", args.file.display(), orig.display());
-    if let Some(msg) = first_failure {
+    if let Some(msg) = run.first_failure {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
     if let Some(path) = &args.stats_json {
@@ -190,17 +148,9 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         json["jobs"] = jobs.into();
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
         // The verdicts replay the reduction without the test (`Session::replay`).
-        json["verdicts"] = session.verdicts().iter().map(|&b| if b { '1' } else { '0' }).collect::<String>().into();
+        json["verdicts"] = verdict_string(session.verdicts()).into();
         std::fs::write(path, serde_json::to_string_pretty(&json).unwrap_or_default())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(if interrupted.load(Ordering::SeqCst) { 130 } else { 0 })
-}
-
-fn describe(v: &Verdict) -> String {
-    match v {
-        Verdict::Boring => "it is not (exit status not 0, or the output did not match)".into(),
-        Verdict::Error(e) => format!("nothing: {e}"),
-        Verdict::Interesting => "yes".into(),
-    }
 }

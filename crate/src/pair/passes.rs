@@ -56,7 +56,7 @@ impl PairPass {
             PairPass::Diff { groups, chunks, .. } => {
                 let set = chunks.propose()?;
                 let unapply = set.iter().flat_map(|&g| groups[g as usize].iter().copied()).collect();
-                Some(PairEdit { delete: Vec::new(), unapply })
+                Some(PairEdit::unapplying(unapply))
             }
             PairPass::Common { side, inner } => {
                 let edit = inner.propose(prog.side(*side))?;

@@ -21,8 +21,7 @@ pub struct Pair {
 
 /// What accepting a pair candidate takes.
 pub struct PairChange {
-    keep: Vec<bool>,
-    applied: Vec<bool>,
+    prog: PairProgram,
     /// The new tree of each side that changed.
     raw: [Option<tree_sitter::Tree>; 2],
     sizes: Sizes,
@@ -70,8 +69,8 @@ impl Subject for Pair {
         if !self.prog.changes(&edit) {
             return Proposal::Skip;
         }
-        let (keep, applied) = self.prog.masks_after(&edit);
-        let (seed, variant) = self.prog.texts_with(&keep, &applied);
+        let next = self.prog.after(&edit);
+        let (seed, variant) = next.texts();
         // A variant equal to its seed explains nothing.
         if seed == variant {
             return Proposal::Skip;
@@ -96,12 +95,12 @@ impl Subject for Pair {
                 assert!(self.parser.is_valid(&texts[i]), "the incremental check passed a candidate a full parse rejects:\n{}", texts[i]);
             }
         }
-        let sizes = self.prog.sizes_with(&keep, &applied);
-        Proposal::Candidate { texts: texts.into(), change: PairChange { keep, applied, raw, sizes } }
+        let sizes = next.sizes();
+        Proposal::Candidate { texts: texts.into(), change: PairChange { prog: next, raw, sizes } }
     }
 
     fn accept(&mut self, texts: Vec<String>, change: PairChange, pass: &mut PairPass) {
-        self.prog = self.prog.with_masks(change.keep, change.applied);
+        self.prog = change.prog;
         for (i, (text, raw)) in texts.into_iter().zip(change.raw).enumerate() {
             self.best[i] = text;
             if let Some(raw) = raw {

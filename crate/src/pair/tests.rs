@@ -14,10 +14,10 @@ fn run_pass(lang: Lang, seed: &str, variant: &str, make: fn(&PairProgram) -> Pai
     let mut prog = PairProgram::new(parser.parse(seed), parser.parse(variant));
     let mut pass = make(&prog);
     while let Some(edit) = pass.propose(&prog) {
-        let (keep, applied) = prog.masks_after(&edit);
-        let (s, v) = prog.texts_with(&keep, &applied);
+        let next = prog.after(&edit);
+        let (s, v) = next.texts();
         if parser.is_valid(&s) && parser.is_valid(&v) && s != v && seed_ok(&s) && variant_ok(&v) {
-            prog = prog.with_masks(keep, applied);
+            prog = next;
             pass.accepted(&prog);
         }
     }
