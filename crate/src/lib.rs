@@ -15,3 +15,5 @@ pub mod serve;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm_pair;

@@ -14,12 +14,12 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     let ser = serde_wasm_bindgen::Serializer::json_compatible();
     value.serialize(&ser).map_err(|e| JsError::new(&e.to_string()))
 }
 
-fn lang_or_detect(lang: Option<String>, name: Option<String>, text: &str) -> Result<Lang, JsError> {
+pub(crate) fn lang_or_detect(lang: Option<String>, name: Option<String>, text: &str) -> Result<Lang, JsError> {
     match lang.as_deref().filter(|l| !l.is_empty() && *l != "auto") {
         Some(l) => Lang::from_name(l).ok_or_else(|| {
             JsError::new(&format!("unknown language `{l}`: use one of c, cpp, rust, javascript, java"))
