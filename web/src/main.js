@@ -53,6 +53,8 @@ let state = structuredClone(DEFAULT_STATE);
 let fromLink = false; // the state came from a permalink (its JavaScript property is untrusted)
 let jsTrusted = true;
 let linkVerdicts = null; // the recorded verdicts that came with the link, while still valid
+let linkEngine = null; // the engine build that recorded them
+let engineId = null; // this page's engine build (a hash of the wasm)
 let lastReport = null; // the last parse report of the editor's text
 let offsets = new Offsets('');
 let edits = 0; // counts edits, so that tests can wait for the parse of a given text
@@ -128,6 +130,7 @@ function scheduleParse(delay = PARSE_DEBOUNCE_MS) {
 }
 
 async function parseNow() {
+  clearTimeout(parseTimer); // this parse covers any scheduled one
   const gen = edits;
   const text = state.program;
   let report;
@@ -485,8 +488,12 @@ $('notice-close').addEventListener('click', () => ($('notice').hidden = true));
 /** The state to share: verdicts included when asked and they belong to this state. */
 function shareableState() {
   const s = structuredClone(state);
-  const verdicts = run?.verdicts && run.key === runKey(state) ? run.verdicts : linkVerdicts;
-  if (state.settings.shareVerdicts && verdicts) s.verdicts = verdicts;
+  const own = run?.verdicts && run.key === runKey(state);
+  const verdicts = own ? run.verdicts : linkVerdicts;
+  if (state.settings.shareVerdicts && verdicts) {
+    s.verdicts = verdicts;
+    s.engine = own ? engineId : linkEngine;
+  }
   return s;
 }
 
@@ -527,7 +534,9 @@ async function loadInitialState() {
       if (linked) {
         fromLink = true;
         linkVerdicts = typeof linked.verdicts === 'string' ? linked.verdicts : null;
+        linkEngine = linked.engine ?? null;
         delete linked.verdicts;
+        delete linked.engine;
         return { ...structuredClone(DEFAULT_STATE), ...linked, settings: { ...DEFAULT_STATE.settings, ...linked.settings } };
       }
     } catch (e) {
@@ -569,14 +578,22 @@ async function boot() {
   loadCompilers();
   try {
     const info = await engine.ready;
-    $('engine-info').textContent = `engine loaded in ${Math.round(info.ms)} ms`;
+    engineId = info.engineId;
+    $('engine-info').textContent = `engine ${engineId} loaded in ${Math.round(info.ms)} ms`;
   } catch (e) {
     return setStatus(e.message, 'error');
   }
-  await parseNow();
+  while (!lastReport) await parseNow(); // (a parse superseded by an edit resolves empty)
   document.body.dataset.ready = 'true';
   setStatus('ready', 'idle');
-  if (linkVerdicts) startReduction({ replayVerdicts: linkVerdicts }); // the link carries a whole reduction
+  if (linkVerdicts) {
+    // The link carries a whole reduction: replay it. Only the engine that recorded it is sure
+    // to make the same candidates from the same verdicts.
+    if (linkEngine && linkEngine !== engineId) {
+      showNotice(`This link’s reduction was recorded by another build of the engine (${linkEngine}; this page runs ${engineId}), so its replay may end differently. Press Reduce for a fresh result.`);
+    }
+    startReduction({ replayVerdicts: linkVerdicts });
+  }
 }
 
 boot();

@@ -19,17 +19,18 @@ export class ProgressView {
   }
 
   /** Takes a 'progress' or 'finished' message from the worker. */
-  update({ stats, elapsedMs, clientCacheHits = 0 }) {
+  update({ stats, elapsedMs, clientCacheHits = 0, replayed }) {
     if (!stats) return;
     this.before = stats.tokens_before;
+    const queries = replayed ?? stats.queries; // a replay's x axis: the recorded verdicts used
     const last = this.points[this.points.length - 1];
     if (!last) this.points.push([0, stats.tokens_before]);
-    if (!last || last[1] !== stats.tokens_now || stats.done) this.points.push([stats.queries, stats.tokens_now]);
-    else last[0] = Math.max(last[0], stats.queries); // extend the flat part
+    if (!last || last[1] !== stats.tokens_now || stats.done) this.points.push([queries, stats.tokens_now]);
+    else last[0] = Math.max(last[0], queries); // extend the flat part
     this.el.tokens.textContent = `${stats.tokens_before} → ${stats.tokens_now}`;
-    this.el.queries.textContent = String(stats.queries);
+    this.el.queries.textContent = replayed === undefined ? String(stats.queries) : `0 (${replayed} replayed)`;
     const seconds = elapsedMs / 1000;
-    this.el.qps.textContent = seconds > 0.2 ? (stats.queries / seconds).toFixed(1) : '–';
+    this.el.qps.textContent = seconds > 0.2 && replayed === undefined ? (stats.queries / seconds).toFixed(1) : '–';
     this.el.cache.textContent = String(stats.cache_hits + clientCacheHits);
     this.el.pass.textContent = stats.done ? 'done' : `${stats.pass}${stats.round ? ` (round ${stats.round + 1})` : ''}`;
     this.el.elapsed.textContent = formatDuration(elapsedMs);
@@ -72,7 +73,8 @@ export class ProgressView {
     const x = (q) => pad.l + (q / maxQ) * (w - pad.l - pad.r);
     const y = (t) => pad.t + (1 - Math.log(Math.max(t, minT) / minT) / Math.log(maxT / minT)) * (h - pad.t - pad.b);
     // Axes: powers of ten on the token axis, a few ticks on the query axis.
-    for (let t = 1; t <= maxT; t *= 10) {
+    if (this.before) children.push(el('text', { x: pad.l - 6, y: y(maxT) + 3, 'text-anchor': 'end', class: 'axis' }, String(maxT)));
+    for (let t = 1; t <= maxT / 2; t *= 10) {
       children.push(el('text', { x: pad.l - 6, y: y(t) + 3, 'text-anchor': 'end', class: 'axis' }, String(t)));
       children.push(el('line', { x1: pad.l, x2: w - pad.r, y1: y(t), y2: y(t), stroke: 'currentColor', 'stroke-opacity': 0.08 }));
     }

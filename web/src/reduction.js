@@ -5,7 +5,8 @@
 //
 // Messages out (all carry `run`):
 //   {type: 'state', state: 'running' | 'paused' | 'cancelled', message?}
-//   {type: 'progress', stats, elapsedMs, clientCacheHits, inFlight, best?}  (best: on improvement)
+//   {type: 'progress', stats, elapsedMs, clientCacheHits, inFlight, best?, replayed?}
+//                                      (best: on improvement; replayed: verdicts used by a replay)
 //   {type: 'original', result}         the endpoint's answer for the original program
 //   {type: 'notice', message}          back-off on 429, a property that threw on a candidate
 //   {type: 'finished', state: 'done' | 'failed' | 'cancelled', message?, best, stats, history, verdicts, elapsedMs}
@@ -14,6 +15,7 @@ import { makeProperty, PropertyError } from './property.js';
 
 const PROGRESS_EVERY_MS = 100;
 const REPLAY_STEP = 64; // candidates per replay slice: small enough to hear "cancel" at once
+const REPLAY_STUCK_SLICES = 200;
 
 export class Reduction {
   constructor(engine, msg, post) {
@@ -171,10 +173,18 @@ export class Reduction {
 
   replaySlice() {
     if (this.state !== 'running') return;
+    let stats;
     try {
-      this.reducer.step(REPLAY_STEP);
+      stats = JSON.stringify(this.reducer.step(REPLAY_STEP));
+      this.replaySlices = (this.replaySlices ?? 0) + 1;
     } catch (e) {
       return this.finish('failed', `the replay failed: ${e.message}`);
+    }
+    // A recording that does not fit the program would leave the replay going nowhere.
+    this.stuckSlices = stats === this.lastSliceStats ? (this.stuckSlices ?? 0) + 1 : 0;
+    this.lastSliceStats = stats;
+    if (this.stuckSlices > REPLAY_STUCK_SLICES) {
+      return this.finish('failed', 'the replay makes no progress: the recorded verdicts do not fit this program and strategy');
     }
     this.progress();
     if (this.reducer.done()) this.finish('done');
@@ -198,6 +208,10 @@ export class Reduction {
   snapshot(type) {
     const stats = this.reducer.stats();
     const msg = { type, stats, elapsedMs: this.elapsedMs(), clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size };
+    if (this.recording !== null) {
+      // A replay makes no queries; the chart counts recorded verdicts used (about REPLAY_STEP a slice).
+      msg.replayed = stats.done ? this.recording.length : Math.min(this.recording.length, (this.replaySlices ?? 0) * REPLAY_STEP);
+    }
     if (stats.accepted !== this.lastAccepted) {
       this.lastAccepted = stats.accepted;
       msg.best = this.reducer.best();

@@ -6,7 +6,7 @@
 //               {type: 'pause' | 'resume' | 'cancel', run}
 //               {type: 'diff', seq, a, b}
 //               {type: 'check', seq, config, text}: one query of the program as it is
-// Messages out: {type: 'ready', ms} | {type: 'fatal', message}
+// Messages out: {type: 'ready', ms, engineId} | {type: 'fatal', message}
 //               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
 //               {type: 'checked', seq, result, verdict: bool | null, error?}
 //               reduction messages, see reduction.js
@@ -20,13 +20,24 @@ let ready = false;
 const queued = [];
 let reduction = null;
 
-init()
-  .then(() => {
+load()
+  .then((engineId) => {
     ready = true;
-    postMessage({ type: 'ready', ms: performance.now() - started, api: Object.keys(engine) });
+    postMessage({ type: 'ready', ms: performance.now() - started, engineId });
     for (const msg of queued.splice(0)) handle(msg);
   })
   .catch((e) => postMessage({ type: 'fatal', message: `could not load the engine (web/pkg/whittle_bg.wasm): ${e.message}. Run \`npm run build\`.` }));
+
+// Loads the wasm and names this build of the engine by a hash of it: a recorded reduction
+// replays exactly only on the engine that recorded it, so permalinks carry this id.
+async function load() {
+  const res = await fetch(new URL('../pkg/whittle_bg.wasm', import.meta.url));
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  const bytes = await res.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  await init({ module_or_path: bytes });
+  return Array.from(digest.subarray(0, 6), (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 onmessage = (event) => (ready ? handle(event.data) : queued.push(event.data));
 
