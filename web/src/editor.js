@@ -76,6 +76,8 @@ export function createEditor(parent, { text = '', lang = 'c', readOnly = false, 
     select(from, to) {
       view.dispatch({ selection: { anchor: from, head: to }, scrollIntoView: true });
     },
+    /** The selected text. */
+    selection: () => view.state.sliceDoc(view.state.selection.main.from, view.state.selection.main.to),
     focus: () => view.focus(),
   };
 }

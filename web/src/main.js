@@ -606,6 +606,8 @@ window.whittle = {
   setProgram: (text) => editor.setText(text),
   program: () => editor.getText(),
   edits: () => edits,
+  setCursor: (index) => editor.select(index, index),
+  selection: () => editor.selection(),
   state: () => structuredClone(state),
   shareLink: async () => `${location.origin}/${await encodeState(shareableState())}`,
 };
