@@ -2,14 +2,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { ROOT, WHITTLE_BIN, launchBrowser, startServer } from './harness.mjs';
 
 const CASES = join(ROOT, '../shared/bench/cases');
 
 function cliParse(file) {
   return JSON.parse(execFileSync(WHITTLE_BIN, ['parse', file, '--json'], { encoding: 'utf8' }));
+}
+
+// What the page's JavaScript and wasm weigh, raw and gzipped (as a gzip-serving host sends them).
+function logTransferSizes(paths) {
+  const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+  const sum = { js: [0, 0], wasm: [0, 0] };
+  for (const path of paths) {
+    const file = join(ROOT, path);
+    if (!existsSync(file)) continue;
+    const bytes = readFileSync(file);
+    const kind = path.endsWith('.wasm') ? 'wasm' : 'js';
+    sum[kind][0] += bytes.length;
+    sum[kind][1] += gzipSync(bytes, { level: 9 }).length;
+  }
+  console.log(`loaded: JavaScript ${kib(sum.js[0])} (${kib(sum.js[1])} gzipped), wasm ${kib(sum.wasm[0])} (${kib(sum.wasm[1])} gzipped)`);
 }
 
 // Puts `text` in the editor and resolves to the page's parse report for it.
@@ -34,11 +50,17 @@ test('the worker parses a C program and agrees with `whittle parse`', async (t) 
   const page = await browser.newPage();
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
+  const loaded = new Set(); // paths of the page's own JavaScript and wasm (the worker's too)
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (/\.(js|wasm)$/.test(path)) loaded.add(path);
+  });
 
   const loadStart = Date.now();
   await page.goto(server.url);
   await page.waitForSelector('body[data-ready="true"]');
-  console.log(`page load to interactive: ${Date.now() - loadStart} ms`);
+  console.log(`page load to interactive (engine loaded, first parse shown): ${Date.now() - loadStart} ms`);
+  logTransferSizes(loaded);
 
   const file = join(CASES, 'int-conversion/input.c');
   const got = await parseInPage(page, readFileSync(file, 'utf8'));
