@@ -22,7 +22,7 @@ export function apiBase(endpoint) {
 export function describe(endpoint) {
   if (endpoint.kind === 'none') return 'no endpoint';
   if (endpoint.kind === 'ce') return `Compiler Explorer at ${apiBase(endpoint)}`;
-  return `whittle serve at ${self.location.origin}`;
+  return `whittle serve at ${globalThis.location?.origin ?? 'this origin'}`;
 }
 
 /** The compilers an endpoint offers for a language: [{id, name}]. */
