@@ -117,7 +117,7 @@ impl Parser {
             let line_start = bytes[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
             tree_sitter::Point { row, column: at - line_start }
         };
-        if (a.len() - suffix - prefix) * 2 > b.len() {
+        if a.len() - suffix - prefix > b.len() {
             // Editing a tree touches every node in the changed span: past a point a fresh
             // parse of the (smaller) new text is cheaper.
             let tree = self.raw(new_text);
