@@ -40,8 +40,8 @@ export class EngineClient {
 
   /** Parses text in the worker; resolves to the engine's parse report, or undefined when a
    *  later parse request superseded this one. */
-  async parse(text, lang, wantTree) {
-    return (await this.call({ type: 'parse', text, lang, wantTree })).report;
+  async parse(text, lang, wantTree, key = 'program') {
+    return (await this.call({ type: 'parse', key, text, lang, wantTree })).report;
   }
 
   async diff(a, b) {

@@ -1,43 +1,53 @@
-// The playground page: the state, the editor, and the panels around the engine worker.
+// The playground page: the state, the editors, and the panels around the engine worker.
 //
 // State lives in one object (see DEFAULT_STATE). It is saved to local storage as you edit,
 // and Share puts it in the URL fragment (permalink.js). Reductions run in the worker
 // (reduction.js); this file shows their progress and keeps their best result.
+//
+// Two modes: one program, or a pair (PPR): a seed without the behaviour and a variant with it,
+// each with its own property. The "sides" are 'program' (the program, or the pair's variant)
+// and 'seed'.
 import { createEditor } from './editor.js';
 import { EngineClient } from './engine-client.js';
 import { TreeView } from './tree-view.js';
 import { Offsets } from './offsets.js';
 import { ProgressView, formatDuration } from './progress.js';
 import { renderDiff } from './diff-view.js';
+import { renderPair } from './pair-view.js';
+import { renderOutput } from './output-view.js';
 import { decodeState, encodeState } from './permalink.js';
 import * as storage from './storage.js';
-import { DEFAULT_JS_PROPERTY, defaultK, fillCompilers, readForm, showFields, writeForm } from './form.js';
+import { DEFAULT_JS_PROPERTY, defaultK, fillCompilers, propertyOf, readForm, seedPropertyFrom, showFields, writeForm } from './form.js';
 import { listCompilers } from './endpoint.js';
-import { SAMPLE_PROGRAM } from './sample.js';
+import { SAMPLE_PROGRAM, SAMPLE_SEED } from './sample.js';
 
 const $ = (id) => document.getElementById(id);
 const PARSE_DEBOUNCE_MS = 150;
 const SAVE_DEBOUNCE_MS = 400;
 
+const DEFAULT_PROPERTY = {
+  kind: 'regex',
+  regex: 'makes integer from pointer without a cast',
+  streams: ['stderr'],
+  negate: false,
+  exitOf: 'compile',
+  exitOp: 'eq',
+  exitValue: 0,
+  js: DEFAULT_JS_PROPERTY,
+};
+
 const DEFAULT_STATE = {
-  mode: 'single',
+  mode: 'single', // or 'pair'
   lang: 'c',
-  program: SAMPLE_PROGRAM,
+  program: SAMPLE_PROGRAM, // in pair mode: the variant
+  seed: SAMPLE_SEED, // pair mode only
   strategy: 'perses',
   endpoint: { kind: 'whittle', base: '' },
   compiler: '',
   flags: '-O2 -Wall',
   execute: false,
-  property: {
-    kind: 'regex',
-    regex: 'makes integer from pointer without a cast',
-    streams: ['stderr'],
-    negate: false,
-    exitOf: 'compile',
-    exitOp: 'eq',
-    exitValue: 0,
-    js: DEFAULT_JS_PROPERTY,
-  },
+  property: DEFAULT_PROPERTY, // in pair mode: the variant's
+  seedProperty: seedPropertyFrom(DEFAULT_PROPERTY),
   settings: { k: defaultK('whittle'), timeoutS: 60, shareVerdicts: true },
 };
 
@@ -50,51 +60,65 @@ if (embed) {
 
 const engine = new EngineClient();
 let state = structuredClone(DEFAULT_STATE);
-let fromLink = false; // the state came from a permalink (its JavaScript property is untrusted)
+let fromLink = false; // the state came from a permalink (its JavaScript properties are untrusted)
 let jsTrusted = true;
 let linkVerdicts = null; // the recorded verdicts that came with the link, while still valid
 let linkEngine = null; // the engine build that recorded them
 let engineId = null; // this page's engine build (a hash of the wasm)
-let lastReport = null; // the last parse report of the editor's text
+const reports = { program: null, seed: null }; // the last parse report of each side
+let activeSide = 'program'; // the side the editor pane shows
+let propSide = 'program'; // the side whose property the form shows
 let offsets = new Offsets('');
 let edits = 0; // counts edits, so that tests can wait for the parse of a given text
+
+const pair = () => state.mode === 'pair';
+const textOf = (side) => (side === 'seed' ? state.seed : state.program);
+const sideName = (side) => (pair() ? (side === 'seed' ? 'seed' : 'variant') : 'program');
 
 // --- the current reduction -------------------------------------------------------------------
 
 let runId = 0;
-let run = null; // {id, replay, original, lang, key, state, verdicts, best}
+/** {id, replay, pair, original: {program, seed}, lang, key, state, verdicts, best, stats} */
+let run = null;
 
-// --- views -----------------------------------------------------------------------------------
+// --- editors and the tree --------------------------------------------------------------------
 
-const editor = createEditor($('editor'), {
-  text: '',
-  lang: 'c',
-  readOnly: embed,
-  onChange(text) {
-    state.program = text;
-    edits++;
-    if (!loadingText) stateChanged({ invalidatesRun: true });
-    scheduleParse();
-  },
-  onCursor(index) {
-    if (ignoreCursor) return (ignoreCursor = false);
-    tree.revealAt(offsets.toByte(index));
-  },
-});
 let ignoreCursor = false;
-let loadingText = false; // the page itself is filling the editor (not an edit by the person)
+let loadingText = false; // the page itself is filling an editor (not an edit by the person)
 
-function loadText(text) {
+function makeEditor(side, el) {
+  return createEditor(el, {
+    readOnly: embed,
+    onChange(text) {
+      state[side] = text;
+      edits++;
+      if (!loadingText) stateChanged({ invalidatesRun: true });
+      scheduleParse(side);
+    },
+    onCursor(index) {
+      if (ignoreCursor) return (ignoreCursor = false);
+      if (side === activeSide) tree.revealAt(offsets.toByte(index));
+    },
+  });
+}
+const editors = { program: makeEditor('program', $('editor')), seed: makeEditor('seed', $('editor-seed')) };
+const activeEditor = () => editors[activeSide];
+
+function loadText(side, text) {
   loadingText = true;
-  editor.setText(text);
+  editors[side].setText(text);
   loadingText = false;
 }
 
+function setHighlighting(lang) {
+  for (const e of Object.values(editors)) e.setLang(lang);
+}
+
 const tree = new TreeView($('tree'), {
-  onHover: (node) => editor.mark(node && { from: offsets.toIndex(node.start), to: offsets.toIndex(node.end) }),
+  onHover: (node) => activeEditor().mark(node && { from: offsets.toIndex(node.start), to: offsets.toIndex(node.end) }),
   onSelect(node) {
     ignoreCursor = true;
-    editor.select(offsets.toIndex(node.start), offsets.toIndex(node.end));
+    activeEditor().select(offsets.toIndex(node.start), offsets.toIndex(node.end));
   },
 });
 $('tree-anon').addEventListener('change', () => tree.setShowAnonymous($('tree-anon').checked));
@@ -117,45 +141,74 @@ function showTab(name) {
   tab = name;
   for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === name));
   for (const p of document.querySelectorAll('[data-panel]')) p.hidden = p.dataset.panel !== name;
-  if (name === 'tree') scheduleParse(0);
+  if (name === 'tree') scheduleParse(activeSide, 0);
   if (name === 'diff') showDiff();
+}
+
+// The pair's two programs share the editor pane: one shown at a time.
+for (const r of document.querySelectorAll('input[name=side]')) r.addEventListener('change', () => showSide(r.value));
+function showSide(side) {
+  activeSide = side;
+  for (const r of document.querySelectorAll('input[name=side]')) r.checked = r.value === side;
+  $('editor').hidden = side !== 'program';
+  $('editor-seed').hidden = side !== 'seed';
+  if (reports[side]) showParse(reports[side]);
+  scheduleParse(side, 0);
+}
+
+function applyMode() {
+  document.body.classList.toggle('pair', pair());
+  if (!pair()) {
+    showSide('program');
+    propSide = 'program';
+  }
+  for (const r of document.querySelectorAll('input[name=prop-side]')) r.checked = r.value === propSide;
 }
 
 // --- parsing ---------------------------------------------------------------------------------
 
-let parseTimer = 0;
-function scheduleParse(delay = PARSE_DEBOUNCE_MS) {
-  clearTimeout(parseTimer);
-  parseTimer = setTimeout(parseNow, delay);
+const parseTimers = {};
+function scheduleParse(side = activeSide, delay = PARSE_DEBOUNCE_MS) {
+  clearTimeout(parseTimers[side]);
+  parseTimers[side] = setTimeout(() => parseNow(side), delay);
 }
 
-async function parseNow() {
-  clearTimeout(parseTimer); // this parse covers any scheduled one
+/** Parses one side; the shown side's report goes to the status line and the tree. */
+async function parseNow(side = activeSide) {
+  clearTimeout(parseTimers[side]); // this parse covers any scheduled one
   const gen = edits;
-  const text = state.program;
+  const text = textOf(side);
   let report;
   try {
-    report = await engine.parse(text, state.lang, tab === 'tree');
+    report = await engine.parse(text, state.lang, tab === 'tree' && side === activeSide, side);
   } catch (e) {
-    return showParseStatus({ ok: false, error: e.message });
+    reports[side] = { ok: false, error: e.message };
+    if (side === activeSide) showParseStatus(reports[side]);
+    return;
   }
   if (!report) return; // a newer edit superseded this parse
-  lastReport = report;
-  if (state.lang === 'auto') {
-    editor.setLang(report.lang);
+  reports[side] = report;
+  if (state.lang === 'auto' && side === 'program') {
+    setHighlighting(report.lang);
     $('lang').options[0].textContent = `auto (${report.lang})`;
   }
-  const count = $('token-count');
-  count.textContent = String(report.tokens);
-  count.dataset.parseMs = String(report.parse_ms);
-  count.dataset.edit = String(gen);
-  $('parse-time').textContent = `parsed in ${report.parse_ms.toFixed(1)} ms`;
-  showParseStatus(report);
-  if (report.tree) {
-    offsets = new Offsets(text);
-    tree.setTree(report.tree, positionIn(text));
+  if (side === activeSide) {
+    showParse(report, gen);
+    if (report.tree) {
+      offsets = new Offsets(text);
+      tree.setTree(report.tree, positionIn(text));
+    }
   }
   updateButtons();
+}
+
+function showParse(report, gen) {
+  const count = $('token-count');
+  count.textContent = String(report.tokens ?? '–');
+  count.dataset.parseMs = String(report.parse_ms ?? '');
+  if (gen !== undefined) count.dataset.edit = String(gen);
+  $('parse-time').textContent = report.parse_ms === undefined ? '' : `parsed in ${report.parse_ms.toFixed(1)} ms`;
+  showParseStatus(report);
 }
 
 function showParseStatus(report) {
@@ -208,26 +261,37 @@ function stateChanged({ invalidatesRun = false } = {}) {
 
 function onFormChange(e) {
   const before = state;
-  state = readForm(state);
+  state = readForm(state, propSide);
   if (e?.target?.id === 'endpoint' && before.settings.k === defaultK(before.endpoint.kind)) {
     // Keep k polite: the default follows the endpoint unless the person chose one.
     state.settings.k = defaultK(state.endpoint.kind);
     $('k').value = String(state.settings.k);
   }
-  showFields(state);
+  showFields(state, propSide);
+  if (state.mode !== before.mode) {
+    applyMode();
+    if (pair()) scheduleParse('seed', 0);
+  }
   if (state.lang !== before.lang) {
-    if (state.lang !== 'auto') editor.setLang(state.lang);
-    scheduleParse(0);
+    if (state.lang !== 'auto') setHighlighting(state.lang);
+    scheduleParse('program', 0);
+    if (pair()) scheduleParse('seed', 0);
   }
   const compilersChanged = state.endpoint.kind !== before.endpoint.kind || state.endpoint.base !== before.endpoint.base || state.lang !== before.lang;
   if (compilersChanged) loadCompilers();
   if (e?.target?.id === 'prop-js') jsTrusted = true; // they wrote or edited it: their own code
   showJsTrust();
-  stateChanged({ invalidatesRun: state.lang !== before.lang || state.strategy !== before.strategy });
+  stateChanged({ invalidatesRun: ['mode', 'lang', 'strategy'].some((k) => state[k] !== before[k]) });
 }
 
-for (const el of document.querySelectorAll('#sidebar input, #sidebar select, #sidebar textarea, #lang, #strategy')) {
+for (const el of document.querySelectorAll('#sidebar input:not([name=prop-side]), #sidebar select, #sidebar textarea, #lang, #strategy, #mode')) {
   el.addEventListener(el.matches('input[type=text], input[type=url], textarea') ? 'input' : 'change', onFormChange);
+}
+for (const r of document.querySelectorAll('input[name=prop-side]')) {
+  r.addEventListener('change', () => {
+    propSide = r.value;
+    writeForm(state, propSide);
+  });
 }
 
 let compilerLoad = 0;
@@ -236,7 +300,7 @@ async function loadCompilers() {
   const n = ++compilerLoad;
   const errorEl = $('compilers-error');
   errorEl.hidden = true;
-  const lang = state.lang === 'auto' ? (lastReport?.lang ?? 'c') : state.lang;
+  const lang = state.lang === 'auto' ? (reports.program?.lang ?? 'c') : state.lang;
   let list = [];
   try {
     list = await listCompilers(state.endpoint, lang);
@@ -248,14 +312,16 @@ async function loadCompilers() {
   }
   if (n !== compilerLoad) return;
   // Prefer the state's compiler; else gcc when listed (what most bug reports use).
-  const preferred = state.compiler || list.find((c) => /^gcc|^cg|gcc/.test(c.id))?.id || list[0]?.id || '';
+  const preferred = state.compiler || list.find((c) => /gcc/.test(c.id))?.id || list[0]?.id || '';
   state.compiler = fillCompilers(list, preferred);
   updateButtons();
 }
 $('compilers-reload').addEventListener('click', loadCompilers);
 
+const usesJs = () => state.property.kind === 'js' || (pair() && state.seedProperty.kind === 'js');
+
 function showJsTrust() {
-  $('js-trust').hidden = jsTrusted || state.property.kind !== 'js';
+  $('js-trust').hidden = jsTrusted || !usesJs();
 }
 $('js-run').addEventListener('click', () => {
   jsTrusted = true;
@@ -265,23 +331,33 @@ $('js-run').addEventListener('click', () => {
 
 // --- checking and reducing -------------------------------------------------------------------
 
-/** What the worker needs to query the endpoint and evaluate the property. */
+const propertyConfig = (p) => (p.kind === 'js' ? { kind: 'js', js: p.js } : { ...p, js: undefined });
+
+/** What the worker needs to query the endpoint and evaluate the properties. */
 function testConfig() {
-  const p = state.property;
   return {
     endpoint: state.endpoint,
     compiler: state.compiler,
     flags: state.flags,
     execute: state.execute,
-    property: p.kind === 'js' ? { kind: 'js', js: p.js } : { ...p, js: undefined },
+    property: propertyConfig(state.property),
+    seedProperty: pair() ? propertyConfig(state.seedProperty) : undefined,
     timeoutMs: state.settings.timeoutS * 1000,
   };
 }
 
+function syntaxBlocker() {
+  for (const side of pair() ? ['program', 'seed'] : ['program']) {
+    if (!reports[side]) return 'the engine is still loading';
+    if (!reports[side].ok) return `the ${sideName(side)} does not parse: fix the syntax error first`;
+  }
+  return null;
+}
+
 function blocker() {
-  if (!lastReport) return 'the engine is still loading';
-  if (!lastReport.ok) return 'the program does not parse: fix the syntax error first';
-  if (state.property.kind === 'js' && !jsTrusted) return 'this link’s JavaScript property has not been allowed: read it and press Run';
+  const syntax = syntaxBlocker();
+  if (syntax) return syntax;
+  if (usesJs() && !jsTrusted) return 'this link’s JavaScript property has not been allowed: read it and press Run';
   if (state.endpoint.kind !== 'none' && !state.compiler) return 'choose a compiler';
   return null;
 }
@@ -296,37 +372,47 @@ $('check').addEventListener('click', async () => {
   }
   out.textContent = 'checking…';
   out.className = 'check-result';
-  const answer = await engine.call({ type: 'check', config: testConfig(), text: state.program });
-  if (answer.result) renderOutput(answer.result, 'the program as it is now');
+  // The side whose property is shown is checked on its program.
+  const config = { ...testConfig(), property: propertyConfig(propertyOf(state, propSide)) };
+  const answer = await engine.call({ type: 'check', config, text: textOf(propSide) });
+  if (answer.result) showOutputs({ [sideName(propSide)]: answer.result }, `the ${sideName(propSide)} as it is now`);
   if (answer.error) {
     out.textContent = answer.error;
     out.className = 'check-result err';
   } else {
-    out.textContent = answer.verdict ? '✓ has the property' : '✗ does not have the property';
+    const what = pair() ? `the ${sideName(propSide)} ` : '';
+    out.textContent = answer.verdict ? `✓ ${what}has the property` : `✗ ${what}does not have the property`;
     out.className = `check-result ${answer.verdict ? 'yes' : 'no'}`;
   }
 });
 
 function startReduction({ replayVerdicts = null } = {}) {
-  const why = replayVerdicts ? (lastReport?.ok ? null : 'the program does not parse') : blocker();
+  const why = replayVerdicts ? syntaxBlocker() : blocker();
   if (why) return setStatus(`cannot reduce: ${why}`, 'error');
-  const lang = lastReport.lang;
+  const lang = reports.program.lang;
   run = {
     id: ++runId,
     replay: !!replayVerdicts,
-    original: state.program,
+    pair: pair(),
+    original: { program: state.program, seed: pair() ? state.seed : null },
     lang,
     key: runKey(state),
     state: 'running',
     verdicts: null,
-    best: state.program,
-    startedAt: new Date().toISOString(),
+    best: null,
+    outputs: {},
   };
   progress.reset();
-  $('result').textContent = '';
-  $('diff').replaceChildren();
-  $('result-info').textContent = replayVerdicts ? 'Replaying…' : 'Reducing…';
-  const config = { lang, text: state.program, strategy: state.strategy, k: state.settings.k, ...testConfig() };
+  clearResult(replayVerdicts ? 'Replaying…' : 'Reducing…');
+  const config = {
+    mode: state.mode,
+    lang,
+    text: state.program,
+    seed: pair() ? state.seed : undefined,
+    strategy: state.strategy,
+    k: state.settings.k,
+    ...testConfig(),
+  };
   engine.post(replayVerdicts
     ? { type: 'replay', run: run.id, config, verdicts: replayVerdicts }
     : { type: 'reduce', run: run.id, config });
@@ -335,9 +421,9 @@ function startReduction({ replayVerdicts = null } = {}) {
   updateButtons();
 }
 
-/** Runs are comparable (their verdicts replay) when program, language and strategy match. */
+/** Runs are comparable (their verdicts replay) when programs, language and strategy match. */
 function runKey(s) {
-  return JSON.stringify([s.program, s.lang, s.strategy]);
+  return JSON.stringify([s.mode, s.program, s.mode === 'pair' ? s.seed : null, s.lang, s.strategy]);
 }
 
 engine.onReduction = (msg) => {
@@ -355,7 +441,8 @@ engine.onReduction = (msg) => {
       if (run.state === 'running' && !run.replay) setStatus(`reducing… ${msg.stats.pass}, ${msg.stats.tokens_now} tokens`, 'running');
       break;
     case 'original':
-      renderOutput(msg.result, 'the original program (first query of the reduction)');
+      run.outputs[msg.side ?? 'program'] = msg.result;
+      showOutputs(run.outputs, run.pair ? 'the original pair (first queries of the reduction)' : 'the original program (first query of the reduction)');
       break;
     case 'notice':
       showNotice(msg.message);
@@ -366,20 +453,51 @@ engine.onReduction = (msg) => {
   }
 };
 
+// --- the result ------------------------------------------------------------------------------
+
+function clearResult(info) {
+  $('result').textContent = '';
+  for (const id of ['result-seed', 'result-variant', 'result-diff', 'result-seed-info', 'result-variant-info', 'result-diff-info']) $(id).textContent = '';
+  $('diff').replaceChildren();
+  $('result-info').textContent = info;
+  $('result-copy').hidden = true;
+  $('result-use').hidden = true;
+}
+
 function improved(best, stats, finishedRun) {
   run.best = best;
-  $('result').textContent = best;
-  const work = run.replay ? 'replayed' : `${stats.queries} queries${finishedRun ? '' : ' so far'}`;
-  $('result-info').textContent = `${stats.tokens_before} → ${stats.tokens_now} tokens (${percent(stats)}), ${work}`;
-  $('result-copy').hidden = false;
-  $('result-use').hidden = false;
+  run.stats = stats;
+  showResult(run, finishedRun);
   if (!run.replay) {
     storage.saveBest({
-      best, original: run.original, lang: run.lang, tokensBefore: stats.tokens_before, tokensNow: stats.tokens_now,
-      queries: stats.queries, savedAt: new Date().toISOString(), finished: finishedRun,
+      mode: run.pair ? 'pair' : 'single', best, original: run.original.program, seed: run.original.seed, lang: run.lang,
+      stats: pickStats(stats), savedAt: new Date().toISOString(), finished: finishedRun,
     });
   }
   if (tab === 'diff') showDiff();
+}
+
+const pickStats = (s) => Object.fromEntries(Object.entries(s).filter(([k]) => /tokens|queries/.test(k)));
+
+let pairDiffSeq = 0;
+function showResult(r, finishedRun, restored = false) {
+  const s = r.stats;
+  const work = r.replay ? 'replayed' : restored ? 'restored' : `${s.queries} queries${finishedRun ? '' : ' so far'}`;
+  $('result-info').textContent = `${s.tokens_before} → ${s.tokens_now} tokens (${percent(s)}), ${work}`;
+  $('result-copy').hidden = false;
+  $('result-use').hidden = embed;
+  if (!r.pair) {
+    $('result').textContent = r.best;
+    return;
+  }
+  const els = { seed: $('result-seed'), variant: $('result-variant'), diff: $('result-diff') };
+  renderPair(r.best, null, els);
+  $('result-seed-info').textContent = `${s.seed_tokens_before} → ${s.seed_tokens_after} tokens`;
+  $('result-variant-info').textContent = `${s.variant_tokens_before} → ${s.variant_tokens_after} tokens`;
+  $('result-diff-info').textContent = `${s.diff_tokens_before} → ${s.diff_tokens_after} tokens`;
+  // Mark the differing tokens once the engine has diffed the pair (the latest pair only).
+  const seq = ++pairDiffSeq;
+  engine.diff(r.best.seed, r.best.variant).then((chunks) => seq === pairDiffSeq && renderPair(r.best, chunks, els), () => {});
 }
 
 function finished(msg) {
@@ -392,7 +510,10 @@ function finished(msg) {
   }
   const s = msg.stats;
   const work = run.replay ? `replayed from ${msg.verdicts.length} recorded verdicts, no compiler used` : `${s?.queries} queries`;
-  const summary = s ? `${s.tokens_before} → ${s.tokens_now} tokens (${work}) in ${formatDuration(msg.elapsedMs)}` : '';
+  const sizes = s && (run.pair
+    ? `seed ${s.seed_tokens_before} → ${s.seed_tokens_after}, variant ${s.variant_tokens_before} → ${s.variant_tokens_after}, diff ${s.diff_tokens_before} → ${s.diff_tokens_after} tokens`
+    : `${s.tokens_before} → ${s.tokens_now} tokens`);
+  const summary = s ? `${sizes} (${work}) in ${formatDuration(msg.elapsedMs)}` : '';
   if (msg.state === 'done') {
     setStatus(`done: ${summary}`, 'done');
     showTab('result');
@@ -409,6 +530,7 @@ function percent(s) {
   return s.tokens_before ? `${((100 * s.tokens_now) / s.tokens_before).toFixed(1)}%` : '';
 }
 
+/** The Diff tab: the original program (a pair's variant) against its reduced form. */
 async function showDiff() {
   if (!run?.best) return;
   const target = $('diff');
@@ -418,30 +540,38 @@ async function showDiff() {
     return;
   }
   try {
-    renderDiff(target, await engine.diff(run.original, run.best));
+    renderDiff(target, await engine.diff(run.original.program, run.pair ? run.best.variant : run.best));
   } catch (e) {
     target.textContent = `could not diff: ${e.message}`;
   }
 }
 
-$('reduce').addEventListener('click', () => startReduction());
+const resultText = () => (run?.pair ? `/* seed */\n${run.best.seed}\n/* variant */\n${run.best.variant}` : $('result').textContent);
+
+$('reduce').addEventListener('click', () => (embed && linkVerdicts ? startReduction({ replayVerdicts: linkVerdicts }) : startReduction()));
 $('pause').addEventListener('click', () => run && engine.post({ type: 'pause', run: run.id }));
 $('resume').addEventListener('click', () => run && engine.post({ type: 'resume', run: run.id }));
 $('cancel').addEventListener('click', () => run && engine.post({ type: 'cancel', run: run.id }));
 document.addEventListener('keydown', (e) => {
-  if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !$('reduce').disabled) startReduction();
+  if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !$('reduce').disabled && !$('reduce').hidden) $('reduce').click();
 });
-$('result-copy').addEventListener('click', () => copy($('result').textContent, $('result-copy')));
+$('result-copy').addEventListener('click', () => copy(resultText(), $('result-copy')));
 $('result-use').addEventListener('click', () => {
-  editor.setText($('result').textContent);
+  if (run.pair) {
+    editors.seed.setText(run.best.seed);
+    editors.program.setText(run.best.variant);
+  } else {
+    editors.program.setText(run.best);
+  }
   setStatus('the result is in the editor: reduce it again, or edit it', 'idle');
 });
 
 function updateButtons() {
   const active = run && (run.state === 'running' || run.state === 'paused');
+  const why = blocker();
   $('reduce').hidden = active;
-  $('reduce').disabled = !lastReport?.ok;
-  $('reduce').title = blocker() ?? 'Reduce the program while the property holds (Ctrl+Enter)';
+  $('reduce').disabled = !!syntaxBlocker();
+  $('reduce').title = why ?? 'Reduce while the property holds (Ctrl+Enter)';
   $('pause').hidden = !active || run.state !== 'running';
   $('resume').hidden = !active || run.state !== 'paused';
   $('cancel').hidden = !active;
@@ -453,28 +583,14 @@ function setStatus(text, kind) {
   $('status').className = `status ${kind}`;
 }
 
-// --- the Output tab: what the endpoint answered ----------------------------------------------
-
-function renderOutput(result, what) {
-  const box = $('output');
-  const parts = [h('p', `Answer for ${what}: exit code ${result.code}`, 'muted')];
-  const block = (title, text) => text && parts.push(h('h3', title), h('pre', text));
-  block('stderr', result.stderr);
-  block('stdout', result.stdout);
-  if (result.run) {
-    parts.push(h('h3', `run: exit code ${result.run.code}`));
-    block('run stdout', result.run.stdout);
-    block('run stderr', result.run.stderr);
+/** The Output tab: the endpoint's answers, by side. */
+function showOutputs(bySide, what) {
+  const parts = [];
+  for (const [side, result] of Object.entries(bySide)) {
+    const name = side === 'program' ? sideName('program') : side;
+    parts.push(...renderOutput(result, `${what}${Object.keys(bySide).length > 1 ? `: ${name}` : ''}`));
   }
-  block('asm', result.asm.length > 20000 ? `${result.asm.slice(0, 20000)}\n…` : result.asm);
-  box.replaceChildren(...parts);
-}
-
-function h(tag, text, cls) {
-  const e = document.createElement(tag);
-  e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
+  $('output').replaceChildren(...parts);
 }
 
 // --- notices, sharing and embeds -------------------------------------------------------------
@@ -488,6 +604,10 @@ $('notice-close').addEventListener('click', () => ($('notice').hidden = true));
 /** The state to share: verdicts included when asked and they belong to this state. */
 function shareableState() {
   const s = structuredClone(state);
+  if (s.mode !== 'pair') {
+    delete s.seed;
+    delete s.seedProperty;
+  }
   const own = run?.verdicts && run.key === runKey(state);
   const verdicts = own ? run.verdicts : linkVerdicts;
   if (state.settings.shareVerdicts && verdicts) {
@@ -527,6 +647,14 @@ async function copy(text, button) {
 
 // --- start-up --------------------------------------------------------------------------------
 
+/** A state from a link or storage over the defaults (older states may lack newer fields). */
+function withDefaults(s) {
+  const out = { ...structuredClone(DEFAULT_STATE), ...s, settings: { ...DEFAULT_STATE.settings, ...s.settings } };
+  out.property = { ...DEFAULT_PROPERTY, ...out.property };
+  out.seedProperty = { ...seedPropertyFrom(out.property), ...s.seedProperty };
+  return out;
+}
+
 async function loadInitialState() {
   if (location.hash.length > 1) {
     try {
@@ -537,38 +665,45 @@ async function loadInitialState() {
         linkEngine = linked.engine ?? null;
         delete linked.verdicts;
         delete linked.engine;
-        return { ...structuredClone(DEFAULT_STATE), ...linked, settings: { ...DEFAULT_STATE.settings, ...linked.settings } };
+        return withDefaults(linked);
       }
     } catch (e) {
       showNotice(`Could not open the link: ${e.message}. Showing your last state instead.`);
     }
   }
   const saved = embed ? null : storage.loadState();
-  return saved ? { ...structuredClone(DEFAULT_STATE), ...saved } : structuredClone(DEFAULT_STATE);
+  return saved ? withDefaults(saved) : structuredClone(DEFAULT_STATE);
 }
 
 function restoreBest() {
   const saved = storage.loadBest();
-  if (!saved?.best) return;
-  run = { id: 0, replay: false, original: saved.original, lang: saved.lang, key: null, state: 'restored', verdicts: null, best: saved.best };
-  $('result').textContent = saved.best;
-  $('result-info').textContent = `${saved.tokensBefore} → ${saved.tokensNow} tokens, ${saved.queries} queries (restored)`;
-  $('result-copy').hidden = false;
-  $('result-use').hidden = false;
+  if (!saved?.best || !saved.stats) return;
+  const isPair = saved.mode === 'pair';
+  run = { id: 0, replay: false, pair: isPair, original: { program: saved.original, seed: saved.seed }, lang: saved.lang, key: null, state: 'restored', verdicts: null, best: saved.best, stats: saved.stats };
+  if (isPair !== pair()) {
+    state.mode = saved.mode;
+    writeForm(state, propSide);
+    applyMode();
+  }
+  showResult(run, saved.finished, true);
   const when = new Date(saved.savedAt).toLocaleString();
-  showNotice(`Restored the best result of your ${saved.finished ? 'last' : 'unfinished'} reduction (${saved.tokensBefore} → ${saved.tokensNow} tokens, ${when}): see the Result tab.`);
+  const s = saved.stats;
+  showNotice(`Restored the best result of your ${saved.finished ? 'last' : 'unfinished'} reduction (${s.tokens_before} → ${s.tokens_now} tokens, ${when}): see the Result tab.`);
 }
 
 async function boot() {
   state = await loadInitialState();
-  jsTrusted = !(fromLink && state.property.kind === 'js');
-  writeForm(state);
+  jsTrusted = !(fromLink && usesJs());
+  writeForm(state, propSide);
+  applyMode();
   showJsTrust();
-  loadText(state.program);
+  loadText('program', state.program);
+  loadText('seed', state.seed);
   edits = 0;
-  if (state.lang !== 'auto') editor.setLang(state.lang);
+  if (state.lang !== 'auto') setHighlighting(state.lang);
   if (embed) {
     $('lang').disabled = true;
+    $('mode').disabled = true;
     const link = $('open-playground');
     link.href = `${location.pathname.replace(/\/e\/?$/, '/')}${location.hash}`;
     link.hidden = false;
@@ -583,7 +718,9 @@ async function boot() {
   } catch (e) {
     return setStatus(e.message, 'error');
   }
-  while (!lastReport) await parseNow(); // (a parse superseded by an edit resolves empty)
+  // (A parse superseded by an edit resolves empty: parse until there is a report.)
+  while (!reports.program) await parseNow('program');
+  while (pair() && !reports.seed) await parseNow('seed');
   document.body.dataset.ready = 'true';
   setStatus('ready', 'idle');
   if (linkVerdicts) {
@@ -601,13 +738,14 @@ boot();
 // Pasting another link into the address bar of an open playground: load it afresh.
 window.addEventListener('hashchange', () => location.reload());
 
-// A small hook for tests and the console.
+// A small hook for tests and the console. side: 'program' (a pair's variant) or 'seed'.
 window.whittle = {
-  setProgram: (text) => editor.setText(text),
-  program: () => editor.getText(),
+  setProgram: (text, side = 'program') => editors[side].setText(text),
+  program: (side = 'program') => editors[side].getText(),
   edits: () => edits,
-  setCursor: (index) => editor.select(index, index),
-  selection: () => editor.selection(),
+  setCursor: (index) => activeEditor().select(index, index),
+  selection: () => activeEditor().selection(),
   state: () => structuredClone(state),
+  result: () => structuredClone(run?.best ?? null),
   shareLink: async () => `${location.origin}/${await encodeState(shareableState())}`,
 };

@@ -3,11 +3,15 @@
 // The engine is sans-IO and deterministic, so this loop owns all the waiting, retrying and
 // pausing. A replay takes its verdicts from a recording instead and needs no endpoint.
 //
+// Pairwise mode (config.mode === 'pair') drives a PairReducer: each candidate is a seed and
+// a variant; the variant is tested first (with config.property) and the seed (with
+// config.seedProperty) only when its verdict still matters. best is then {seed, variant, diff}.
+//
 // Messages out (all carry `run`):
 //   {type: 'state', state: 'running' | 'paused' | 'cancelled', message?}
 //   {type: 'progress', stats, elapsedMs, clientCacheHits, inFlight, best?, replayed?}
 //                                      (best: on improvement; replayed: verdicts used by a replay)
-//   {type: 'original', result}         the endpoint's answer for the original program
+//   {type: 'original', result, side?}  the endpoint's answer for the original program (or side)
 //   {type: 'notice', message}          back-off on 429, a property that threw on a candidate
 //   {type: 'finished', state: 'done' | 'failed' | 'cancelled', message?, best, stats, history, verdicts, elapsedMs}
 import { Compiler, EndpointError } from './endpoint.js';
@@ -37,16 +41,19 @@ export class Reduction {
   }
 
   start() {
-    const { lang, text, strategy } = this.config;
-    const engineConfig = { lang, text, strategy };
+    const { lang, text, seed, strategy, mode } = this.config;
+    this.pair = mode === 'pair';
+    const Reducer = this.pair ? this.engine.PairReducer : this.engine.Reducer;
+    const engineConfig = this.pair ? { lang, seed, variant: text, strategy } : { lang, text, strategy };
     try {
       if (this.recording !== null) {
-        this.reducer = this.engine.Reducer.replay(engineConfig, this.recording);
+        this.reducer = Reducer.replay(engineConfig, this.recording);
       } else {
-        this.property = makeProperty(this.config.property);
+        this.properties = { variant: makeProperty(this.config.property) };
+        if (this.pair) this.properties.seed = makeProperty(this.config.seedProperty);
         this.compiler = new Compiler(this.config, (e) =>
           this.send({ type: 'notice', message: `${e.seconds > 0 ? `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` : 'rate limited'}` }));
-        this.reducer = new this.engine.Reducer(engineConfig);
+        this.reducer = new Reducer(engineConfig);
       }
     } catch (e) {
       return this.finish('failed', e.message);
@@ -64,6 +71,12 @@ export class Reduction {
 
   cancel() {
     if (this.state === 'running' || this.state === 'paused') this.finish('cancelled', 'cancelled');
+  }
+
+  /** Frees the engine's memory for this run (after it is over). */
+  dispose() {
+    this.reducer?.free();
+    this.reducer = null;
   }
 
   setState(state, message) {
@@ -116,14 +129,29 @@ export class Reduction {
     );
   }
 
+  /** The candidate's verdict; for a pair, null once each side that matters was reported. */
   async evaluate(cand, signal) {
-    const result = await this.compiler.compile(cand.text, signal);
-    if (cand.id === this.originalId) this.send({ type: 'original', result });
+    if (!this.pair) return this.query(cand, 'variant', cand.text, signal);
+    for (const side of ['variant', 'seed']) {
+      if (!cand[`test_${side}`] || !this.reducer.wantsSide(cand.id, side)) continue;
+      const verdict = await this.query(cand, side, cand[side], signal);
+      if (!this.inflight.has(cand.id) || this.isOver()) return null;
+      this.reducer.reportSide(cand.id, side, verdict);
+      if (verdict !== 'interesting') break; // the pair fails: the other side does not matter
+    }
+    return null;
+  }
+
+  /** Compiles one program and tests one side's property on the answer. */
+  async query(cand, side, text, signal) {
+    const result = await this.compiler.compile(text, signal);
+    const original = cand.id === this.originalId;
+    if (original) this.send({ type: 'original', result, side: this.pair ? side : undefined });
     try {
-      return (await this.property.test(result, cand.text)) ? 'interesting' : 'boring';
+      return (await this.properties[side].test(result, text)) ? 'interesting' : 'boring';
     } catch (e) {
       if (!(e instanceof PropertyError)) throw e;
-      if (cand.id === this.originalId) throw e; // nothing to reduce if the original fails
+      if (original) throw e; // nothing to reduce if the original fails
       this.propertyErrors++;
       this.send({ type: 'notice', message: `${e.message} (on ${this.propertyErrors} candidate${this.propertyErrors > 1 ? 's' : ''}; counted as not interesting)` });
       return 'error';
@@ -133,7 +161,7 @@ export class Reduction {
   settle(cand, verdict) {
     if (!this.inflight.delete(cand.id) || this.isOver()) return;
     try {
-      this.reducer.report(cand.id, verdict);
+      if (verdict !== null) this.reducer.report(cand.id, verdict);
       this.dropStale();
     } catch (e) {
       return this.finish('failed', `the engine failed: ${e.message}`);
@@ -226,12 +254,14 @@ export class Reduction {
     clearTimeout(this.progressTimer);
     for (const { abort } of this.inflight.values()) abort.abort();
     this.inflight.clear();
-    this.property?.dispose();
+    for (const p of Object.values(this.properties ?? {})) p.dispose();
     if (!this.reducer) return this.send({ type: 'finished', state, message });
     const stats = this.reducer.stats();
     if (state === 'done' && stats.original_interesting === false) {
       state = 'failed';
-      message = 'the original program does not have the property, so there is nothing to keep while reducing. ' +
+      message = (this.pair
+        ? 'the original pair does not have its properties (the variant must have its property and the seed its own), so there is nothing to keep while reducing. '
+        : 'the original program does not have the property, so there is nothing to keep while reducing. ') +
         'See the Output tab for what the endpoint answered, and adjust the property.';
     }
     this.send({

@@ -15,3 +15,9 @@ int main(void) {
   return 0;
 }
 `;
+
+// The pair the playground opens with in pairwise mode: the seed is the program above with
+// the bug's trigger undone, so the two differ in one place among a few harmless ones.
+export const SAMPLE_SEED = SAMPLE_PROGRAM.replace('int p = "not a number";', 'int p = 42;')
+  .replace('{1, 2}', '{0, 2}')
+  .replace('(b.x - a.x)', '(b.x + a.x)');

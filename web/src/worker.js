@@ -1,7 +1,7 @@
 // The engine's Web Worker: loads the wasm, parses on request, and drives reductions.
 // Everything heavy happens here so that the page stays responsive.
 //
-// Messages in:  {type: 'parse', seq, text, lang, wantTree}
+// Messages in:  {type: 'parse', seq, key, text, lang, wantTree}  (key: which text, e.g. a side)
 //               {type: 'reduce', run, config}   {type: 'replay', run, config, verdicts}
 //               {type: 'pause' | 'resume' | 'cancel', run}
 //               {type: 'diff', seq, a, b}
@@ -41,15 +41,15 @@ async function load() {
 
 onmessage = (event) => (ready ? handle(event.data) : queued.push(event.data));
 
-// Only the latest parse request matters: an edit supersedes the previous one.
-let pendingParse = null;
+// Only the latest parse request of each text matters: an edit supersedes the previous one.
+const pendingParses = new Map(); // key -> message
 
 function handle(msg) {
   switch (msg.type) {
     case 'parse':
-      if (pendingParse) postMessage({ type: 'parsed', seq: pendingParse.seq, superseded: true });
-      else setTimeout(parseLatest, 0);
-      pendingParse = msg;
+      if (pendingParses.has(msg.key)) postMessage({ type: 'parsed', seq: pendingParses.get(msg.key).seq, superseded: true });
+      else setTimeout(() => parseLatest(msg.key), 0);
+      pendingParses.set(msg.key, msg);
       break;
     case 'diff':
       reply(msg, () => ({ type: 'diffed', seq: msg.seq, chunks: engine.diff(msg.a, msg.b) }));
@@ -59,7 +59,8 @@ function handle(msg) {
       break;
     case 'reduce':
     case 'replay':
-      reduction?.cancel('superseded');
+      reduction?.cancel();
+      reduction?.dispose();
       reduction = new Reduction(engine, msg, postMessage);
       reduction.start();
       break;
@@ -71,9 +72,9 @@ function handle(msg) {
   }
 }
 
-function parseLatest() {
-  const msg = pendingParse;
-  pendingParse = null;
+function parseLatest(key) {
+  const msg = pendingParses.get(key);
+  pendingParses.delete(key);
   reply(msg, () => ({ type: 'parsed', seq: msg.seq, report: engine.parse(msg.text, msg.lang, !!msg.wantTree) }));
 }
 
