@@ -59,7 +59,7 @@ async function setUpCase(page) {
   await page.waitForSelector('#compiler option[value="gcc"]', { state: 'attached' });
   await page.selectOption('#compiler', 'gcc');
   await page.fill('#flags', '-O2 -Wall');
-  await page.check('.segmented input[value="regex"]', { force: true });
+  await page.click('.segmented label:has(input[name=prop-kind][value=regex])');
   await page.fill('#prop-regex', 'makes integer from pointer without a cast');
   for (const s of ['stdout', 'stderr', 'asm', 'run', 'source']) {
     await page.setChecked(`input[name=stream][value=${s}]`, s === 'stderr');

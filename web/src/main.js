@@ -163,6 +163,7 @@ function applyMode() {
     propSide = 'program';
   }
   for (const r of document.querySelectorAll('input[name=prop-side]')) r.checked = r.value === propSide;
+  $('check').textContent = `Check the ${sideName(propSide)}`;
 }
 
 // --- parsing ---------------------------------------------------------------------------------
@@ -291,6 +292,7 @@ for (const r of document.querySelectorAll('input[name=prop-side]')) {
   r.addEventListener('change', () => {
     propSide = r.value;
     writeForm(state, propSide);
+    $('check').textContent = `Check the ${sideName(propSide)}`;
   });
 }
 
