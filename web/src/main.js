@@ -632,6 +632,7 @@ $('share').addEventListener('click', async () => {
   $('share-info').textContent = `${(link.length / 1024).toFixed(1)} KiB link. ${s.verdicts ? `It replays the reduction (${s.verdicts.length} recorded verdicts) without any compiler.` : 'It holds no recorded reduction: reduce first to include one.'}`;
   $('share-dialog').showModal();
   $('share-link').select();
+  copy(link, $('share-copy'));
 });
 $('share-copy').addEventListener('click', () => copy($('share-link').value, $('share-copy')));
 $('share-copy-embed').addEventListener('click', () => copy($('share-embed').value, $('share-copy-embed')));
