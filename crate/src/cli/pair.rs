@@ -102,7 +102,7 @@ impl PairTests<'_> {
     }
 
     fn split(job: u64) -> (u64, Side) {
-        (job / 2, if job % 2 == 0 { Side::Seed } else { Side::Variant })
+        (job / 2, Side::BOTH[(job % 2) as usize])
     }
 }
 

@@ -247,6 +247,7 @@ impl PairProgram {
 }
 
 #[cfg(test)]
+#[allow(clippy::single_range_in_vec_init)]
 mod tests {
     use super::*;
     use crate::tree::Parser;
@@ -309,6 +310,7 @@ mod tests {
 }
 
 #[cfg(test)]
+#[allow(clippy::single_range_in_vec_init)]
 mod rewrite_tests {
     use super::*;
     use crate::tree::Parser;

@@ -112,8 +112,7 @@ impl Matcher<'_> {
         let mut lb = la.clone();
         la.push((self.fa.height[0], std::cmp::Reverse(0)));
         lb.push((self.fb.height[0], std::cmp::Reverse(0)));
-        loop {
-            let (Some(&(ha, _)), Some(&(hb, _))) = (la.peek(), lb.peek()) else { break };
+        while let (Some(&(ha, _)), Some(&(hb, _))) = (la.peek(), lb.peek()) {
             if ha.min(hb) < MIN_HEIGHT {
                 break;
             }

@@ -320,7 +320,7 @@ impl<S: Subject> Engine<S> {
                 slot.verdict = Some(bits[*pos]);
                 *pos += 1;
             } else {
-                self.from_cache(&mut slot);
+                self.look_up(&mut slot);
             }
             let out = slot.verdict.is_none().then(|| S::candidate(id, &slot.texts, &slot.untested()));
             self.inflight.push_back(slot);
@@ -338,7 +338,7 @@ impl<S: Subject> Engine<S> {
     }
 
     /// Fills in what the cache knows of a new candidate's parts.
-    fn from_cache(&mut self, slot: &mut Slot<S>) {
+    fn look_up(&mut self, slot: &mut Slot<S>) {
         if self.cache.get(&slot.hash) == Some(&false) {
             slot.verdict = Some(false);
         } else {
