@@ -23,6 +23,10 @@ pub trait Tests {
     /// Whether job `id` tests the original input.
     fn is_original(&self, job: u64) -> bool;
     fn stats(&self) -> &Stats;
+    /// The sizes for the progress line, when more than the token count says.
+    fn sizes(&self) -> Option<String> {
+        None
+    }
     fn done(&self) -> bool;
     /// Writes the best so far.
     fn save(&self) -> Result<(), String>;
@@ -74,7 +78,7 @@ pub fn run_tests(tests: &mut impl Tests, runner: &Runner, jobs: usize, quiet: bo
             Ok(d) => d,
             Err(_) => {
                 runner.enforce_timeouts();
-                progress.show(tests.stats(), started.elapsed());
+                progress.show(tests.stats(), started.elapsed(), tests.sizes());
                 continue;
             }
         };
@@ -109,7 +113,7 @@ pub fn run_tests(tests: &mut impl Tests, runner: &Runner, jobs: usize, quiet: bo
             tests.save()?;
             saved_accepts = tests.stats().accepted;
         }
-        progress.show(tests.stats(), started.elapsed());
+        progress.show(tests.stats(), started.elapsed(), tests.sizes());
     };
     progress.clear();
     Ok(Run { ending, engine, first_failure })

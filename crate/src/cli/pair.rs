@@ -154,6 +154,11 @@ impl Tests for PairTests<'_> {
         self.session.stats()
     }
 
+    fn sizes(&self) -> Option<String> {
+        let s = self.session.sizes();
+        Some(format!("seed {}, variant {}, diff {} tokens", s.seed, s.variant, s.diff))
+    }
+
     fn done(&self) -> bool {
         self.session.done()
     }
