@@ -165,3 +165,16 @@ fn transforms_replace_an_expression_by_zero() {
     let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
     assert!(s.best().contains("int x = 0;"), "{}", s.best());
 }
+
+#[test]
+fn transforms_drop_array_dimensions_with_their_subscripts() {
+    let text = "int g;\nint f(void) { int a[3][2]; a[1][g] = 4; return a[g][1]; }\n";
+    // Like a compiler: as many subscripts on `a` as it has dimensions, and `a` still read.
+    let oracle = |t: &str| {
+        let dims = t.split_once("int a").map_or(9, |(_, r)| r.split(';').next().unwrap().matches('[').count());
+        let uses: Vec<usize> = t.match_indices(" a").map(|(i, _)| t[i..].split(|c| c == ';' || c == '=').next().unwrap().matches('[').count()).collect();
+        t.contains("return a") && uses.len() >= 2 && uses.iter().all(|&u| u == dims)
+    };
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(!s.best().contains('['), "{}", s.best());
+}

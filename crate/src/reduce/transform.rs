@@ -3,6 +3,7 @@
 //!
 //! - inline a typedef: its uses get the type it names, and the typedef goes;
 //! - drop a function parameter together with the matching argument of every call;
+//! - drop an array's last dimension together with the last subscript of every use;
 //! - replace an expression by `0`.
 
 use super::lists::{deletion_edit, list_slots};
@@ -20,6 +21,8 @@ enum Site {
     Typedef(NodeId),
     /// A function's parameter list (of its definition) and the parameter's index.
     Parameter { list: NodeId, index: usize },
+    /// An outermost `array_declarator`.
+    Dimension(NodeId),
     Zero(NodeId),
 }
 
@@ -53,6 +56,7 @@ impl Transform {
         let tree = &prog.tree;
         let mut typedefs = Vec::new();
         let mut params = Vec::new();
+        let mut dimensions = Vec::new();
         let mut zeros: Vec<(usize, NodeId)> = Vec::new();
         for n in 0..tree.nodes.len() as NodeId {
             let node = tree.node(n);
@@ -61,6 +65,9 @@ impl Transform {
             }
             match node.kind {
                 "type_definition" => typedefs.push(Site::Typedef(n)),
+                "array_declarator" if node.parent.is_some_and(|p| tree.node(p).kind != "array_declarator") => {
+                    dimensions.push(Site::Dimension(n))
+                }
                 "function_definition" => {
                     let list = field_child(tree, n, "declarator")
                         .and_then(|d| function_declarator(tree, d))
@@ -83,6 +90,7 @@ impl Transform {
         zeros.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
         let mut sites = typedefs;
         sites.extend(params);
+        sites.extend(dimensions);
         sites.extend(zeros.into_iter().take(MAX_ZERO_SITES).map(|(_, n)| Site::Zero(n)));
         Transform { sites: Rc::new(sites), next: 0 }
     }
@@ -91,6 +99,7 @@ impl Transform {
         match *site {
             Site::Typedef(n) => inline_typedef(prog, n),
             Site::Parameter { list, index } => drop_parameter(prog, list, index),
+            Site::Dimension(n) => drop_dimension(prog, n),
             Site::Zero(n) => zero(prog, n),
         }
     }
@@ -152,6 +161,38 @@ fn drop_parameter(prog: &Program, list: NodeId, index: usize) -> Option<Edit> {
         }
     }
     Some(deletion_edit(prog, &doomed))
+}
+
+/// The identifier at the bottom of a chain of `field` children (`a` in `a[1][2]`).
+fn innermost(tree: &Tree, mut n: NodeId, kind: &str, field: &str) -> Option<NodeId> {
+    while tree.node(n).kind == kind {
+        n = field_child(tree, n, field)?;
+    }
+    (tree.node(n).kind == "identifier").then_some(n)
+}
+
+/// Tokens of node `n` after its child `inner`: the `[...]` of `a[...]`.
+fn suffix(tree: &Tree, n: NodeId, inner: NodeId) -> std::ops::Range<TokenId> {
+    tree.node(inner).end_token..tree.node(n).end_token
+}
+
+fn drop_dimension(prog: &Program, decl: NodeId) -> Option<Edit> {
+    let tree = &prog.tree;
+    let inner = field_child(tree, decl, "declarator")?;
+    let name = tree.node_text(innermost(tree, decl, "array_declarator", "declarator")?);
+    let mut delete = vec![suffix(tree, decl, inner)];
+    for s in 0..tree.nodes.len() as NodeId {
+        let node = tree.node(s);
+        let outermost = node.parent.is_none_or(|p| tree.node(p).kind != "subscript_expression");
+        if node.kind != "subscript_expression" || !outermost || !prog.alive(s) {
+            continue;
+        }
+        let Some(arg) = field_child(tree, s, "argument") else { continue };
+        if innermost(tree, s, "subscript_expression", "argument").is_some_and(|id| tree.node_text(id) == name) {
+            delete.push(suffix(tree, s, arg));
+        }
+    }
+    Some(Edit::deleting(delete))
 }
 
 fn zero(prog: &Program, n: NodeId) -> Option<Edit> {
