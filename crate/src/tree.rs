@@ -112,25 +112,21 @@ impl Parser {
         let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
         let max_suffix = a.len().min(b.len()) - prefix;
         let suffix = a.iter().rev().zip(b.iter().rev()).take(max_suffix).take_while(|(x, y)| x == y).count();
-        let point = |bytes: &[u8], at: usize| {
-            let row = bytes[..at].iter().filter(|&&c| c == b'\n').count();
-            let line_start = bytes[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
-            tree_sitter::Point { row, column: at - line_start }
-        };
         if a.len() - suffix - prefix > b.len() {
             // Editing a tree touches every node in the changed span: past a point a fresh
             // parse of the (smaller) new text is cheaper.
             let tree = self.raw(new_text);
             return (!tree.root_node().has_error()).then_some(tree);
         }
-        let start = point(a, prefix);
+        // Rows and columns: counted once up to the change, then only across it.
+        let start = point_after(tree_sitter::Point { row: 0, column: 0 }, &a[..prefix]);
         let edit = tree_sitter::InputEdit {
             start_byte: prefix,
             old_end_byte: a.len() - suffix,
             new_end_byte: b.len() - suffix,
             start_position: start,
-            old_end_position: point(a, a.len() - suffix),
-            new_end_position: point(b, b.len() - suffix),
+            old_end_position: point_after(start, &a[prefix..a.len() - suffix]),
+            new_end_position: point_after(start, &b[prefix..b.len() - suffix]),
         };
         let mut edited = old.clone();
         edited.edit(&edit);
@@ -158,6 +154,17 @@ impl Parser {
     /// The arena tree of `text` from its tree-sitter tree, without parsing again.
     pub fn tree_from_raw(&self, text: &str, raw: &tree_sitter::Tree) -> Tree {
         Tree::build(self.lang, text, raw)
+    }
+}
+
+/// The position after `bytes`, which start at `from`.
+fn point_after(from: tree_sitter::Point, bytes: &[u8]) -> tree_sitter::Point {
+    match bytes.iter().rposition(|&c| c == b'\n') {
+        Some(last) => tree_sitter::Point {
+            row: from.row + bytes.iter().filter(|&&c| c == b'\n').count(),
+            column: bytes.len() - last - 1,
+        },
+        None => tree_sitter::Point { row: from.row, column: from.column + bytes.len() },
     }
 }
 

@@ -39,9 +39,18 @@ pub enum Ending {
     OriginalFails { done: Done, verdict: Verdict },
 }
 
+/// CPU time this thread has used: the engine's cost without the time the tests' processes
+/// took the cores from it.
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec, which we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
 pub struct Run {
     pub ending: Ending,
-    /// Time spent in the engine (next and report).
+    /// CPU time the engine used (in next and report), on this thread.
     pub engine: Duration,
     /// The first message of a test that could not run at all.
     pub first_failure: Option<String>,
@@ -59,14 +68,15 @@ pub fn run_tests(tests: &mut impl Tests, runner: &Runner, jobs: usize, quiet: bo
             runner.cancel_all();
             break Ending::Interrupted;
         }
-        let t = Instant::now();
         if out < jobs {
-            for job in tests.next_jobs(jobs - out) {
+            let t = thread_cpu();
+            let jobs = tests.next_jobs(jobs - out);
+            engine += thread_cpu().saturating_sub(t);
+            for job in jobs {
                 runner.submit(job);
                 out += 1;
             }
         }
-        engine += t.elapsed();
         if tests.done() {
             runner.cancel_all();
             break Ending::Done;
@@ -97,8 +107,10 @@ pub fn run_tests(tests: &mut impl Tests, runner: &Runner, jobs: usize, quiet: bo
             runner.cancel_all();
             break Ending::OriginalFails { done, verdict };
         }
-        let t = Instant::now();
-        for job in tests.report(&done, verdict) {
+        let t = thread_cpu();
+        let more = tests.report(&done, verdict);
+        engine += thread_cpu().saturating_sub(t);
+        for job in more {
             runner.submit(job);
             out += 1;
         }
@@ -108,7 +120,6 @@ pub fn run_tests(tests: &mut impl Tests, runner: &Runner, jobs: usize, quiet: bo
                 runner.cancel(id);
             }
         }
-        engine += t.elapsed();
         if tests.stats().accepted != saved_accepts {
             tests.save()?;
             saved_accepts = tests.stats().accepted;
