@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use whittle::pair::{diff_tokens, unified_diff, PairCandidate, PairSession, PairSettings, Side};
-use whittle::reduce::{Stats, Strategy, Verdict};
+use whittle::reduce::{Stats, Verdict};
 
 #[derive(clap::Args)]
 pub struct PairArgs {
@@ -35,23 +35,8 @@ pub struct PairArgs {
     /// With --cmd: the exit status both must have.
     #[arg(long)]
     pub exit: Option<i32>,
-    /// The single-program strategy MinCommonality uses: perses (default), hdd, ddmin-lines or ddmin-tokens.
-    #[arg(long, default_value = "perses")]
-    pub strategy: String,
-    /// Tests run in parallel (default: the number of cores).
-    #[arg(short = 'j', long = "jobs")]
-    pub jobs: Option<usize>,
-    /// Seconds a test may run before its whole process group is killed.
-    #[arg(long, default_value_t = 60.0)]
-    pub timeout: f64,
-    #[arg(long)]
-    pub lang: Option<String>,
-    /// Write the final statistics as JSON here.
-    #[arg(long, value_name = "PATH")]
-    pub stats_json: Option<PathBuf>,
-    /// No progress line, even on a terminal.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub run: super::reduce::RunArgs,
 }
 
 pub fn run(args: PairArgs) -> i32 {
@@ -174,9 +159,8 @@ impl Tests for PairTests<'_> {
 fn pair(args: PairArgs) -> Result<i32, String> {
     let seed = super::read_program(&args.seed)?;
     let variant = super::read_program(&args.variant)?;
-    let lang = super::pick_lang(args.lang.as_deref(), &args.variant, &variant)?;
-    let strategy = Strategy::from_name(&args.strategy)
-        .ok_or_else(|| format!("unknown strategy `{}`: use perses, hdd, ddmin-lines or ddmin-tokens", args.strategy))?;
+    let lang = super::pick_lang(args.run.lang.as_deref(), &args.variant, &variant)?;
+    let strategy = args.run.strategy()?;
     let (pattern, exit) = (args.pattern.as_deref(), args.exit);
     if args.cmd.is_none() && args.test_seed.is_none() {
         return Err("say what each side must do: --test-seed ./check-seed.sh --test-variant ./check-variant.sh, or --cmd 'CMD {}' --match REGEX (the variant's output must match, the seed's must not)".into());
@@ -188,7 +172,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     if names[0] == names[1] && args.cmd.is_none() {
         eprintln!("whittle pair: note: seed and variant are both named {}; each test sees only its own side", names[0]);
     }
-    let jobs = jobs(args.jobs);
+    let jobs = jobs(args.run.jobs);
     let session = PairSession::new(lang, &seed, &variant, PairSettings { strategy })?;
     let outputs = Outputs {
         seed: min_path(&args.seed),
@@ -205,10 +189,10 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     );
 
     let interrupted = interrupt_flag();
-    let runner = Runner::new(vec![seed_property, variant_property], jobs, Duration::from_secs_f64(args.timeout));
+    let runner = Runner::new(vec![seed_property, variant_property], jobs, Duration::from_secs_f64(args.run.timeout));
     let started = Instant::now();
     let mut tests = PairTests { session, names, outputs: &outputs, waiting: Vec::new() };
-    let run = run_tests(&mut tests, &runner, jobs, args.quiet, &interrupted, started)?;
+    let run = run_tests(&mut tests, &runner, jobs, args.run.quiet, &interrupted, started)?;
     match run.ending {
         Ending::OriginalFails { done, verdict } => {
             let side = Side::BOTH[done.property];
@@ -260,7 +244,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         eprintln!("whittle pair: note: some tests could not run: {msg}");
     }
     print!("{}", unified_diff(session.best_seed(), session.best_variant(), &file_name(&outputs.seed), &file_name(&outputs.variant)));
-    if let Some(path) = &args.stats_json {
+    if let Some(path) = &args.run.stats_json {
         let mut json = serde_json::to_value(&st).unwrap_or_default();
         json["wall_seconds"] = wall.into();
         json["engine_seconds"] = run.engine.as_secs_f64().into();

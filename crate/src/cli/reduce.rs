@@ -23,7 +23,14 @@ pub struct ReduceArgs {
     /// With --cmd: the exit status the command must have.
     #[arg(long)]
     pub exit: Option<i32>,
-    /// perses (default), hdd, ddmin-lines or ddmin-tokens.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Options `reduce` and `pair` share.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// perses (default), hdd, ddmin-lines or ddmin-tokens (for pairs: what MinCommonality runs).
     #[arg(long, default_value = "perses")]
     pub strategy: String,
     /// Tests run in parallel (default: the number of cores).
@@ -40,6 +47,13 @@ pub struct ReduceArgs {
     /// No progress line, even on a terminal.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+impl RunArgs {
+    pub fn strategy(&self) -> Result<Strategy, String> {
+        Strategy::from_name(&self.strategy)
+            .ok_or_else(|| format!("unknown strategy `{}`: use perses, hdd, ddmin-lines or ddmin-tokens", self.strategy))
+    }
 }
 
 pub fn run(args: ReduceArgs) -> i32 {
@@ -93,12 +107,11 @@ impl Tests for SingleTests<'_> {
 
 fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let text = super::read_program(&args.file)?;
-    let lang = super::pick_lang(args.lang.as_deref(), &args.file, &text)?;
-    let strategy = Strategy::from_name(&args.strategy)
-        .ok_or_else(|| format!("unknown strategy `{}`: use perses, hdd, ddmin-lines or ddmin-tokens", args.strategy))?;
+    let lang = super::pick_lang(args.run.lang.as_deref(), &args.file, &text)?;
+    let strategy = args.run.strategy()?;
     let property = property_from(args.test.as_deref(), args.cmd.as_deref(), args.pattern.as_deref(), args.exit, false)?;
     let name = args.file.file_name().and_then(|n| n.to_str()).ok_or("FILE must name a file")?.to_string();
-    let jobs = jobs(args.jobs);
+    let jobs = jobs(args.run.jobs);
     let session = Session::new(lang, &text, Settings { strategy }).map_err(|e| format!("{}: {e}", args.file.display()))?;
 
     let orig = PathBuf::from(format!("{}.orig", args.file.display()));
@@ -106,10 +119,10 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         std::fs::write(&orig, &text).map_err(|e| format!("cannot keep the original as {}: {e}", orig.display()))?;
     }
     let interrupted = interrupt_flag();
-    let runner = Runner::new(vec![property], jobs, Duration::from_secs_f64(args.timeout));
+    let runner = Runner::new(vec![property], jobs, Duration::from_secs_f64(args.run.timeout));
     let started = Instant::now();
     let mut tests = SingleTests { session, name: name.clone(), file: &args.file };
-    let run = run_tests(&mut tests, &runner, jobs, args.quiet, &interrupted, started)?;
+    let run = run_tests(&mut tests, &runner, jobs, args.run.quiet, &interrupted, started)?;
     let session = tests.session;
     match run.ending {
         Ending::OriginalFails { done, verdict } => {
@@ -140,7 +153,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     if let Some(msg) = run.first_failure {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
-    if let Some(path) = &args.stats_json {
+    if let Some(path) = &args.run.stats_json {
         let mut json = serde_json::to_value(s).unwrap_or_default();
         json["wall_seconds"] = wall.into();
         json["engine_seconds"] = engine.as_secs_f64().into();
