@@ -178,3 +178,12 @@ fn transforms_drop_array_dimensions_with_their_subscripts() {
     let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
     assert!(!s.best().contains('['), "{}", s.best());
 }
+
+#[test]
+fn transforms_replace_a_variable_read_by_zero() {
+    let text = "int g;\nint f(void) { if (g) return 1; return 2; }\n";
+    // Like a compiler: `g` may only be read while declared.
+    let oracle = |t: &str| t.contains("if (") && (!t.contains("(g)") || t.contains("int g;"));
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(s.best().contains("if (0)") && !s.best().contains("int g"), "{}", s.best());
+}

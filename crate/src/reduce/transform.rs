@@ -4,7 +4,7 @@
 //! - inline a typedef: its uses get the type it names, and the typedef goes;
 //! - drop a function parameter together with the matching argument of every call;
 //! - drop an array's last dimension together with the last subscript of every use;
-//! - replace an expression by `0`.
+//! - replace an expression, or a variable where it is read, by `0`.
 
 use super::lists::{deletion_edit, list_slots};
 use super::{Edit, Pass, Program};
@@ -80,7 +80,10 @@ impl Transform {
                 }
                 kind if node.named && is_expression(tree, kind) => {
                     let size = prog.size_of(n);
-                    if size >= 2 {
+                    // A variable read as `0` no longer needs its declaration (C-Reduce's
+                    // "replace a variable by a constant"); names being declared or called stay.
+                    let read = kind == "identifier" && !matches!(node.field, Some("declarator" | "function" | "name"));
+                    if size >= 2 || read {
                         zeros.push((size, n));
                     }
                 }
