@@ -197,6 +197,71 @@ fn serves_the_page_the_embed_and_web_files() {
 }
 
 #[test]
+fn gzips_larger_text_files_for_clients_that_accept_it() {
+    let s = Server::start(&[]);
+    // A JS file well over the 1 KiB threshold, written next to the tiny x.js.
+    let big: String = (0..200).map(|i| format!("export const value{i} = {i} * 2;\n")).collect();
+    assert!(big.len() > 4096);
+    std::fs::write(s._root.path().join("web/big.js"), &big).unwrap();
+
+    let gz = s.request("GET", "/web/big.js", &[("Accept-Encoding", "gzip, deflate, br")], b"");
+    assert_eq!(gz.status, 200);
+    assert_eq!(gz.header("content-encoding"), Some("gzip"), "{:?}", gz.headers);
+    assert_eq!(gz.header("vary"), Some("Accept-Encoding"));
+    assert!(gz.header("content-type").unwrap().starts_with("text/javascript"));
+    assert_eq!(gz.header("content-length").unwrap().parse::<usize>().unwrap(), gz.body.len());
+    assert!(gz.body.len() < big.len() / 2, "{} bytes gzipped from {}", gz.body.len(), big.len());
+    let mut unzipped = String::new();
+    flate2::read::GzDecoder::new(&gz.body[..]).read_to_string(&mut unzipped).expect("a gzip body");
+    assert_eq!(unzipped, big);
+
+    // Again (from the cache): the same bytes.
+    let again = s.request("GET", "/web/big.js", &[("Accept-Encoding", "gzip")], b"");
+    assert_eq!(again.body, gz.body);
+
+    // Without gzip in Accept-Encoding (or with q=0): the file as it is.
+    for headers in [&[][..], &[("Accept-Encoding", "identity")][..], &[("Accept-Encoding", "gzip;q=0")][..]] {
+        let plain = s.request("GET", "/web/big.js", headers, b"");
+        assert_eq!(plain.status, 200);
+        assert_eq!(plain.header("content-encoding"), None, "{headers:?}");
+        assert_eq!(plain.text(), big);
+        assert_eq!(plain.header("content-length").unwrap().parse::<usize>().unwrap(), big.len());
+    }
+
+    // Each encoding revalidates with its own ETag.
+    let gz_etag = gz.header("etag").unwrap().to_string();
+    let plain_etag = s.request("GET", "/web/big.js", &[], b"").header("etag").unwrap().to_string();
+    assert_ne!(gz_etag, plain_etag);
+    let revalidated = s.request("GET", "/web/big.js", &[("Accept-Encoding", "gzip"), ("If-None-Match", &gz_etag)], b"");
+    assert_eq!(revalidated.status, 304);
+    assert!(revalidated.body.is_empty());
+    let stale = s.request("GET", "/web/big.js", &[("Accept-Encoding", "gzip"), ("If-None-Match", &plain_etag)], b"");
+    assert_eq!(stale.status, 200);
+    assert_eq!(stale.header("content-encoding"), Some("gzip"));
+
+    // HEAD: the gzip variant's headers, no body.
+    let head = s.request("HEAD", "/web/big.js", &[("Accept-Encoding", "gzip")], b"");
+    assert_eq!(head.status, 200);
+    assert_eq!(head.header("content-encoding"), Some("gzip"));
+    assert_eq!(head.header("content-length").unwrap().parse::<usize>().unwrap(), gz.body.len());
+    assert!(head.body.is_empty());
+
+    // A changed file is compressed afresh, not served from the cache.
+    let bigger = format!("{big}export const changed = true;\n");
+    std::fs::write(s._root.path().join("web/big.js"), &bigger).unwrap();
+    let changed = s.request("GET", "/web/big.js", &[("Accept-Encoding", "gzip")], b"");
+    let mut unzipped = String::new();
+    flate2::read::GzDecoder::new(&changed.body[..]).read_to_string(&mut unzipped).unwrap();
+    assert_eq!(unzipped, bigger);
+
+    // A tiny file goes out as it is.
+    let tiny = s.request("GET", "/web/x.js", &[("Accept-Encoding", "gzip")], b"");
+    assert_eq!(tiny.status, 200);
+    assert_eq!(tiny.header("content-encoding"), None);
+    assert_eq!(tiny.text(), "export const x = 1;\n");
+}
+
+#[test]
 fn refuses_path_traversal() {
     let s = Server::start(&[]);
     for path in ["/web/../../etc/passwd", "/web/%2e%2e/%2e%2e/etc/passwd", "/web/./x.js"] {

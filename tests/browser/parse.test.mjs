@@ -50,9 +50,11 @@ test('the worker parses a C program and agrees with `whittle parse`', async (t) 
   const page = await browser.newPage();
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
+  const received = []; // their responses, one per path
   const loaded = new Set(); // paths of the page's own JavaScript and wasm (the worker's too)
   page.on('response', (r) => {
     const path = new URL(r.url()).pathname;
+    if (/\.(js|wasm)$/.test(path) && !loaded.has(path)) received.push(r);
     if (/\.(js|wasm)$/.test(path)) loaded.add(path);
   });
 
@@ -61,6 +63,19 @@ test('the worker parses a C program and agrees with `whittle parse`', async (t) 
   await page.waitForSelector('body[data-ready="true"]');
   console.log(`page load to interactive (engine loaded, first parse shown): ${Date.now() - loadStart} ms`);
   logTransferSizes(loaded);
+  // What the browser actually received from `whittle serve` (its Content-Encoding and body bytes).
+  const sent = { js: [0, new Set()], wasm: [0, new Set()] };
+  const unreported = [];
+  for (const r of received) {
+    const kind = new URL(r.url()).pathname.endsWith('.wasm') ? 'wasm' : 'js';
+    const size = (await r.request().sizes()).responseBodySize;
+    sent[kind][0] += size;
+    if (size === 0) unreported.push(new URL(r.url()).pathname); // Chromium reports 0 for worker scripts
+    sent[kind][1].add((await r.allHeaders())['content-encoding'] ?? 'identity');
+  }
+  const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+  console.log(`transferred: JavaScript ${kib(sent.js[0])} (${[...sent.js[1]]}), wasm ${kib(sent.wasm[0])} (${[...sent.wasm[1]]})` +
+    (unreported.length ? `; size not reported for ${unreported.join(', ')}` : ''));
 
   const file = join(CASES, 'int-conversion/input.c');
   const got = await parseInPage(page, readFileSync(file, 'utf8'));

@@ -2,8 +2,15 @@
 //! recognises from its URL), and `root/web/**` at `/web/**`. No directory listings; paths with
 //! `..` or `.` segments are refused before the file system is touched, and resolved files must
 //! stay inside the root even through symbolic links.
+//!
+//! Text-like files (and wasm) over [`GZIP_MIN_LEN`] go out gzip-compressed to clients whose
+//! `Accept-Encoding` names gzip. The compressed bytes are kept in memory per path, valid while the
+//! file's length and modification time stay the same, so the engine's wasm is compressed once.
 
+use std::collections::HashMap;
+use std::io::{Cursor, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::UNIX_EPOCH;
 
 use tiny_http::{Method, Request, Response, ResponseBox, StatusCode};
@@ -12,14 +19,25 @@ use super::http::{self, header, header_value};
 
 pub struct StaticFiles {
     root: PathBuf,
+    gzipped: Mutex<HashMap<PathBuf, Gzipped>>,
 }
+
+/// A file's gzip encoding, valid for the file's length and modification time it was made from.
+struct Gzipped {
+    len: u64,
+    mtime: u128,
+    bytes: Arc<[u8]>,
+}
+
+/// Smaller files are sent as they are: gzip would save little or nothing.
+pub const GZIP_MIN_LEN: u64 = 1024;
 
 /// The file that says whether the wasm build ran.
 pub const WASM_FILE: &str = "web/pkg/whittle_bg.wasm";
 
 impl StaticFiles {
     pub fn new(root: PathBuf) -> StaticFiles {
-        StaticFiles { root }
+        StaticFiles { root, gzipped: Mutex::new(HashMap::new()) }
     }
 
     pub fn respond(&self, req: &Request) -> ResponseBox {
@@ -71,20 +89,55 @@ impl StaticFiles {
             Err(_) => return self.not_found(&path.display().to_string()),
         };
         let mtime = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map(|d| d.as_nanos()).unwrap_or(0);
-        let etag = format!("\"{:x}-{:x}\"", meta.len(), mtime);
+        let compressible = is_compressible(path) && meta.len() > GZIP_MIN_LEN;
+        let gzip = compressible && accepts_gzip(req);
+        // The two encodings are different representations, so they get different ETags.
+        let etag = format!("\"{:x}-{:x}{}\"", meta.len(), mtime, if gzip { "-gz" } else { "" });
         let cached = header_value(req, "If-None-Match").is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
         let mut response = if cached {
             Response::empty(StatusCode(304)).boxed()
+        } else if gzip {
+            let bytes = match self.gzipped(path, file, meta.len(), mtime) {
+                Ok(b) => b,
+                Err(e) => return http::text(500, format!("could not read {}: {e}\n", path.display())),
+            };
+            let len = bytes.len();
+            let mut r = Response::new(StatusCode(200), vec![], Cursor::new(bytes), Some(len), None)
+                .with_chunked_threshold(usize::MAX)
+                .boxed();
+            r.add_header(header("Content-Type", content_type(path)));
+            r.add_header(header("Content-Encoding", "gzip"));
+            r
         } else {
             // With a Content-Length (not chunked), so that transfers are measurable and resumable.
             let mut r = Response::from_file(file).with_chunked_threshold(usize::MAX).boxed();
             r.add_header(header("Content-Type", content_type(path)));
             r
         };
+        if compressible {
+            response.add_header(header("Vary", "Accept-Encoding"));
+        }
         response.add_header(header("ETag", &etag));
         // Revalidate every time: a rebuilt wasm must be picked up on reload.
         response.add_header(header("Cache-Control", "no-cache"));
         response
+    }
+
+    /// The gzip encoding of `file` (of length `len`, modified at `mtime`), from the cache or made
+    /// now. Compression runs outside the lock, so other files are served meanwhile.
+    fn gzipped(&self, path: &Path, mut file: std::fs::File, len: u64, mtime: u128) -> std::io::Result<Arc<[u8]>> {
+        let lock = || self.gzipped.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(g) = lock().get(path).filter(|g| g.len == len && g.mtime == mtime) {
+            return Ok(g.bytes.clone());
+        }
+        let mut raw = Vec::with_capacity(len as usize);
+        file.read_to_end(&mut raw)?;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(raw.len() / 3), flate2::Compression::default());
+        encoder.write_all(&raw)?;
+        let bytes: Arc<[u8]> = encoder.finish()?.into();
+        // Keyed by path alone: a changed file replaces its stale entry instead of adding one.
+        lock().insert(path.to_path_buf(), Gzipped { len, mtime, bytes: bytes.clone() });
+        Ok(bytes)
     }
 
     fn not_found(&self, path: &str) -> ResponseBox {
@@ -104,6 +157,29 @@ impl StaticFiles {
 enum Refusal {
     Traversal,
     NotFound,
+}
+
+/// Whether the client's `Accept-Encoding` allows gzip (named, and not with `q=0`).
+fn accepts_gzip(req: &Request) -> bool {
+    header_value(req, "Accept-Encoding").is_some_and(|v| accepts_gzip_value(&v))
+}
+
+fn accepts_gzip_value(value: &str) -> bool {
+    value.split(',').any(|item| {
+        let mut parts = item.split(';');
+        let coding = parts.next().unwrap_or("").trim();
+        let q_zero = parts.any(|p| {
+            let p = p.trim();
+            p.strip_prefix("q=").or_else(|| p.strip_prefix("Q=")).and_then(|q| q.trim().parse::<f32>().ok()) == Some(0.0)
+        });
+        (coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip")) && !q_zero
+    })
+}
+
+/// Types that gzip shrinks (images and fonts are compressed already).
+fn is_compressible(path: &Path) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    matches!(ext.as_str(), "html" | "htm" | "js" | "mjs" | "css" | "json" | "map" | "wasm" | "svg" | "txt")
 }
 
 pub fn content_type(path: &Path) -> &'static str {
@@ -155,5 +231,15 @@ mod tests {
         assert_eq!(content_type(Path::new("a.wasm")), "application/wasm");
         assert_eq!(content_type(Path::new("a.mjs")), "text/javascript; charset=utf-8");
         assert_eq!(content_type(Path::new("a.svg")), "image/svg+xml");
+    }
+
+    #[test]
+    fn accept_encoding() {
+        assert!(accepts_gzip_value("gzip, deflate, br"));
+        assert!(accepts_gzip_value("br;q=1.0, GZIP;q=0.5"));
+        assert!(!accepts_gzip_value("gzip;q=0"));
+        assert!(!accepts_gzip_value("identity"));
+        assert!(!accepts_gzip_value(""));
+        assert!(is_compressible(Path::new("a.wasm")) && !is_compressible(Path::new("a.png")));
     }
 }
