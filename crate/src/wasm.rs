@@ -19,6 +19,21 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     value.serialize(&ser).map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// A verdict by name: 'interesting', 'boring' or 'error'.
+pub(crate) fn verdict(v: &str) -> Result<crate::reduce::Verdict, JsError> {
+    crate::reduce::Verdict::parse(v)
+        .ok_or_else(|| JsError::new(&format!("unknown verdict `{v}`: use interesting, boring or error")))
+}
+
+/// Recorded verdicts as a string of '0' and '1' (permalinks), and back.
+pub(crate) fn bits_to_string(bits: &[bool]) -> String {
+    bits.iter().map(|&b| if b { '1' } else { '0' }).collect()
+}
+
+pub(crate) fn bits_from_string(s: &str) -> Vec<bool> {
+    s.chars().map(|c| c == '1').collect()
+}
+
 pub(crate) fn lang_or_detect(lang: Option<String>, name: Option<String>, text: &str) -> Result<Lang, JsError> {
     match lang.as_deref().filter(|l| !l.is_empty() && *l != "auto") {
         Some(l) => Lang::from_name(l).ok_or_else(|| {
@@ -113,8 +128,7 @@ impl Reducer {
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
     pub fn replay(config: JsValue, verdicts: &str) -> Result<Reducer, JsError> {
-        let bits = verdicts.chars().map(|c| c == '1').collect();
-        Ok(Reducer { session: session_from(config, Some(bits))? })
+        Ok(Reducer { session: session_from(config, Some(bits_from_string(verdicts)))? })
     }
 
     /// Up to `k` new candidates: `[{id, text}]`.
@@ -124,10 +138,7 @@ impl Reducer {
 
     /// `verdict`: 'interesting', 'boring' or 'error'.
     pub fn report(&mut self, id: f64, verdict: &str) -> Result<(), JsError> {
-        let v = crate::reduce::Verdict::parse(verdict).ok_or_else(|| {
-            JsError::new(&format!("unknown verdict `{verdict}`: use interesting, boring or error"))
-        })?;
-        self.session.report(id as u64, v);
+        self.session.report(id as u64, self::verdict(verdict)?);
         Ok(())
     }
 
@@ -160,7 +171,7 @@ impl Reducer {
 
     /// The verdicts consumed so far, as a string of '0' and '1', for replay.
     pub fn verdicts(&self) -> String {
-        self.session.verdicts().iter().map(|&b| if b { '1' } else { '0' }).collect()
+        bits_to_string(self.session.verdicts())
     }
 }
 

@@ -4,8 +4,8 @@
 //! (`reportSide`) or once for the pair (`report`).
 
 use crate::pair::{PairSession, PairSettings, Side};
-use crate::reduce::{Strategy, Verdict};
-use crate::wasm::{lang_or_detect, to_js};
+use crate::reduce::Strategy;
+use crate::wasm::{bits_from_string, bits_to_string, lang_or_detect, to_js, verdict};
 use wasm_bindgen::prelude::*;
 
 #[derive(serde::Deserialize)]
@@ -35,10 +35,6 @@ fn session_from(config: JsValue, verdicts: Option<Vec<bool>>) -> Result<PairSess
     .map_err(|e| JsError::new(&e))
 }
 
-fn verdict(v: &str) -> Result<Verdict, JsError> {
-    Verdict::parse(v).ok_or_else(|| JsError::new(&format!("unknown verdict `{v}`: use interesting, boring or error")))
-}
-
 fn side(s: &str) -> Result<Side, JsError> {
     match s {
         "seed" => Ok(Side::Seed),
@@ -63,8 +59,7 @@ impl PairReducer {
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
     pub fn replay(config: JsValue, verdicts: &str) -> Result<PairReducer, JsError> {
-        let bits = verdicts.chars().map(|c| c == '1').collect();
-        Ok(PairReducer { session: session_from(config, Some(bits))? })
+        Ok(PairReducer { session: session_from(config, Some(bits_from_string(verdicts)))? })
     }
 
     /// Up to `k` new candidates: `[{id, seed, variant, test_seed, test_variant}]`; the
@@ -125,6 +120,6 @@ impl PairReducer {
 
     /// The verdicts consumed so far, as a string of '0' and '1', for replay.
     pub fn verdicts(&self) -> String {
-        self.session.verdicts().iter().map(|&b| if b { '1' } else { '0' }).collect()
+        bits_to_string(self.session.verdicts())
     }
 }
