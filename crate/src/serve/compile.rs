@@ -382,11 +382,19 @@ fn execute_built(ctx: &Ctx<'_>, build: Option<Outcome>, program: &Path, args: Ve
     ExecResult::Ran { build, run }
 }
 
-fn execution_refused(ctx: &Ctx<'_>) -> Option<ExecResult> {
-    if ctx.wants_execute() && !ctx.job.limits.allow_execute {
+/// What running the program gives, if the request asked for it: refused when this server
+/// does not execute, not run when the compile failed, else what `run` builds and runs.
+fn execution(ctx: &Ctx<'_>, compile: &Outcome, run: impl FnOnce() -> ExecResult) -> Option<ExecResult> {
+    if !ctx.wants_execute() {
+        return None;
+    }
+    if !ctx.job.limits.allow_execute {
         return Some(ExecResult::NotRun { build: None, reason: "execution is turned off on this server (whittle serve --no-execute)".into() });
     }
-    None
+    if compile.code != 0 || compile.timed_out {
+        return Some(ExecResult::NotRun { build: None, reason: "Build failed".into() });
+    }
+    Some(run())
 }
 
 fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
@@ -417,23 +425,15 @@ fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     } else {
         ctx.read_asm("output.s")
     };
-    let exec = if let Some(refused) = execution_refused(ctx) {
-        Some(refused)
-    } else if ctx.wants_execute() {
-        if compile.code != 0 || compile.timed_out {
-            Some(ExecResult::NotRun { build: None, reason: "Build failed".into() })
-        } else {
-            let mut largs = os(&["-o", "program"]);
-            largs.extend(ctx.user_args());
-            largs.push(src.into());
-            let build = ctx.compile(&c.exe, largs, Some(ctx.memory()));
-            // Sanitizers reserve terabytes of address space for their shadow memory.
-            let run_limit = if ctx.has_user_arg("-fsanitize") { None } else { Some(ctx.memory()) };
-            Some(execute_built(ctx, Some(build), &ctx.dir.join("program"), vec![], run_limit))
-        }
-    } else {
-        None
-    };
+    let exec = execution(ctx, &compile, || {
+        let mut largs = os(&["-o", "program"]);
+        largs.extend(ctx.user_args());
+        largs.push(src.into());
+        let build = ctx.compile(&c.exe, largs, Some(ctx.memory()));
+        // Sanitizers reserve terabytes of address space for their shadow memory.
+        let run_limit = if ctx.has_user_arg("-fsanitize") { None } else { Some(ctx.memory()) };
+        execute_built(ctx, Some(build), &ctx.dir.join("program"), vec![], run_limit)
+    });
     Ok(JobResult { compile, asm, asm_truncated, options, exec })
 }
 
@@ -458,25 +458,17 @@ fn rustc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let options = options_of(&args);
     let compile = ctx.compile(&c.exe, args, Some(ctx.memory()));
     let (asm, asm_truncated) = if compile.code == 0 { ctx.read_asm("output.s") } else { (Vec::new(), false) };
-    let exec = if let Some(refused) = execution_refused(ctx) {
-        Some(refused)
-    } else if ctx.wants_execute() {
-        if compile.code != 0 || compile.timed_out {
-            Some(ExecResult::NotRun { build: None, reason: "Build failed".into() })
-        } else {
-            let mut bargs = base;
-            if !user_sets_crate_type {
-                bargs.extend(os(&["--crate-type", "bin"]));
-            }
-            bargs.extend(os(&["-o", "program"]));
-            bargs.extend(ctx.user_args());
-            bargs.push(src.into());
-            let build = ctx.compile(&c.exe, bargs, Some(ctx.memory()));
-            Some(execute_built(ctx, Some(build), &ctx.dir.join("program"), vec![], Some(ctx.memory())))
+    let exec = execution(ctx, &compile, || {
+        let mut bargs = base;
+        if !user_sets_crate_type {
+            bargs.extend(os(&["--crate-type", "bin"]));
         }
-    } else {
-        None
-    };
+        bargs.extend(os(&["-o", "program"]));
+        bargs.extend(ctx.user_args());
+        bargs.push(src.into());
+        let build = ctx.compile(&c.exe, bargs, Some(ctx.memory()));
+        execute_built(ctx, Some(build), &ctx.dir.join("program"), vec![], Some(ctx.memory()))
+    });
     Ok(JobResult { compile, asm, asm_truncated, options, exec })
 }
 
@@ -490,23 +482,15 @@ fn node(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let options = options_of(&args);
     // V8 reserves tens of GiB of address space up front, so node gets a heap limit instead.
     let compile = ctx.compile(&c.exe, args, None);
-    let exec = if let Some(refused) = execution_refused(ctx) {
-        Some(refused)
-    } else if ctx.wants_execute() {
-        if compile.code != 0 || compile.timed_out {
-            Some(ExecResult::NotRun { build: None, reason: "Build failed".into() })
-        } else {
-            let mut rargs: Vec<OsString> = Vec::new();
-            if !ctx.has_user_arg("--max-old-space-size") {
-                rargs.push(format!("--max-old-space-size={}", ctx.heap_mib()).into());
-            }
-            rargs.extend(ctx.user_args());
-            rargs.push(src.into());
-            Some(execute_built(ctx, None, &c.exe, rargs, None))
+    let exec = execution(ctx, &compile, || {
+        let mut rargs: Vec<OsString> = Vec::new();
+        if !ctx.has_user_arg("--max-old-space-size") {
+            rargs.push(format!("--max-old-space-size={}", ctx.heap_mib()).into());
         }
-    } else {
-        None
-    };
+        rargs.extend(ctx.user_args());
+        rargs.push(src.into());
+        execute_built(ctx, None, &c.exe, rargs, None)
+    });
     Ok(JobResult { compile, asm: Vec::new(), asm_truncated: false, options, exec })
 }
 
@@ -545,19 +529,11 @@ fn javac(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         }
         _ => (Vec::new(), false),
     };
-    let exec = if let Some(refused) = execution_refused(ctx) {
-        Some(refused)
-    } else if ctx.wants_execute() {
-        if compile.code != 0 || compile.timed_out {
-            Some(ExecResult::NotRun { build: None, reason: "Build failed".into() })
-        } else {
-            let java = c.runner.as_ref().expect("javac is offered only with java");
-            let rargs = vec![OsString::from(heap), "-XX:-UsePerfData".into(), "-cp".into(), "classes".into(), names.qualified_main().into()];
-            Some(execute_built(ctx, None, java, rargs, None))
-        }
-    } else {
-        None
-    };
+    let exec = execution(ctx, &compile, || {
+        let java = c.runner.as_ref().expect("javac is offered only with java");
+        let rargs = vec![OsString::from(heap), "-XX:-UsePerfData".into(), "-cp".into(), "classes".into(), names.qualified_main().into()];
+        execute_built(ctx, None, java, rargs, None)
+    });
     Ok(JobResult { compile, asm, asm_truncated, options, exec })
 }
 
