@@ -5,12 +5,23 @@ use whittle::reduce::{Session, Settings};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let text = std::fs::read_to_string(&args[1]).unwrap();
-    let stats: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&args[2]).unwrap()).unwrap();
-    let bits = stats["verdicts"].as_str().unwrap().chars().map(|c| c == '1').collect();
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&args[2]).unwrap()).unwrap();
+    let bits = stats["verdicts"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .map(|c| c == '1')
+        .collect();
     let started = Instant::now();
     let mut s = Session::replay(whittle::Lang::C, &text, Settings::default(), bits).unwrap();
     while !s.done() {
         s.step(100);
     }
-    println!("replay: {:.2} s, {} tokens, {} accepted", started.elapsed().as_secs_f64(), s.stats().tokens_now, s.stats().accepted);
+    println!(
+        "replay: {:.2} s, {} tokens, {} accepted",
+        started.elapsed().as_secs_f64(),
+        s.stats().tokens_now,
+        s.stats().accepted
+    );
 }

@@ -2,11 +2,11 @@
 //! candidate programs and takes verdicts; the shells (the native CLI, the browser worker)
 //! run the tests. See ../shared/DESIGN.md for the shape.
 
+pub mod pair;
+pub mod reduce;
+pub mod textdiff;
 pub mod tree;
 pub mod unparse;
-pub mod reduce;
-pub mod pair;
-pub mod textdiff;
 
 pub use whittle_grammars::{self as grammars, Lang};
 

@@ -5,7 +5,11 @@ mod cli;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "whittle", version, about = "Reduce programs that make a compiler misbehave")]
+#[command(
+    name = "whittle",
+    version,
+    about = "Reduce programs that make a compiler misbehave"
+)]
 struct Args {
     #[command(subcommand)]
     command: Command,

@@ -24,7 +24,15 @@ pub fn token_diff(a: &str, b: &str) -> Vec<(&'static str, String)> {
 
 /// Splits text into runs of word characters, runs of white space, and single other characters.
 pub fn lex(text: &str) -> Vec<&str> {
-    let class = |c: char| if c.is_alphanumeric() || c == '_' { 0 } else if c.is_whitespace() { 1 } else { 2 };
+    let class = |c: char| {
+        if c.is_alphanumeric() || c == '_' {
+            0
+        } else if c.is_whitespace() {
+            1
+        } else {
+            2
+        }
+    };
     let mut out = Vec::new();
     let mut start = 0;
     let mut prev: Option<u8> = None;
@@ -50,8 +58,15 @@ mod tests {
     fn a_changed_operator_is_the_only_change() {
         let d = token_diff("int x = a + b;", "int x = a - b;");
         let changed: Vec<_> = d.iter().filter(|(t, _)| *t != "equal").collect();
-        assert_eq!(changed, vec![&("delete", "+".to_string()), &("insert", "-".to_string())]);
-        let rebuilt_a: String = d.iter().filter(|(t, _)| *t != "insert").map(|(_, s)| s.as_str()).collect();
+        assert_eq!(
+            changed,
+            vec![&("delete", "+".to_string()), &("insert", "-".to_string())]
+        );
+        let rebuilt_a: String = d
+            .iter()
+            .filter(|(t, _)| *t != "insert")
+            .map(|(_, s)| s.as_str())
+            .collect();
         assert_eq!(rebuilt_a, "int x = a + b;");
     }
 }

@@ -62,8 +62,16 @@ pub struct SyntaxError {
 impl std::fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.what {
-            "missing" => write!(f, "line {}, column {}: missing {}", self.line, self.column, self.near),
-            _ => write!(f, "line {}, column {}: syntax error near `{}`", self.line, self.column, self.near),
+            "missing" => write!(
+                f,
+                "line {}, column {}: missing {}",
+                self.line, self.column, self.near
+            ),
+            _ => write!(
+                f,
+                "line {}, column {}: syntax error near `{}`",
+                self.line, self.column, self.near
+            ),
         }
     }
 }
@@ -86,7 +94,9 @@ pub struct Parser {
 impl Parser {
     pub fn new(lang: Lang) -> Parser {
         let mut inner = tree_sitter::Parser::new();
-        inner.set_language(&lang.language()).expect("grammar ABI matches the runtime");
+        inner
+            .set_language(&lang.language())
+            .expect("grammar ABI matches the runtime");
         Parser { lang, inner }
     }
 
@@ -96,7 +106,9 @@ impl Parser {
 
     fn raw(&mut self, text: &str) -> tree_sitter::Tree {
         self.inner.reset();
-        self.inner.parse(text, None).expect("a parse without timeout or cancellation returns a tree")
+        self.inner
+            .parse(text, None)
+            .expect("a parse without timeout or cancellation returns a tree")
     }
 
     /// Whether `text` parses with no ERROR or MISSING node: the validity check.
@@ -107,11 +119,22 @@ impl Parser {
     /// The validity check for `new_text`, an edit of `old_text` whose tree is `old`: an
     /// incremental re-parse, which reuses everything outside the changed span. Returns the
     /// new tree when the text is valid.
-    pub fn check_edit(&mut self, old: &tree_sitter::Tree, old_text: &str, new_text: &str) -> Option<tree_sitter::Tree> {
+    pub fn check_edit(
+        &mut self,
+        old: &tree_sitter::Tree,
+        old_text: &str,
+        new_text: &str,
+    ) -> Option<tree_sitter::Tree> {
         let (a, b) = (old_text.as_bytes(), new_text.as_bytes());
         let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
         let max_suffix = a.len().min(b.len()) - prefix;
-        let suffix = a.iter().rev().zip(b.iter().rev()).take(max_suffix).take_while(|(x, y)| x == y).count();
+        let suffix = a
+            .iter()
+            .rev()
+            .zip(b.iter().rev())
+            .take(max_suffix)
+            .take_while(|(x, y)| x == y)
+            .count();
         if a.len() - suffix - prefix > b.len() {
             // Editing a tree touches every node in the changed span: past a point a fresh
             // parse of the (smaller) new text is cheaper.
@@ -164,7 +187,10 @@ fn point_after(from: tree_sitter::Point, bytes: &[u8]) -> tree_sitter::Point {
             row: from.row + bytes.iter().filter(|&&c| c == b'\n').count(),
             column: bytes.len() - last - 1,
         },
-        None => tree_sitter::Point { row: from.row, column: from.column + bytes.len() },
+        None => tree_sitter::Point {
+            row: from.row,
+            column: from.column + bytes.len(),
+        },
     }
 }
 
@@ -193,12 +219,21 @@ fn find_first_error(root: tree_sitter::Node, text: &str) -> Option<SyntaxError> 
         ("missing", node.kind().to_string())
     } else {
         let snippet: String = text[byte..node.end_byte()].chars().take(30).collect();
-        ("error", snippet.split_whitespace().collect::<Vec<_>>().join(" "))
+        (
+            "error",
+            snippet.split_whitespace().collect::<Vec<_>>().join(" "),
+        )
     };
     // tree-sitter columns count bytes; report characters, as editors do.
     let line_start = text[..byte].rfind('\n').map_or(0, |i| i + 1);
     let column = text[line_start..byte].chars().count() + 1;
-    Some(SyntaxError { line: pos.row + 1, column, byte, what, near })
+    Some(SyntaxError {
+        line: pos.row + 1,
+        column,
+        byte,
+        what,
+        near,
+    })
 }
 
 impl Tree {
@@ -304,7 +339,9 @@ impl Tree {
 
     /// The program's size: tokens that are neither comments nor blank.
     pub fn size(&self) -> usize {
-        (0..self.tokens.len() as TokenId).filter(|&t| self.is_counted(t)).count()
+        (0..self.tokens.len() as TokenId)
+            .filter(|&t| self.is_counted(t))
+            .count()
     }
 
     pub fn has_error(&self) -> bool {
@@ -345,12 +382,17 @@ fn children_cover_text(n: &tree_sitter::Node, text: &[u8]) -> bool {
     let mut pos = n.start_byte();
     let mut cursor = n.walk();
     for child in n.children(&mut cursor) {
-        if text[pos..child.start_byte().max(pos)].iter().any(|b| !b.is_ascii_whitespace()) {
+        if text[pos..child.start_byte().max(pos)]
+            .iter()
+            .any(|b| !b.is_ascii_whitespace())
+        {
             return false;
         }
         pos = pos.max(child.end_byte());
     }
-    !text[pos..n.end_byte().max(pos)].iter().any(|b| !b.is_ascii_whitespace())
+    !text[pos..n.end_byte().max(pos)]
+        .iter()
+        .any(|b| !b.is_ascii_whitespace())
 }
 
 #[cfg(test)]
@@ -362,7 +404,9 @@ mod tests {
         let text = "int main(void) {\n  /* c */ return \"s\\n\" [0];\n}\n";
         let tree = Parser::new(Lang::C).parse(text);
         assert!(!tree.has_error());
-        let toks: Vec<&str> = (0..tree.tokens.len() as u32).map(|t| tree.token_text(t)).collect();
+        let toks: Vec<&str> = (0..tree.tokens.len() as u32)
+            .map(|t| tree.token_text(t))
+            .collect();
         assert!(toks.contains(&"/* c */"));
         assert!(toks.contains(&"return"));
         assert_eq!(tree.size(), toks.len() - 1, "the comment is not counted");

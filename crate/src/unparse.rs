@@ -18,7 +18,13 @@ pub fn would_fuse(a: char, b: char) -> bool {
 
 /// Text of the tokens `keep` selects (indexed by token id), in order.
 pub fn unparse(tree: &Tree, keep: &[bool]) -> String {
-    unparse_iter(tree, keep.iter().enumerate().filter(|(_, k)| **k).map(|(i, _)| i as TokenId))
+    unparse_iter(
+        tree,
+        keep.iter()
+            .enumerate()
+            .filter(|(_, k)| **k)
+            .map(|(i, _)| i as TokenId),
+    )
 }
 
 /// Text of the given tokens, which must come in increasing order.
@@ -38,12 +44,20 @@ pub type Substitutions = std::collections::BTreeMap<TokenId, String>;
 
 /// Text of the tokens `keep` selects, with `subst` standing in for the tokens it names.
 pub fn unparse_with(tree: &Tree, keep: &[bool], subst: &Substitutions) -> String {
-    let kept = keep.iter().enumerate().filter(|(_, k)| **k).map(|(i, _)| (0, i as TokenId));
+    let kept = keep
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| **k)
+        .map(|(i, _)| (0, i as TokenId));
     unparse_refs_with(&[tree], kept, &[subst])
 }
 
 /// [`unparse_refs`] with rewritten tokens: `substs[i]` applies to the tokens of `trees[i]`.
-pub fn unparse_refs_with(trees: &[&Tree], kept: impl Iterator<Item = (usize, TokenId)>, substs: &[&Substitutions]) -> String {
+pub fn unparse_refs_with(
+    trees: &[&Tree],
+    kept: impl Iterator<Item = (usize, TokenId)>,
+    substs: &[&Substitutions],
+) -> String {
     let token_text = |i: usize, t: TokenId| -> &str {
         match substs.get(i).and_then(|m| m.get(&t)) {
             Some(s) => s,
@@ -59,7 +73,11 @@ pub fn unparse_refs_with(trees: &[&Tree], kept: impl Iterator<Item = (usize, Tok
         let tree = trees[i];
         let text = tree.text.as_str();
         let tok = &tree.tokens[t as usize];
-        let gap_start = if t == 0 { 0 } else { tree.tokens[t as usize - 1].end as usize };
+        let gap_start = if t == 0 {
+            0
+        } else {
+            tree.tokens[t as usize - 1].end as usize
+        };
         let gap = &text[gap_start.min(tok.start as usize)..tok.start as usize];
         match prev {
             // Before the first kept token: the original leading white space only.
@@ -71,7 +89,10 @@ pub fn unparse_refs_with(trees: &[&Tree], kept: impl Iterator<Item = (usize, Tok
                 let gap = if !adjacent && !gap.contains('\n') {
                     let ptree = trees[pi];
                     let after = ptree.tokens[p as usize].end as usize;
-                    let next = ptree.tokens.get(p as usize + 1).map_or(ptree.text.len(), |n| n.start as usize);
+                    let next = ptree
+                        .tokens
+                        .get(p as usize + 1)
+                        .map_or(ptree.text.len(), |n| n.start as usize);
                     &ptree.text[after..next]
                 } else {
                     gap
@@ -122,7 +143,9 @@ mod tests {
     fn fusing_tokens_get_a_space() {
         let text = "int*x;";
         let tree = Parser::new(Lang::C).parse(text);
-        let keep: Vec<bool> = (0..tree.tokens.len() as u32).map(|t| tree.token_text(t) != "*").collect();
+        let keep: Vec<bool> = (0..tree.tokens.len() as u32)
+            .map(|t| tree.token_text(t) != "*")
+            .collect();
         assert_eq!(unparse(&tree, &keep), "int x;");
     }
 
@@ -130,7 +153,9 @@ mod tests {
     fn deletion_keeps_following_layout() {
         let text = "void f() {\n  a();\n  b();\n  c();\n}\n";
         let tree = Parser::new(Lang::C).parse(text);
-        let toks: Vec<&str> = (0..tree.tokens.len() as u32).map(|t| tree.token_text(t)).collect();
+        let toks: Vec<&str> = (0..tree.tokens.len() as u32)
+            .map(|t| tree.token_text(t))
+            .collect();
         let b = toks.iter().position(|t| *t == "b").unwrap();
         let keep: Vec<bool> = (0..toks.len()).map(|i| !(b..b + 4).contains(&i)).collect();
         assert_eq!(unparse(&tree, &keep), "void f() {\n  a();\n  c();\n}\n");

@@ -16,13 +16,18 @@ pub fn start() {
 
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     let ser = serde_wasm_bindgen::Serializer::json_compatible();
-    value.serialize(&ser).map_err(|e| JsError::new(&e.to_string()))
+    value
+        .serialize(&ser)
+        .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// A verdict by name: 'interesting', 'boring' or 'error'.
 pub(crate) fn verdict(v: &str) -> Result<crate::reduce::Verdict, JsError> {
-    crate::reduce::Verdict::parse(v)
-        .ok_or_else(|| JsError::new(&format!("unknown verdict `{v}`: use interesting, boring or error")))
+    crate::reduce::Verdict::parse(v).ok_or_else(|| {
+        JsError::new(&format!(
+            "unknown verdict `{v}`: use interesting, boring or error"
+        ))
+    })
 }
 
 /// Recorded verdicts as a string of '0' and '1' (permalinks), and back.
@@ -34,10 +39,16 @@ pub(crate) fn bits_from_string(s: &str) -> Vec<bool> {
     s.chars().map(|c| c == '1').collect()
 }
 
-pub(crate) fn lang_or_detect(lang: Option<String>, name: Option<String>, text: &str) -> Result<Lang, JsError> {
+pub(crate) fn lang_or_detect(
+    lang: Option<String>,
+    name: Option<String>,
+    text: &str,
+) -> Result<Lang, JsError> {
     match lang.as_deref().filter(|l| !l.is_empty() && *l != "auto") {
         Some(l) => Lang::from_name(l).ok_or_else(|| {
-            JsError::new(&format!("unknown language `{l}`: use one of c, cpp, rust, javascript, java"))
+            JsError::new(&format!(
+                "unknown language `{l}`: use one of c, cpp, rust, javascript, java"
+            ))
         }),
         None => Ok(crate::grammars::detect(name.as_deref(), text)),
     }
@@ -82,7 +93,9 @@ pub fn parse(text: &str, lang: Option<String>, want_tree: bool) -> Result<JsValu
 /// The language a file name or, failing that, the text suggests.
 #[wasm_bindgen(js_name = detectLang)]
 pub fn detect_lang(name: Option<String>, text: &str) -> String {
-    crate::grammars::detect(name.as_deref(), text).name().to_string()
+    crate::grammars::detect(name.as_deref(), text)
+        .name()
+        .to_string()
 }
 
 #[derive(serde::Deserialize)]
@@ -94,14 +107,19 @@ struct ReducerConfig {
     strategy: Option<String>,
 }
 
-fn session_from(config: JsValue, verdicts: Option<Vec<bool>>) -> Result<crate::reduce::Session, JsError> {
+fn session_from(
+    config: JsValue,
+    verdicts: Option<Vec<bool>>,
+) -> Result<crate::reduce::Session, JsError> {
     use crate::reduce::{Session, Settings, Strategy};
     let cfg: ReducerConfig = serde_wasm_bindgen::from_value(config)
         .map_err(|e| JsError::new(&format!("bad reducer config: {e}")))?;
     let lang = lang_or_detect(cfg.lang, None, &cfg.text)?;
     let strategy = match cfg.strategy.as_deref().unwrap_or("perses") {
         name => Strategy::from_name(name).ok_or_else(|| {
-            JsError::new(&format!("unknown strategy `{name}`: use perses, hdd, ddmin-lines or ddmin-tokens"))
+            JsError::new(&format!(
+                "unknown strategy `{name}`: use perses, hdd, ddmin-lines or ddmin-tokens"
+            ))
         })?,
     };
     let settings = Settings { strategy };
@@ -123,12 +141,16 @@ impl Reducer {
     /// `config`: `{lang?, text, strategy?}`. Throws if the text does not parse.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Reducer, JsError> {
-        Ok(Reducer { session: session_from(config, None)? })
+        Ok(Reducer {
+            session: session_from(config, None)?,
+        })
     }
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
     pub fn replay(config: JsValue, verdicts: &str) -> Result<Reducer, JsError> {
-        Ok(Reducer { session: session_from(config, Some(bits_from_string(verdicts)))? })
+        Ok(Reducer {
+            session: session_from(config, Some(bits_from_string(verdicts)))?,
+        })
     }
 
     /// Up to `k` new candidates: `[{id, text}]`.

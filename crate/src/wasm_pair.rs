@@ -20,12 +20,14 @@ struct PairConfig {
 }
 
 fn session_from(config: JsValue, verdicts: Option<Vec<bool>>) -> Result<PairSession, JsError> {
-    let cfg: PairConfig =
-        serde_wasm_bindgen::from_value(config).map_err(|e| JsError::new(&format!("bad pair reducer config: {e}")))?;
+    let cfg: PairConfig = serde_wasm_bindgen::from_value(config)
+        .map_err(|e| JsError::new(&format!("bad pair reducer config: {e}")))?;
     let lang = lang_or_detect(cfg.lang, None, &cfg.variant)?;
     let name = cfg.strategy.as_deref().unwrap_or("perses");
     let strategy = Strategy::from_name(name).ok_or_else(|| {
-        JsError::new(&format!("unknown strategy `{name}`: use perses, hdd, ddmin-lines or ddmin-tokens"))
+        JsError::new(&format!(
+            "unknown strategy `{name}`: use perses, hdd, ddmin-lines or ddmin-tokens"
+        ))
     })?;
     let settings = PairSettings { strategy };
     match verdicts {
@@ -39,7 +41,9 @@ fn side(s: &str) -> Result<Side, JsError> {
     match s {
         "seed" => Ok(Side::Seed),
         "variant" => Ok(Side::Variant),
-        _ => Err(JsError::new(&format!("unknown side `{s}`: use seed or variant"))),
+        _ => Err(JsError::new(&format!(
+            "unknown side `{s}`: use seed or variant"
+        ))),
     }
 }
 
@@ -54,12 +58,16 @@ impl PairReducer {
     /// `config`: `{lang?, seed, variant, strategy?}`. Throws if either program does not parse.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<PairReducer, JsError> {
-        Ok(PairReducer { session: session_from(config, None)? })
+        Ok(PairReducer {
+            session: session_from(config, None)?,
+        })
     }
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
     pub fn replay(config: JsValue, verdicts: &str) -> Result<PairReducer, JsError> {
-        Ok(PairReducer { session: session_from(config, Some(bits_from_string(verdicts)))? })
+        Ok(PairReducer {
+            session: session_from(config, Some(bits_from_string(verdicts)))?,
+        })
     }
 
     /// Up to `k` new candidates: `[{id, seed, variant, test_seed, test_variant}]`; the
@@ -77,8 +85,14 @@ impl PairReducer {
 
     /// The verdict of one side ('seed' or 'variant') of candidate `id`.
     #[wasm_bindgen(js_name = reportSide)]
-    pub fn report_side(&mut self, id: f64, side_name: &str, verdict_name: &str) -> Result<(), JsError> {
-        self.session.report_side(id as u64, side(side_name)?, verdict(verdict_name)?);
+    pub fn report_side(
+        &mut self,
+        id: f64,
+        side_name: &str,
+        verdict_name: &str,
+    ) -> Result<(), JsError> {
+        self.session
+            .report_side(id as u64, side(side_name)?, verdict(verdict_name)?);
         Ok(())
     }
 

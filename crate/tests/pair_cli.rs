@@ -30,14 +30,23 @@ fn setup(seed_test: &str) -> tempfile::TempDir {
     write(dir.path(), "seed.c", SEED, false);
     write(dir.path(), "variant.c", VARIANT, false);
     write(dir.path(), "check-seed.sh", seed_test, true);
-    write(dir.path(), "check-variant.sh", "#!/bin/sh\ngrep -q 'x < 3' variant.c && grep -q 'c(' variant.c\n", true);
+    write(
+        dir.path(),
+        "check-variant.sh",
+        "#!/bin/sh\ngrep -q 'x < 3' variant.c && grep -q 'c(' variant.c\n",
+        true,
+    );
     dir
 }
 
 const SEED_TEST: &str = "#!/bin/sh\n! grep -q 'x < 3' seed.c && grep -q 'c(' seed.c\n";
 
 fn whittle(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_whittle")).args(args).current_dir(dir).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
 }
 
 fn read(dir: &Path, name: &str) -> String {
@@ -48,25 +57,65 @@ fn read(dir: &Path, name: &str) -> String {
 fn pair_with_scripts_writes_both_results_the_diff_and_stats() {
     let dir = setup(SEED_TEST);
     let d = dir.path();
-    let out = whittle(d, &["pair", "--seed", "seed.c", "--variant", "variant.c", "--test-seed", "./check-seed.sh", "--test-variant", "./check-variant.sh", "-j", "2", "--stats-json", "stats.json"]);
+    let out = whittle(
+        d,
+        &[
+            "pair",
+            "--seed",
+            "seed.c",
+            "--variant",
+            "variant.c",
+            "--test-seed",
+            "./check-seed.sh",
+            "--test-variant",
+            "./check-variant.sh",
+            "-j",
+            "2",
+            "--stats-json",
+            "stats.json",
+        ],
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let (seed, variant) = (read(d, "seed.min.c"), read(d, "variant.min.c"));
     assert!(!seed.contains("x < 3") && seed.contains("c("), "{seed}");
-    assert!(variant.contains("x < 3") && variant.contains("c("), "{variant}");
+    assert!(
+        variant.contains("x < 3") && variant.contains("c("),
+        "{variant}"
+    );
     assert_eq!(variant, seed.replace("x > 3", "x < 3"));
     let diff = read(d, "variant.diff");
-    assert!(diff.contains("--- seed.min.c") && diff.contains("+  if (x < 3)"), "{diff}");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), diff, "the diff is printed too");
+    assert!(
+        diff.contains("--- seed.min.c") && diff.contains("+  if (x < 3)"),
+        "{diff}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        diff,
+        "the diff is printed too"
+    );
     // The inputs are left alone.
     assert_eq!(read(d, "seed.c"), SEED);
-    assert!(stderr.contains("diff 13 -> 2 tokens") || stderr.contains("-> 2 tokens"), "{stderr}");
+    assert!(
+        stderr.contains("diff 13 -> 2 tokens") || stderr.contains("-> 2 tokens"),
+        "{stderr}"
+    );
 
     let stats: serde_json::Value = serde_json::from_str(&read(d, "stats.json")).unwrap();
     for key in [
-        "seed_tokens_before", "seed_tokens_after", "variant_tokens_before", "variant_tokens_after",
-        "diff_tokens_before", "diff_tokens_after", "queries", "seed_queries", "variant_queries",
-        "cache_hits", "invalid_queries", "wall_seconds", "engine_seconds",
+        "seed_tokens_before",
+        "seed_tokens_after",
+        "variant_tokens_before",
+        "variant_tokens_after",
+        "diff_tokens_before",
+        "diff_tokens_after",
+        "queries",
+        "seed_queries",
+        "variant_queries",
+        "cache_hits",
+        "invalid_queries",
+        "wall_seconds",
+        "engine_seconds",
     ] {
         assert!(stats[key].is_number(), "stats.json lacks {key}: {stats}");
     }
@@ -84,10 +133,34 @@ fn pair_with_scripts_writes_both_results_the_diff_and_stats() {
 fn pair_with_cmd_and_match_negates_the_seed() {
     let dir = setup(SEED_TEST);
     let d = dir.path();
-    let out = whittle(d, &["pair", "--seed", "seed.c", "--variant", "variant.c", "--cmd", "cat {}", "--match", "x < 3", "--exit", "0", "-j", "1"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = whittle(
+        d,
+        &[
+            "pair",
+            "--seed",
+            "seed.c",
+            "--variant",
+            "variant.c",
+            "--cmd",
+            "cat {}",
+            "--match",
+            "x < 3",
+            "--exit",
+            "0",
+            "-j",
+            "1",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let (seed, variant) = (read(d, "seed.min.c"), read(d, "variant.min.c"));
-    assert!(variant.contains("x < 3") && !seed.contains("x < 3"), "{seed}\n{variant}");
+    assert!(
+        variant.contains("x < 3") && !seed.contains("x < 3"),
+        "{seed}\n{variant}"
+    );
     assert_eq!(variant, seed.replace("x > 3", "x < 3"));
 }
 
@@ -95,15 +168,43 @@ fn pair_with_cmd_and_match_negates_the_seed() {
 fn a_seed_failing_its_test_is_reported_by_name() {
     let dir = setup("#!/bin/sh\necho 'seed says no'\nexit 1\n");
     let d = dir.path();
-    let out = whittle(d, &["pair", "--seed", "seed.c", "--variant", "variant.c", "--test-seed", "./check-seed.sh", "--test-variant", "./check-variant.sh"]);
+    let out = whittle(
+        d,
+        &[
+            "pair",
+            "--seed",
+            "seed.c",
+            "--variant",
+            "variant.c",
+            "--test-seed",
+            "./check-seed.sh",
+            "--test-variant",
+            "./check-variant.sh",
+        ],
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("the seed seed.c does not pass its test") && stderr.contains("seed says no"), "{stderr}");
+    assert!(
+        stderr.contains("the seed seed.c does not pass its test")
+            && stderr.contains("seed says no"),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn pair_needs_both_tests() {
     let dir = setup(SEED_TEST);
-    let out = whittle(dir.path(), &["pair", "--seed", "seed.c", "--variant", "variant.c", "--test-seed", "./check-seed.sh"]);
+    let out = whittle(
+        dir.path(),
+        &[
+            "pair",
+            "--seed",
+            "seed.c",
+            "--variant",
+            "variant.c",
+            "--test-seed",
+            "./check-seed.sh",
+        ],
+    );
     assert!(!out.status.success());
 }

@@ -27,7 +27,11 @@ fn script(dir: &Path, body: &str) -> PathBuf {
 }
 
 fn whittle(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_whittle")).current_dir(dir).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn stats(dir: &Path) -> serde_json::Value {
@@ -38,27 +42,72 @@ fn stats(dir: &Path) -> serde_json::Value {
 fn a_script_reduces_and_the_original_is_kept() {
     let dir = scratch("script");
     script(&dir, "grep -q 'marker = 42' input.c");
-    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "input.c", "-j", "2", "--stats-json", "stats.json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = whittle(
+        &dir,
+        &[
+            "reduce",
+            "--test",
+            "./check.sh",
+            "input.c",
+            "-j",
+            "2",
+            "--stats-json",
+            "stats.json",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let result = std::fs::read_to_string(dir.join("input.c")).unwrap();
     assert!(result.contains("marker = 42"));
     assert!(result.len() < 40, "not reduced: {result}");
-    assert_eq!(std::fs::read_to_string(dir.join("input.c.orig")).unwrap(), PROGRAM);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("input.c.orig")).unwrap(),
+        PROGRAM
+    );
     let s = stats(&dir);
     assert_eq!(s["invalid_queries"], 0);
     assert!(s["queries"].as_u64().unwrap() > 5);
-    assert!(s["verdicts"].as_str().unwrap().len() as u64 >= s["queries"].as_u64().unwrap() - s["stale_verdicts"].as_u64().unwrap());
+    assert!(
+        s["verdicts"].as_str().unwrap().len() as u64
+            >= s["queries"].as_u64().unwrap() - s["stale_verdicts"].as_u64().unwrap()
+    );
 }
 
 #[test]
 fn a_command_and_regex_instead_of_a_script() {
     let dir = scratch("cmd");
-    let out = whittle(&dir, &["reduce", "--cmd", "gcc -c -o /dev/null -Wall {}", "--match", "unused variable|defined but not used", "--exit", "0", "input.c"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = whittle(
+        &dir,
+        &[
+            "reduce",
+            "--cmd",
+            "gcc -c -o /dev/null -Wall {}",
+            "--match",
+            "unused variable|defined but not used",
+            "--exit",
+            "0",
+            "input.c",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let result = std::fs::read_to_string(dir.join("input.c")).unwrap();
-    let check = Command::new("gcc").current_dir(&dir).args(["-c", "-o", "/dev/null", "-Wall", "input.c"]).output().unwrap();
+    let check = Command::new("gcc")
+        .current_dir(&dir)
+        .args(["-c", "-o", "/dev/null", "-Wall", "input.c"])
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&check.stderr);
-    assert!(text.contains("unused variable") || text.contains("defined but not used"), "{result}\n{text}");
+    assert!(
+        text.contains("unused variable") || text.contains("defined but not used"),
+        "{result}\n{text}"
+    );
     assert!(result.len() < PROGRAM.len() / 3, "{result}");
 }
 
@@ -66,17 +115,55 @@ fn a_command_and_regex_instead_of_a_script() {
 fn a_test_past_the_timeout_is_killed() {
     let dir = scratch("timeout");
     // Candidates without `helper` hang; they must be killed, not waited for.
-    script(&dir, "grep -q 'marker = 42' input.c || exit 1\ngrep -q helper input.c || sleep 60\nexit 0");
+    script(
+        &dir,
+        "grep -q 'marker = 42' input.c || exit 1\ngrep -q helper input.c || sleep 60\nexit 0",
+    );
     let started = Instant::now();
-    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "input.c", "--timeout", "1", "-j", "2", "--stats-json", "stats.json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(started.elapsed() < Duration::from_secs(50), "took {:?}", started.elapsed());
+    let out = whittle(
+        &dir,
+        &[
+            "reduce",
+            "--test",
+            "./check.sh",
+            "input.c",
+            "--timeout",
+            "1",
+            "-j",
+            "2",
+            "--stats-json",
+            "stats.json",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(50),
+        "took {:?}",
+        started.elapsed()
+    );
     let result = std::fs::read_to_string(dir.join("input.c")).unwrap();
-    assert!(result.contains("helper") && result.contains("marker = 42"), "{result}");
-    assert!(stats(&dir)["errors"].as_u64().unwrap() > 0, "no test timed out");
+    assert!(
+        result.contains("helper") && result.contains("marker = 42"),
+        "{result}"
+    );
+    assert!(
+        stats(&dir)["errors"].as_u64().unwrap() > 0,
+        "no test timed out"
+    );
     // No hung test is left behind.
-    let ps = Command::new("pgrep").args(["-f", "sleep 60"]).output().unwrap();
-    assert!(ps.stdout.is_empty(), "left running: {}", String::from_utf8_lossy(&ps.stdout));
+    let ps = Command::new("pgrep")
+        .args(["-f", "sleep 60"])
+        .output()
+        .unwrap();
+    assert!(
+        ps.stdout.is_empty(),
+        "left running: {}",
+        String::from_utf8_lossy(&ps.stdout)
+    );
 }
 
 #[test]
@@ -86,8 +173,14 @@ fn an_uninteresting_original_is_reported() {
     let out = whittle(&dir, &["reduce", "--test", "./check.sh", "input.c"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("is not interesting") && err.contains("the bug is gone"), "{err}");
-    assert_eq!(std::fs::read_to_string(dir.join("input.c")).unwrap(), PROGRAM);
+    assert!(
+        err.contains("is not interesting") && err.contains("the bug is gone"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("input.c")).unwrap(),
+        PROGRAM
+    );
     assert!(!dir.join("input.c.orig").exists());
 }
 

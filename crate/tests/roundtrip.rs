@@ -53,9 +53,17 @@ fn bench_files() -> Vec<PathBuf> {
         files.push(pair.join("variant.c"));
     }
     for f in &files {
-        assert!(f.is_file(), "expected benchmark file {} is missing", f.display());
+        assert!(
+            f.is_file(),
+            "expected benchmark file {} is missing",
+            f.display()
+        );
     }
-    assert!(!files.is_empty(), "no benchmark programs under {}", bench.display());
+    assert!(
+        !files.is_empty(),
+        "no benchmark programs under {}",
+        bench.display()
+    );
     files
 }
 
@@ -74,25 +82,43 @@ fn fixture_files() -> Vec<PathBuf> {
 fn check_round_trip(path: &Path) -> Option<String> {
     let name = path.file_name().unwrap().to_str().unwrap();
     let Some(lang) = detect_from_name(name) else {
-        return Some(format!("{}: no language for this file name", path.display()));
+        return Some(format!(
+            "{}: no language for this file name",
+            path.display()
+        ));
     };
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let tree = Parser::new(lang).parse(&text);
     if tree.has_error() {
-        let err = tree.error.as_ref().map_or_else(|| "an error node".to_string(), |e| e.to_string());
-        return Some(format!("{} ({lang:?}) does not parse: {err}", path.display()));
+        let err = tree
+            .error
+            .as_ref()
+            .map_or_else(|| "an error node".to_string(), |e| e.to_string());
+        return Some(format!(
+            "{} ({lang:?}) does not parse: {err}",
+            path.display()
+        ));
     }
     if tree.size() == 0 {
         return Some(format!("{} ({lang:?}) has no tokens", path.display()));
     }
     let back = unparse(&tree, &vec![true; tree.tokens.len()]);
     if back != text {
-        let mut at = back.bytes().zip(text.bytes()).take_while(|(a, b)| a == b).count();
+        let mut at = back
+            .bytes()
+            .zip(text.bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
         while !text.is_char_boundary(at) {
             at -= 1;
         }
         let (line, col) = tree.line_col(at);
-        let show = |s: &str| s.get(at.saturating_sub(20)..(at + 40).min(s.len())).unwrap_or("").to_string();
+        let show = |s: &str| {
+            s.get(at.saturating_sub(20)..(at + 40).min(s.len()))
+                .unwrap_or("")
+                .to_string()
+        };
         return Some(format!(
             "{} ({lang:?}) does not round-trip: first difference at byte {at} (line {line}, column {col}); \
              original {:?}, unparsed {:?}",
@@ -106,7 +132,13 @@ fn check_round_trip(path: &Path) -> Option<String> {
 
 fn assert_all_round_trip(files: &[PathBuf]) {
     let failures: Vec<String> = files.iter().filter_map(|f| check_round_trip(f)).collect();
-    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -117,20 +149,40 @@ fn bench_programs_parse_and_round_trip() {
 #[test]
 fn fixtures_parse_and_round_trip() {
     let files = fixture_files();
-    let langs: std::collections::BTreeSet<Lang> =
-        files.iter().filter_map(|f| detect_from_name(f.to_str().unwrap())).collect();
-    assert_eq!(langs.len(), Lang::ALL.len(), "want one fixture per language in {}", fixtures_dir().display());
+    let langs: std::collections::BTreeSet<Lang> = files
+        .iter()
+        .filter_map(|f| detect_from_name(f.to_str().unwrap()))
+        .collect();
+    assert_eq!(
+        langs.len(),
+        Lang::ALL.len(),
+        "want one fixture per language in {}",
+        fixtures_dir().display()
+    );
     assert_all_round_trip(&files);
 }
 
 #[test]
 fn cli_parse_json_reports_the_fixture() {
     let file = fixtures_dir().join("sample.c");
-    let out = Command::new(env!("CARGO_BIN_EXE_whittle")).arg("parse").arg(&file).arg("--json").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .arg("parse")
+        .arg(&file)
+        .arg("--json")
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "whittle parse {} failed: {stderr}", file.display());
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    assert!(
+        out.status.success(),
+        "whittle parse {} failed: {stderr}",
+        file.display()
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
 
     let text = std::fs::read_to_string(&file).unwrap();
     let tokens = Parser::new(Lang::C).parse(&text).size();
@@ -145,8 +197,15 @@ fn cli_parse_unparseable_exits_2_naming_the_line() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bad.c");
     std::fs::write(&file, "int main( {\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_whittle")).arg("parse").arg(&file).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .arg("parse")
+        .arg(&file)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
-    assert!(stderr.contains("line 1"), "stderr should name line 1: {stderr}");
+    assert!(
+        stderr.contains("line 1"),
+        "stderr should name line 1: {stderr}"
+    );
 }

@@ -47,19 +47,31 @@ impl Server {
             .unwrap_or_else(|| panic!("unexpected first line: {first:?}"));
         let mut rest = String::new();
         out.read_line(&mut rest).unwrap();
-        assert!(rest.contains("compilers") || rest.contains("no compilers"), "second line: {rest:?}");
+        assert!(
+            rest.contains("compilers") || rest.contains("no compilers"),
+            "second line: {rest:?}"
+        );
         // Keep draining stdout so the server never blocks on a full pipe.
         std::thread::spawn(move || {
             let mut sink = Vec::new();
             let _ = out.read_to_end(&mut sink);
         });
-        Server { child, port, _root: root }
+        Server {
+            child,
+            port,
+            _root: root,
+        }
     }
 
     fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
-        stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n", self.port);
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n",
+            self.port
+        );
         for (k, v) in headers {
             head.push_str(&format!("{k}: {v}\r\n"));
         }
@@ -84,7 +96,10 @@ impl Server {
         self.request(
             "POST",
             &format!("/api/compiler/{compiler}/compile"),
-            &[("Content-Type", "application/json"), ("Accept", "application/json")],
+            &[
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json"),
+            ],
             &body,
         )
     }
@@ -116,19 +131,36 @@ struct Reply {
 
 impl Reply {
     fn parse(raw: &[u8]) -> Reply {
-        let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap_or_else(|| panic!("no header end in {:?}", String::from_utf8_lossy(raw)));
+        let split = raw
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap_or_else(|| panic!("no header end in {:?}", String::from_utf8_lossy(raw)));
         let head = String::from_utf8_lossy(&raw[..split]).into_owned();
         let mut lines = head.split("\r\n");
-        let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
+        let status = lines
+            .next()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
         let headers: HashMap<String, String> = lines
             .filter_map(|l| l.split_once(':'))
             .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
             .collect();
         let mut body = raw[split + 4..].to_vec();
-        if headers.get("transfer-encoding").is_some_and(|t| t.contains("chunked")) {
+        if headers
+            .get("transfer-encoding")
+            .is_some_and(|t| t.contains("chunked"))
+        {
             body = dechunk(&body);
         }
-        Reply { status, headers, body }
+        Reply {
+            status,
+            headers,
+            body,
+        }
     }
 
     fn text(&self) -> String {
@@ -136,7 +168,8 @@ impl Reply {
     }
 
     fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
     }
 
     fn header(&self, name: &str) -> Option<&str> {
@@ -147,9 +180,12 @@ impl Reply {
 fn dechunk(mut data: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     loop {
-        let Some(eol) = data.windows(2).position(|w| w == b"\r\n") else { return out };
+        let Some(eol) = data.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
         let size_text = String::from_utf8_lossy(&data[..eol]);
-        let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16).unwrap_or(0);
+        let size =
+            usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16).unwrap_or(0);
         if size == 0 {
             return out;
         }
@@ -160,11 +196,17 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
 
 /// The text of each line of a CE stream (`[{"text": ...}]`), joined.
 fn stream(v: &Value) -> String {
-    v.as_array().unwrap_or_else(|| panic!("not a stream: {v}")).iter().map(|l| l["text"].as_str().unwrap_or("")).collect::<Vec<_>>().join("\n")
+    v.as_array()
+        .unwrap_or_else(|| panic!("not a stream: {v}"))
+        .iter()
+        .map(|l| l["text"].as_str().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn have(exe: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| Path::new(&d).join(exe).is_file()))
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| Path::new(&d).join(exe).is_file()))
 }
 
 fn have_gcc() -> bool {
@@ -185,7 +227,13 @@ fn serves_the_page_the_embed_and_web_files() {
     assert_eq!(s.get("/e").text(), INDEX);
     let js = s.get("/web/x.js");
     assert_eq!(js.status, 200);
-    assert!(js.header("content-type").unwrap().starts_with("text/javascript"), "{:?}", js.headers);
+    assert!(
+        js.header("content-type")
+            .unwrap()
+            .starts_with("text/javascript"),
+        "{:?}",
+        js.headers
+    );
     assert_eq!(js.text(), "export const x = 1;\n");
     let missing = s.get("/web/nope.js");
     assert_eq!(missing.status, 404);
@@ -200,19 +248,47 @@ fn serves_the_page_the_embed_and_web_files() {
 fn gzips_larger_text_files_for_clients_that_accept_it() {
     let s = Server::start(&[]);
     // A JS file well over the 1 KiB threshold, written next to the tiny x.js.
-    let big: String = (0..200).map(|i| format!("export const value{i} = {i} * 2;\n")).collect();
+    let big: String = (0..200)
+        .map(|i| format!("export const value{i} = {i} * 2;\n"))
+        .collect();
     assert!(big.len() > 4096);
     std::fs::write(s._root.path().join("web/big.js"), &big).unwrap();
 
-    let gz = s.request("GET", "/web/big.js", &[("Accept-Encoding", "gzip, deflate, br")], b"");
+    let gz = s.request(
+        "GET",
+        "/web/big.js",
+        &[("Accept-Encoding", "gzip, deflate, br")],
+        b"",
+    );
     assert_eq!(gz.status, 200);
-    assert_eq!(gz.header("content-encoding"), Some("gzip"), "{:?}", gz.headers);
+    assert_eq!(
+        gz.header("content-encoding"),
+        Some("gzip"),
+        "{:?}",
+        gz.headers
+    );
     assert_eq!(gz.header("vary"), Some("Accept-Encoding"));
-    assert!(gz.header("content-type").unwrap().starts_with("text/javascript"));
-    assert_eq!(gz.header("content-length").unwrap().parse::<usize>().unwrap(), gz.body.len());
-    assert!(gz.body.len() < big.len() / 2, "{} bytes gzipped from {}", gz.body.len(), big.len());
+    assert!(gz
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/javascript"));
+    assert_eq!(
+        gz.header("content-length")
+            .unwrap()
+            .parse::<usize>()
+            .unwrap(),
+        gz.body.len()
+    );
+    assert!(
+        gz.body.len() < big.len() / 2,
+        "{} bytes gzipped from {}",
+        gz.body.len(),
+        big.len()
+    );
     let mut unzipped = String::new();
-    flate2::read::GzDecoder::new(&gz.body[..]).read_to_string(&mut unzipped).expect("a gzip body");
+    flate2::read::GzDecoder::new(&gz.body[..])
+        .read_to_string(&mut unzipped)
+        .expect("a gzip body");
     assert_eq!(unzipped, big);
 
     // Again (from the cache): the same bytes.
@@ -220,22 +296,47 @@ fn gzips_larger_text_files_for_clients_that_accept_it() {
     assert_eq!(again.body, gz.body);
 
     // Without gzip in Accept-Encoding (or with q=0): the file as it is.
-    for headers in [&[][..], &[("Accept-Encoding", "identity")][..], &[("Accept-Encoding", "gzip;q=0")][..]] {
+    for headers in [
+        &[][..],
+        &[("Accept-Encoding", "identity")][..],
+        &[("Accept-Encoding", "gzip;q=0")][..],
+    ] {
         let plain = s.request("GET", "/web/big.js", headers, b"");
         assert_eq!(plain.status, 200);
         assert_eq!(plain.header("content-encoding"), None, "{headers:?}");
         assert_eq!(plain.text(), big);
-        assert_eq!(plain.header("content-length").unwrap().parse::<usize>().unwrap(), big.len());
+        assert_eq!(
+            plain
+                .header("content-length")
+                .unwrap()
+                .parse::<usize>()
+                .unwrap(),
+            big.len()
+        );
     }
 
     // Each encoding revalidates with its own ETag.
     let gz_etag = gz.header("etag").unwrap().to_string();
-    let plain_etag = s.request("GET", "/web/big.js", &[], b"").header("etag").unwrap().to_string();
+    let plain_etag = s
+        .request("GET", "/web/big.js", &[], b"")
+        .header("etag")
+        .unwrap()
+        .to_string();
     assert_ne!(gz_etag, plain_etag);
-    let revalidated = s.request("GET", "/web/big.js", &[("Accept-Encoding", "gzip"), ("If-None-Match", &gz_etag)], b"");
+    let revalidated = s.request(
+        "GET",
+        "/web/big.js",
+        &[("Accept-Encoding", "gzip"), ("If-None-Match", &gz_etag)],
+        b"",
+    );
     assert_eq!(revalidated.status, 304);
     assert!(revalidated.body.is_empty());
-    let stale = s.request("GET", "/web/big.js", &[("Accept-Encoding", "gzip"), ("If-None-Match", &plain_etag)], b"");
+    let stale = s.request(
+        "GET",
+        "/web/big.js",
+        &[("Accept-Encoding", "gzip"), ("If-None-Match", &plain_etag)],
+        b"",
+    );
     assert_eq!(stale.status, 200);
     assert_eq!(stale.header("content-encoding"), Some("gzip"));
 
@@ -243,7 +344,13 @@ fn gzips_larger_text_files_for_clients_that_accept_it() {
     let head = s.request("HEAD", "/web/big.js", &[("Accept-Encoding", "gzip")], b"");
     assert_eq!(head.status, 200);
     assert_eq!(head.header("content-encoding"), Some("gzip"));
-    assert_eq!(head.header("content-length").unwrap().parse::<usize>().unwrap(), gz.body.len());
+    assert_eq!(
+        head.header("content-length")
+            .unwrap()
+            .parse::<usize>()
+            .unwrap(),
+        gz.body.len()
+    );
     assert!(head.body.is_empty());
 
     // A changed file is compressed afresh, not served from the cache.
@@ -251,7 +358,9 @@ fn gzips_larger_text_files_for_clients_that_accept_it() {
     std::fs::write(s._root.path().join("web/big.js"), &bigger).unwrap();
     let changed = s.request("GET", "/web/big.js", &[("Accept-Encoding", "gzip")], b"");
     let mut unzipped = String::new();
-    flate2::read::GzDecoder::new(&changed.body[..]).read_to_string(&mut unzipped).unwrap();
+    flate2::read::GzDecoder::new(&changed.body[..])
+        .read_to_string(&mut unzipped)
+        .unwrap();
     assert_eq!(unzipped, bigger);
 
     // A tiny file goes out as it is.
@@ -264,7 +373,11 @@ fn gzips_larger_text_files_for_clients_that_accept_it() {
 #[test]
 fn refuses_path_traversal() {
     let s = Server::start(&[]);
-    for path in ["/web/../../etc/passwd", "/web/%2e%2e/%2e%2e/etc/passwd", "/web/./x.js"] {
+    for path in [
+        "/web/../../etc/passwd",
+        "/web/%2e%2e/%2e%2e/etc/passwd",
+        "/web/./x.js",
+    ] {
         let r = s.get(path);
         assert_eq!(r.status, 403, "{path}: {}", r.text());
         assert!(!r.text().contains("root:"), "{path} leaked a file");
@@ -280,12 +393,22 @@ fn lists_compilers_and_languages() {
     let list = r.json();
     let list = list.as_array().unwrap();
     for c in list {
-        for field in ["id", "name", "lang", "compilerType", "semver", "instructionSet"] {
+        for field in [
+            "id",
+            "name",
+            "lang",
+            "compilerType",
+            "semver",
+            "instructionSet",
+        ] {
             assert!(c.get(field).is_some(), "{c} has no {field}");
         }
     }
     if have("gcc") {
-        assert!(list.iter().any(|c| c["id"] == "gcc" && c["lang"] == "c"), "{list:?}");
+        assert!(
+            list.iter().any(|c| c["id"] == "gcc" && c["lang"] == "c"),
+            "{list:?}"
+        );
         let c_only = s.get("/api/compilers/c").json();
         assert!(c_only.as_array().unwrap().iter().all(|c| c["lang"] == "c"));
         let langs = s.get("/api/languages").json();
@@ -293,7 +416,10 @@ fn lists_compilers_and_languages() {
         // Plain text when asked for text only, as Compiler Explorer does.
         let text = s.request("GET", "/api/compilers", &[("Accept", "text/plain")], b"");
         assert!(text.text().contains("gcc"));
-        assert!(text.header("content-type").unwrap().starts_with("text/plain"));
+        assert!(text
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/plain"));
         // ?fields= picks fields.
         let few = s.get("/api/compilers/c?fields=id,name").json();
         assert!(few[0].get("semver").is_none() && few[0].get("id").is_some());
@@ -306,18 +432,27 @@ fn compiles_c_with_warnings_in_compiler_explorer_shape() {
         return;
     }
     let s = Server::start(&[]);
-    let r = s.compile("gcc", &json!({
-        "source": "int main(void){int *p = 0; int x = p; return x;}",
-        "options": {"userArguments": "-O2 -Wall", "filters": {"execute": false}},
-        "lang": "c",
-    }));
+    let r = s.compile(
+        "gcc",
+        &json!({
+            "source": "int main(void){int *p = 0; int x = p; return x;}",
+            "options": {"userArguments": "-O2 -Wall", "filters": {"execute": false}},
+            "lang": "c",
+        }),
+    );
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(r.header("access-control-allow-origin"), Some("*"));
     let v = r.json();
     assert_eq!(v["code"], 0, "{v}");
     let stderr = stream(&v["stderr"]);
-    assert!(stderr.contains("makes integer from pointer without a cast"), "{stderr}");
-    assert!(stderr.contains("<source>:1:"), "messages name the source <source>: {stderr}");
+    assert!(
+        stderr.contains("makes integer from pointer without a cast"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("<source>:1:"),
+        "messages name the source <source>: {stderr}"
+    );
     assert!(stream(&v["asm"]).contains("main:"), "{}", v["asm"]);
     assert_eq!(v["okToCache"], true);
     assert!(v.get("execResult").is_none());
@@ -329,7 +464,12 @@ fn syntax_error_gives_nonzero_code() {
         return;
     }
     let s = Server::start(&[]);
-    let v = s.compile("gcc", &json!({"source": "int main( {", "options": {"userArguments": ""}})).json();
+    let v = s
+        .compile(
+            "gcc",
+            &json!({"source": "int main( {", "options": {"userArguments": ""}}),
+        )
+        .json();
     assert_ne!(v["code"], 0, "{v}");
     assert!(stream(&v["stderr"]).contains("error"), "{v}");
 }
@@ -369,14 +509,22 @@ fn a_job_that_never_ends_times_out_and_the_server_lives_on() {
         let t = Instant::now();
         let page = s.get("/");
         assert_eq!(page.status, 200);
-        assert!(t.elapsed() < Duration::from_secs(1), "the page waited {:?} for a compile job", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_secs(1),
+            "the page waited {:?} for a compile job",
+            t.elapsed()
+        );
         // No room to wait (--max-queue 0): turned away at once, with a hint when to retry.
         let busy = s.compile("gcc", &json!({"source": "int x;"}));
         assert_eq!(busy.status, 503, "{}", busy.text());
         assert_eq!(busy.header("retry-after"), Some("1"));
         job.join().unwrap()
     });
-    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        start.elapsed()
+    );
     let v = looping.json();
     let e = &v["execResult"];
     assert_eq!(e["timedOut"], true, "{v}");
@@ -399,26 +547,59 @@ fn refuses_bad_requests_with_json_errors() {
     assert!(v["known"].is_array());
     // A body over the limit (2 MiB by default): 413.
     let big = json!({"source": "x".repeat(3 << 20)}).to_string();
-    let id = if have("gcc") { "gcc" } else { "no-such-compiler" };
+    let id = if have("gcc") {
+        "gcc"
+    } else {
+        "no-such-compiler"
+    };
     if id == "gcc" {
-        let r = s.request("POST", "/api/compiler/gcc/compile", &[("Content-Type", "application/json")], big.as_bytes());
+        let r = s.request(
+            "POST",
+            "/api/compiler/gcc/compile",
+            &[("Content-Type", "application/json")],
+            big.as_bytes(),
+        );
         assert_eq!(r.status, 413, "{}", r.text());
         assert!(r.json()["error"].as_str().unwrap().contains("larger than"));
         // Malformed JSON: 400 with the parser's message.
-        let r = s.request("POST", "/api/compiler/gcc/compile", &[("Content-Type", "application/json")], b"{\"source\": ");
+        let r = s.request(
+            "POST",
+            "/api/compiler/gcc/compile",
+            &[("Content-Type", "application/json")],
+            b"{\"source\": ",
+        );
         assert_eq!(r.status, 400);
         assert!(r.json()["error"].as_str().unwrap().contains("JSON"));
         // Flags that would write elsewhere: 400 saying which.
-        for flags in ["-o /tmp/elsewhere", "-fplugin=./x.so", "@flags.txt", "-I../up"] {
-            let r = s.compile("gcc", &json!({"source": "int x;", "options": {"userArguments": flags}}));
+        for flags in [
+            "-o /tmp/elsewhere",
+            "-fplugin=./x.so",
+            "@flags.txt",
+            "-I../up",
+        ] {
+            let r = s.compile(
+                "gcc",
+                &json!({"source": "int x;", "options": {"userArguments": flags}}),
+            );
             assert_eq!(r.status, 400, "{flags}: {}", r.text());
-            assert!(r.json()["error"].as_str().unwrap().contains("not allowed"), "{flags}");
+            assert!(
+                r.json()["error"].as_str().unwrap().contains("not allowed"),
+                "{flags}"
+            );
         }
         // A page from another site may not run compile jobs here.
         let body = json!({"source": "int x;"}).to_string();
-        let r = s.request("POST", "/api/compiler/gcc/compile", &[("Origin", "https://elsewhere.example")], body.as_bytes());
+        let r = s.request(
+            "POST",
+            "/api/compiler/gcc/compile",
+            &[("Origin", "https://elsewhere.example")],
+            body.as_bytes(),
+        );
         assert_eq!(r.status, 403, "{}", r.text());
-        assert!(r.json()["error"].as_str().unwrap().contains("--allow-origin"));
+        assert!(r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("--allow-origin"));
     }
 }
 
@@ -428,7 +609,9 @@ fn survives_a_request_claiming_a_huge_body() {
     // tiny_http would drain such a body into one buffer of the claimed size when the request is
     // dropped, and a failed 100 GB allocation aborts the process.
     let mut stream = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
     stream.write_all(b"POST /api/compiler/gcc/compile HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000000\r\n\r\n").unwrap();
     let mut head = [0u8; 12];
     stream.read_exact(&mut head).unwrap();
@@ -444,13 +627,24 @@ fn answers_cors_preflight() {
     let r = s.request(
         "OPTIONS",
         "/api/compiler/gcc/compile",
-        &[("Origin", "http://localhost:5173"), ("Access-Control-Request-Method", "POST"), ("Access-Control-Request-Headers", "content-type")],
+        &[
+            ("Origin", "http://localhost:5173"),
+            ("Access-Control-Request-Method", "POST"),
+            ("Access-Control-Request-Headers", "content-type"),
+        ],
         b"",
     );
     assert!(r.status == 204 || r.status == 200, "{}", r.status);
     assert_eq!(r.header("access-control-allow-origin"), Some("*"));
-    assert!(r.header("access-control-allow-methods").unwrap().contains("POST"));
-    assert!(r.header("access-control-allow-headers").unwrap().to_ascii_lowercase().contains("content-type"));
+    assert!(r
+        .header("access-control-allow-methods")
+        .unwrap()
+        .contains("POST"));
+    assert!(r
+        .header("access-control-allow-headers")
+        .unwrap()
+        .to_ascii_lowercase()
+        .contains("content-type"));
 }
 
 #[test]

@@ -74,8 +74,13 @@ impl Lang {
 
     /// The node-type metadata, parsed once per language and kept for the process.
     pub fn node_types(self) -> &'static NodeTypes {
-        static CACHE: [OnceLock<NodeTypes>; 5] =
-            [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        static CACHE: [OnceLock<NodeTypes>; 5] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
         CACHE[self as usize].get_or_init(|| {
             NodeTypes::from_json(self.node_types_json())
                 .expect("a grammar crate shipped a node-types.json that does not parse")
@@ -111,7 +116,11 @@ mod tests {
             let mut parser = tree_sitter::Parser::new();
             parser.set_language(&lang.language()).unwrap();
             let tree = parser.parse(text, None).unwrap();
-            assert!(!tree.root_node().has_error(), "{lang}: {}", tree.root_node().to_sexp());
+            assert!(
+                !tree.root_node().has_error(),
+                "{lang}: {}",
+                tree.root_node().to_sexp()
+            );
         }
     }
 

@@ -73,7 +73,11 @@ impl NodeTypes {
             fields.sort_by(|a, b| a.0.cmp(&b.0));
             kinds.insert(
                 entry.kind,
-                KindInfo { fields, children: entry.children, subtypes: entry.subtypes },
+                KindInfo {
+                    fields,
+                    children: entry.children,
+                    subtypes: entry.subtypes,
+                },
             );
         }
         let mut supertypes_of: HashMap<String, HashSet<String>> = HashMap::new();
@@ -84,13 +88,19 @@ impl NodeTypes {
                 if !seen.insert(&sub.kind) {
                     continue;
                 }
-                supertypes_of.entry(sub.kind.clone()).or_default().insert(sup.clone());
+                supertypes_of
+                    .entry(sub.kind.clone())
+                    .or_default()
+                    .insert(sup.clone());
                 if let Some(inner) = kinds.get(&sub.kind) {
                     stack.extend(inner.subtypes.iter());
                 }
             }
         }
-        Ok(NodeTypes { kinds, supertypes_of })
+        Ok(NodeTypes {
+            kinds,
+            supertypes_of,
+        })
     }
 
     pub fn kind(&self, kind: &str) -> Option<&KindInfo> {
@@ -103,14 +113,22 @@ impl NodeTypes {
 
     /// Supertypes that contain `kind`, directly or transitively.
     pub fn supertypes(&self, kind: &str) -> impl Iterator<Item = &str> {
-        self.supertypes_of.get(kind).into_iter().flatten().map(|s| s.as_str())
+        self.supertypes_of
+            .get(kind)
+            .into_iter()
+            .flatten()
+            .map(|s| s.as_str())
     }
 
     /// Whether a node of kind `kind` (named or not) may stand where `types` are allowed.
     pub fn accepts(&self, types: &[TypeRef], kind: &str, named: bool) -> bool {
         types.iter().any(|t| {
             (t.kind == kind && t.named == named)
-                || (named && self.supertypes_of.get(kind).is_some_and(|s| s.contains(&t.kind)))
+                || (named
+                    && self
+                        .supertypes_of
+                        .get(kind)
+                        .is_some_and(|s| s.contains(&t.kind)))
         })
     }
 
@@ -141,7 +159,12 @@ mod tests {
         assert!(!alt.required && !alt.multiple);
         let cond = if_stmt.field("condition").unwrap();
         assert!(cond.required);
-        let body = nt.kind("compound_statement").unwrap().children.as_ref().unwrap();
+        let body = nt
+            .kind("compound_statement")
+            .unwrap()
+            .children
+            .as_ref()
+            .unwrap();
         assert!(body.multiple && !body.required);
         assert!(nt.accepts(&body.types, "return_statement", true));
         assert!(!nt.accepts(&body.types, "identifier", true));

@@ -36,13 +36,19 @@ pub enum Ending {
     Done,
     Interrupted,
     /// A test of the original said no: nothing to reduce.
-    OriginalFails { done: Done, verdict: Verdict },
+    OriginalFails {
+        done: Done,
+        verdict: Verdict,
+    },
 }
 
 /// CPU time this thread has used: the engine's cost without the time the tests' processes
 /// took the cores from it.
 fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: clock_gettime writes one timespec, which we own.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
@@ -57,7 +63,14 @@ pub struct Run {
 }
 
 /// Runs `tests` to its end with `jobs` tests at a time.
-pub fn run_tests(tests: &mut impl Tests, runner: &Runner, jobs: usize, quiet: bool, interrupted: &AtomicBool, started: Instant) -> Result<Run, String> {
+pub fn run_tests(
+    tests: &mut impl Tests,
+    runner: &Runner,
+    jobs: usize,
+    quiet: bool,
+    interrupted: &AtomicBool,
+    started: Instant,
+) -> Result<Run, String> {
     let mut progress = Progress::new(quiet);
     let mut engine = Duration::ZERO;
     let mut out = 0usize;
@@ -127,7 +140,11 @@ pub fn run_tests(tests: &mut impl Tests, runner: &Runner, jobs: usize, quiet: bo
         progress.show(tests.stats(), started.elapsed(), tests.sizes());
     };
     progress.clear();
-    Ok(Run { ending, engine, first_failure })
+    Ok(Run {
+        ending,
+        engine,
+        first_failure,
+    })
 }
 
 /// What a verdict on the original means, for messages.
@@ -141,18 +158,33 @@ pub fn describe(v: &Verdict) -> String {
 
 /// The number of tests to run at once: `-j`, else the number of cores.
 pub fn jobs(flag: Option<usize>) -> usize {
-    flag.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())).max(1)
+    flag.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1)
 }
 
-pub fn property_from(test: Option<&Path>, cmd: Option<&str>, pattern: Option<&str>, exit: Option<i32>, negate: bool) -> Result<Property, String> {
+pub fn property_from(
+    test: Option<&Path>,
+    cmd: Option<&str>,
+    pattern: Option<&str>,
+    exit: Option<i32>,
+    negate: bool,
+) -> Result<Property, String> {
     match (test, cmd) {
         (Some(path), _) => Ok(Property::Script(script_path(path)?)),
         (None, Some(cmd)) => {
             let pattern = pattern.ok_or("--cmd needs --match REGEX")?;
-            let regex = regex::Regex::new(pattern).map_err(|e| format!("--match is not a valid regex: {e}"))?;
-            Ok(Property::Command { cmd: cmd.to_string(), regex, negate, exit })
+            let regex = regex::Regex::new(pattern)
+                .map_err(|e| format!("--match is not a valid regex: {e}"))?;
+            Ok(Property::Command {
+                cmd: cmd.to_string(),
+                regex,
+                negate,
+                exit,
+            })
         }
-        (None, None) => Err("say what is interesting: --test ./check.sh, or --cmd 'CMD {}' --match REGEX".into()),
+        (None, None) => Err(
+            "say what is interesting: --test ./check.sh, or --cmd 'CMD {}' --match REGEX".into(),
+        ),
     }
 }
 
@@ -160,7 +192,9 @@ pub fn property_from(test: Option<&Path>, cmd: Option<&str>, pattern: Option<&st
 /// half a file.
 pub fn save(path: &Path, text: &str) -> Result<(), String> {
     let tmp = path.with_extension("whittle-tmp");
-    std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, path)).map_err(|e| format!("cannot save {}: {e}", path.display()))
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot save {}: {e}", path.display()))
 }
 
 /// Ctrl-C sets this; the loops stop, kill their tests and keep what they saved.

@@ -16,7 +16,10 @@ pub fn pick_lang(flag: Option<&str>, path: &std::path::Path, text: &str) -> Resu
         Some(name) => Lang::from_name(name).ok_or_else(|| {
             format!("unknown language `{name}`: use one of c, cpp, rust, javascript, java")
         }),
-        None => Ok(whittle::grammars::detect(path.file_name().and_then(|n| n.to_str()), text)),
+        None => Ok(whittle::grammars::detect(
+            path.file_name().and_then(|n| n.to_str()),
+            text,
+        )),
     }
 }
 
@@ -24,6 +27,10 @@ pub fn pick_lang(flag: Option<&str>, path: &std::path::Path, text: &str) -> Resu
 pub fn read_program(path: &std::path::Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     String::from_utf8(bytes).map_err(|e| {
-        format!("{} is not UTF-8 text (first bad byte at offset {})", path.display(), e.utf8_error().valid_up_to())
+        format!(
+            "{} is not UTF-8 text (first bad byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
     })
 }

@@ -4,7 +4,9 @@
 //! side's own file name. A candidate's variant is tested first (it is the pickier test)
 //! and its seed only if the variant passed and the seed's verdict is not known already.
 
-use super::drive::{describe, interrupt_flag, jobs, property_from, run_tests, save, verdict_string, Ending, Tests};
+use super::drive::{
+    describe, interrupt_flag, jobs, property_from, run_tests, save, verdict_string, Ending, Tests,
+};
 use super::runner::{Done, Job, Runner};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -57,7 +59,10 @@ struct Outputs {
 }
 
 fn min_path(input: &Path) -> PathBuf {
-    let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("program");
+    let stem = input
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("program");
     match input.extension().and_then(|e| e.to_str()) {
         Some(ext) => input.with_file_name(format!("{stem}.min.{ext}")),
         None => input.with_file_name(format!("{stem}.min")),
@@ -65,7 +70,10 @@ fn min_path(input: &Path) -> PathBuf {
 }
 
 fn file_name(p: &Path) -> String {
-    p.file_name().and_then(|n| n.to_str()).unwrap_or("program").to_string()
+    p.file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("program")
+        .to_string()
 }
 
 /// A pair session for the test loop. Job ids are candidate id * 2 + side.
@@ -83,7 +91,11 @@ impl PairTests<'_> {
             Side::Seed => c.seed.clone(),
             Side::Variant => c.variant.clone(),
         };
-        Job { id: id * 2 + side as u64, property: side as usize, files: vec![(self.names[side as usize].clone(), text)] }
+        Job {
+            id: id * 2 + side as u64,
+            property: side as usize,
+            files: vec![(self.names[side as usize].clone(), text)],
+        }
     }
 
     fn split(job: u64) -> (u64, Side) {
@@ -141,7 +153,10 @@ impl Tests for PairTests<'_> {
 
     fn sizes(&self) -> Option<String> {
         let s = self.session.sizes();
-        Some(format!("seed {}, variant {}, diff {} tokens", s.seed, s.variant, s.diff))
+        Some(format!(
+            "seed {}, variant {}, diff {} tokens",
+            s.seed, s.variant, s.diff
+        ))
     }
 
     fn done(&self) -> bool {
@@ -152,7 +167,15 @@ impl Tests for PairTests<'_> {
         let (seed, variant) = (self.session.best_seed(), self.session.best_variant());
         save(&self.outputs.seed, seed)?;
         save(&self.outputs.variant, variant)?;
-        save(&self.outputs.diff, &unified_diff(seed, variant, &file_name(&self.outputs.seed), &file_name(&self.outputs.variant)))
+        save(
+            &self.outputs.diff,
+            &unified_diff(
+                seed,
+                variant,
+                &file_name(&self.outputs.seed),
+                &file_name(&self.outputs.variant),
+            ),
+        )
     }
 }
 
@@ -166,8 +189,20 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         return Err("say what each side must do: --test-seed ./check-seed.sh --test-variant ./check-variant.sh, or --cmd 'CMD {}' --match REGEX (the variant's output must match, the seed's must not)".into());
     }
     // With --cmd, the seed is interesting when the output does *not* match.
-    let seed_property = property_from(args.test_seed.as_deref(), args.cmd.as_deref(), pattern, exit, true)?;
-    let variant_property = property_from(args.test_variant.as_deref(), args.cmd.as_deref(), pattern, exit, false)?;
+    let seed_property = property_from(
+        args.test_seed.as_deref(),
+        args.cmd.as_deref(),
+        pattern,
+        exit,
+        true,
+    )?;
+    let variant_property = property_from(
+        args.test_variant.as_deref(),
+        args.cmd.as_deref(),
+        pattern,
+        exit,
+        false,
+    )?;
     let names = [file_name(&args.seed), file_name(&args.variant)];
     if names[0] == names[1] && args.cmd.is_none() {
         eprintln!("whittle pair: note: seed and variant are both named {}; each test sees only its own side", names[0]);
@@ -179,7 +214,10 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         variant: min_path(&args.variant),
         diff: args.variant.with_file_name(format!(
             "{}.diff",
-            args.variant.file_stem().and_then(|s| s.to_str()).unwrap_or("variant")
+            args.variant
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("variant")
         )),
     };
     let before = session.sizes();
@@ -189,10 +227,26 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     );
 
     let interrupted = interrupt_flag();
-    let runner = Runner::new(vec![seed_property, variant_property], jobs, Duration::from_secs_f64(args.run.timeout));
+    let runner = Runner::new(
+        vec![seed_property, variant_property],
+        jobs,
+        Duration::from_secs_f64(args.run.timeout),
+    );
     let started = Instant::now();
-    let mut tests = PairTests { session, names, outputs: &outputs, waiting: Vec::new() };
-    let run = run_tests(&mut tests, &runner, jobs, args.run.quiet, &interrupted, started)?;
+    let mut tests = PairTests {
+        session,
+        names,
+        outputs: &outputs,
+        waiting: Vec::new(),
+    };
+    let run = run_tests(
+        &mut tests,
+        &runner,
+        jobs,
+        args.run.quiet,
+        &interrupted,
+        started,
+    )?;
     match run.ending {
         Ending::OriginalFails { done, verdict } => {
             let side = Side::BOTH[done.property];
@@ -201,7 +255,12 @@ fn pair(args: PairArgs) -> Result<i32, String> {
                 Side::Variant => (&args.variant, args.test_variant.as_ref()),
             };
             let test = test.map_or_else(|| "the command".to_string(), |t| t.display().to_string());
-            eprintln!("whittle pair: the {} {} does not pass its test ({test}): it says {}.", side.name(), input.display(), describe(&verdict));
+            eprintln!(
+                "whittle pair: the {} {} does not pass its test ({test}): it says {}.",
+                side.name(),
+                input.display(),
+                describe(&verdict)
+            );
             if !done.output.trim().is_empty() {
                 eprintln!("Its output was:\n{}", done.output.trim_end());
             }
@@ -216,7 +275,9 @@ fn pair(args: PairArgs) -> Result<i32, String> {
             );
             return Ok(1);
         }
-        Ending::Interrupted => eprintln!("whittle pair: interrupted; the best pair so far is saved"),
+        Ending::Interrupted => {
+            eprintln!("whittle pair: interrupted; the best pair so far is saved")
+        }
         Ending::Done => {}
     }
     tests.save()?;
@@ -243,7 +304,15 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     if let Some(msg) = run.first_failure {
         eprintln!("whittle pair: note: some tests could not run: {msg}");
     }
-    print!("{}", unified_diff(session.best_seed(), session.best_variant(), &file_name(&outputs.seed), &file_name(&outputs.variant)));
+    print!(
+        "{}",
+        unified_diff(
+            session.best_seed(),
+            session.best_variant(),
+            &file_name(&outputs.seed),
+            &file_name(&outputs.variant)
+        )
+    );
     if let Some(path) = &args.run.stats_json {
         let mut json = serde_json::to_value(&st).unwrap_or_default();
         json["wall_seconds"] = wall.into();
@@ -257,8 +326,15 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
         // The verdicts replay the reduction without the tests (`PairSession::replay`).
         json["verdicts"] = verdict_string(session.verdicts()).into();
-        std::fs::write(path, serde_json::to_string_pretty(&json).unwrap_or_default())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(
+            path,
+            serde_json::to_string_pretty(&json).unwrap_or_default(),
+        )
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    Ok(if interrupted.load(Ordering::SeqCst) { 130 } else { 0 })
+    Ok(if interrupted.load(Ordering::SeqCst) {
+        130
+    } else {
+        0
+    })
 }

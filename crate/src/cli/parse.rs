@@ -55,7 +55,10 @@ pub fn run(args: ParseArgs) -> i32 {
     } else {
         println!("language:   {lang}");
         println!("tokens:     {}", tree.size());
-        println!("parses:     {}", if tree.has_error() { "no" } else { "yes" });
+        println!(
+            "parses:     {}",
+            if tree.has_error() { "no" } else { "yes" }
+        );
         println!("round-trip: {}", if round_trip { "yes" } else { "NO" });
         println!("parse time: {parse_ms:.1} ms");
         if args.tree {

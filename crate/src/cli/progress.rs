@@ -11,13 +11,20 @@ pub struct Progress {
 
 impl Progress {
     pub fn new(quiet: bool) -> Progress {
-        Progress { enabled: !quiet && std::io::stderr().is_terminal(), last: None }
+        Progress {
+            enabled: !quiet && std::io::stderr().is_terminal(),
+            last: None,
+        }
     }
 
     /// Redraws at most ten times a second. `sizes` stands in for the token count (a pair's
     /// seed, variant and diff).
     pub fn show(&mut self, s: &Stats, elapsed: Duration, sizes: Option<String>) {
-        if !self.enabled || self.last.is_some_and(|t| t.elapsed() < Duration::from_millis(100)) {
+        if !self.enabled
+            || self
+                .last
+                .is_some_and(|t| t.elapsed() < Duration::from_millis(100))
+        {
             return;
         }
         self.last = Some(Instant::now());
@@ -28,7 +35,11 @@ impl Progress {
         let _ = write!(
             err,
             "\r\x1b[K{sizes} | {} queries, {:.1}/s | {} cache hits | {} | {:.0} s",
-            s.queries, s.queries as f64 / secs, s.cache_hits, s.pass, secs
+            s.queries,
+            s.queries as f64 / secs,
+            s.cache_hits,
+            s.pass,
+            secs
         );
         let _ = err.flush();
     }

@@ -1,6 +1,8 @@
 //! `whittle reduce`: the C-Reduce/C-Vise protocol around a [`Session`].
 
-use super::drive::{describe, interrupt_flag, jobs, property_from, run_tests, save, verdict_string, Ending, Tests};
+use super::drive::{
+    describe, interrupt_flag, jobs, property_from, run_tests, save, verdict_string, Ending, Tests,
+};
 use super::runner::{Done, Job, Runner};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -51,8 +53,12 @@ pub struct RunArgs {
 
 impl RunArgs {
     pub fn strategy(&self) -> Result<Strategy, String> {
-        Strategy::from_name(&self.strategy)
-            .ok_or_else(|| format!("unknown strategy `{}`: use perses, hdd, ddmin-lines or ddmin-tokens", self.strategy))
+        Strategy::from_name(&self.strategy).ok_or_else(|| {
+            format!(
+                "unknown strategy `{}`: use perses, hdd, ddmin-lines or ddmin-tokens",
+                self.strategy
+            )
+        })
     }
 }
 
@@ -76,7 +82,15 @@ struct SingleTests<'a> {
 impl Tests for SingleTests<'_> {
     fn next_jobs(&mut self, k: usize) -> Vec<Job> {
         let name = &self.name;
-        self.session.next(k).into_iter().map(|c| Job { id: c.id, property: 0, files: vec![(name.clone(), c.text)] }).collect()
+        self.session
+            .next(k)
+            .into_iter()
+            .map(|c| Job {
+                id: c.id,
+                property: 0,
+                files: vec![(name.clone(), c.text)],
+            })
+            .collect()
     }
 
     fn report(&mut self, done: &Done, verdict: Verdict) -> Vec<Job> {
@@ -109,24 +123,56 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let text = super::read_program(&args.file)?;
     let lang = super::pick_lang(args.run.lang.as_deref(), &args.file, &text)?;
     let strategy = args.run.strategy()?;
-    let property = property_from(args.test.as_deref(), args.cmd.as_deref(), args.pattern.as_deref(), args.exit, false)?;
-    let name = args.file.file_name().and_then(|n| n.to_str()).ok_or("FILE must name a file")?.to_string();
+    let property = property_from(
+        args.test.as_deref(),
+        args.cmd.as_deref(),
+        args.pattern.as_deref(),
+        args.exit,
+        false,
+    )?;
+    let name = args
+        .file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or("FILE must name a file")?
+        .to_string();
     let jobs = jobs(args.run.jobs);
-    let session = Session::new(lang, &text, Settings { strategy }).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let session = Session::new(lang, &text, Settings { strategy })
+        .map_err(|e| format!("{}: {e}", args.file.display()))?;
 
     let orig = PathBuf::from(format!("{}.orig", args.file.display()));
     if !orig.exists() {
-        std::fs::write(&orig, &text).map_err(|e| format!("cannot keep the original as {}: {e}", orig.display()))?;
+        std::fs::write(&orig, &text)
+            .map_err(|e| format!("cannot keep the original as {}: {e}", orig.display()))?;
     }
     let interrupted = interrupt_flag();
-    let runner = Runner::new(vec![property], jobs, Duration::from_secs_f64(args.run.timeout));
+    let runner = Runner::new(
+        vec![property],
+        jobs,
+        Duration::from_secs_f64(args.run.timeout),
+    );
     let started = Instant::now();
-    let mut tests = SingleTests { session, name: name.clone(), file: &args.file };
-    let run = run_tests(&mut tests, &runner, jobs, args.run.quiet, &interrupted, started)?;
+    let mut tests = SingleTests {
+        session,
+        name: name.clone(),
+        file: &args.file,
+    };
+    let run = run_tests(
+        &mut tests,
+        &runner,
+        jobs,
+        args.run.quiet,
+        &interrupted,
+        started,
+    )?;
     let session = tests.session;
     match run.ending {
         Ending::OriginalFails { done, verdict } => {
-            eprintln!("whittle reduce: the original {} is not interesting: the test says {}.", args.file.display(), describe(&verdict));
+            eprintln!(
+                "whittle reduce: the original {} is not interesting: the test says {}.",
+                args.file.display(),
+                describe(&verdict)
+            );
             if !done.output.trim().is_empty() {
                 eprintln!("Its output was:\n{}", done.output.trim_end());
             }
@@ -149,7 +195,11 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s",
         s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, engine.as_secs_f64()
     );
-    eprintln!("whittle reduce: the result is in {} (the original in {})", args.file.display(), orig.display());
+    eprintln!(
+        "whittle reduce: the result is in {} (the original in {})",
+        args.file.display(),
+        orig.display()
+    );
     if let Some(msg) = run.first_failure {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
@@ -162,8 +212,15 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
         // The verdicts replay the reduction without the test (`Session::replay`).
         json["verdicts"] = verdict_string(session.verdicts()).into();
-        std::fs::write(path, serde_json::to_string_pretty(&json).unwrap_or_default())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(
+            path,
+            serde_json::to_string_pretty(&json).unwrap_or_default(),
+        )
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    Ok(if interrupted.load(Ordering::SeqCst) { 130 } else { 0 })
+    Ok(if interrupted.load(Ordering::SeqCst) {
+        130
+    } else {
+        0
+    })
 }

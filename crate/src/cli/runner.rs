@@ -18,7 +18,12 @@ pub enum Property {
     /// A shell command with `{}` for the file; interesting when the output (stdout and
     /// stderr together) matches `regex` (or does not, with `negate`) and, if given, the exit
     /// status is `exit`.
-    Command { cmd: String, regex: regex::Regex, negate: bool, exit: Option<i32> },
+    Command {
+        cmd: String,
+        regex: regex::Regex,
+        negate: bool,
+        exit: Option<i32>,
+    },
 }
 
 /// One test to run: a candidate's files, written into a fresh folder.
@@ -70,8 +75,12 @@ impl Runner {
         let running = Arc::new(Mutex::new(HashMap::new()));
         let properties = Arc::new(properties);
         for _ in 0..threads.max(1) {
-            let (job_rx, done_tx, running, properties) =
-                (job_rx.clone(), done_tx.clone(), running.clone(), properties.clone());
+            let (job_rx, done_tx, running, properties) = (
+                job_rx.clone(),
+                done_tx.clone(),
+                running.clone(),
+                properties.clone(),
+            );
             std::thread::spawn(move || loop {
                 let job = match job_rx.lock().unwrap().recv() {
                     Ok(job) => job,
@@ -83,7 +92,12 @@ impl Runner {
                 }
             });
         }
-        Runner { jobs: job_tx, results: done_rx, running, timeout }
+        Runner {
+            jobs: job_tx,
+            results: done_rx,
+            running,
+            timeout,
+        }
     }
 
     pub fn submit(&self, job: Job) {
@@ -133,14 +147,30 @@ fn kill_group(pgid: i32) {
 }
 
 fn run_job(property: &Property, job: &Job, running: &Mutex<HashMap<u64, Running>>) -> Done {
-    let done = |outcome, output: String| Done { id: job.id, property: job.property, outcome, output };
+    let done = |outcome, output: String| Done {
+        id: job.id,
+        property: job.property,
+        outcome,
+        output,
+    };
     let dir = match tempfile::Builder::new().prefix("whittle-").tempdir() {
         Ok(d) => d,
-        Err(e) => return done(Outcome::Failed(format!("cannot make a temporary folder: {e}")), String::new()),
+        Err(e) => {
+            return done(
+                Outcome::Failed(format!("cannot make a temporary folder: {e}")),
+                String::new(),
+            )
+        }
     };
     for (name, text) in &job.files {
         if let Err(e) = std::fs::write(dir.path().join(name), text) {
-            return done(Outcome::Failed(format!("cannot write {name} in {}: {e}", dir.path().display())), String::new());
+            return done(
+                Outcome::Failed(format!(
+                    "cannot write {name} in {}: {e}",
+                    dir.path().display()
+                )),
+                String::new(),
+            );
         }
     }
     let mut command = match property {
@@ -152,14 +182,31 @@ fn run_job(property: &Property, job: &Job, running: &Mutex<HashMap<u64, Running>
             c
         }
     };
-    command.current_dir(dir.path()).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     command.process_group(0);
     let mut child = match command.spawn() {
         Ok(c) => c,
-        Err(e) => return done(Outcome::Failed(format!("cannot run the test: {e}")), String::new()),
+        Err(e) => {
+            return done(
+                Outcome::Failed(format!("cannot run the test: {e}")),
+                String::new(),
+            )
+        }
     };
     let pgid = child.id() as i32;
-    running.lock().unwrap().insert(job.id, Running { pgid, started: Instant::now(), cancelled: false, timed_out: false });
+    running.lock().unwrap().insert(
+        job.id,
+        Running {
+            pgid,
+            started: Instant::now(),
+            cancelled: false,
+            timed_out: false,
+        },
+    );
     // Read both streams (on a helper thread for stderr) so a chatty test cannot block.
     let mut stderr = child.stderr.take();
     let err_reader = std::thread::spawn(move || {
@@ -183,7 +230,12 @@ fn run_job(property: &Property, job: &Job, running: &Mutex<HashMap<u64, Running>
     }
     let status = match status {
         Ok(s) => s,
-        Err(e) => return done(Outcome::Failed(format!("waiting for the test failed: {e}")), short),
+        Err(e) => {
+            return done(
+                Outcome::Failed(format!("waiting for the test failed: {e}")),
+                short,
+            )
+        }
     };
     if info.is_some_and(|r| r.timed_out) {
         return done(Outcome::Timeout, short);
@@ -191,20 +243,35 @@ fn run_job(property: &Property, job: &Job, running: &Mutex<HashMap<u64, Running>
     let code = status.code().unwrap_or(-1);
     let interesting = match property {
         Property::Script(_) => code == 0,
-        Property::Command { regex, negate, exit, .. } => {
-            exit.is_none_or(|e| e == code) && (regex.is_match(&output) != *negate)
-        }
+        Property::Command {
+            regex,
+            negate,
+            exit,
+            ..
+        } => exit.is_none_or(|e| e == code) && (regex.is_match(&output) != *negate),
     };
-    done(if interesting { Outcome::Interesting } else { Outcome::Boring }, short)
+    done(
+        if interesting {
+            Outcome::Interesting
+        } else {
+            Outcome::Boring
+        },
+        short,
+    )
 }
 
 /// Resolves a test script given on the command line to an absolute, runnable path.
 pub fn script_path(path: &Path) -> Result<PathBuf, String> {
-    let abs = std::fs::canonicalize(path).map_err(|e| format!("cannot find the test script {}: {e}", path.display()))?;
+    let abs = std::fs::canonicalize(path)
+        .map_err(|e| format!("cannot find the test script {}: {e}", path.display()))?;
     let meta = std::fs::metadata(&abs).map_err(|e| format!("{}: {e}", abs.display()))?;
     use std::os::unix::fs::PermissionsExt;
     if meta.permissions().mode() & 0o111 == 0 {
-        return Err(format!("the test script {} is not executable: run `chmod +x {}`", path.display(), path.display()));
+        return Err(format!(
+            "the test script {} is not executable: run `chmod +x {}`",
+            path.display(),
+            path.display()
+        ));
     }
     Ok(abs)
 }

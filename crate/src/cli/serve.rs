@@ -44,7 +44,9 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> i32 {
-    let root = args.root.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."));
+    let root = args
+        .root
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."));
     let mut opts = whittle::serve::ServeOptions::new(args.host, args.port, root);
     if !(args.job_timeout > 0.0 && args.job_timeout.is_finite()) {
         eprintln!("whittle serve: --job-timeout must be a positive number of seconds");

@@ -101,7 +101,9 @@ impl Alignment {
 }
 
 fn token_texts(t: &Tree) -> Vec<&str> {
-    (0..t.tokens.len() as TokenId).map(|i| t.token_text(i)).collect()
+    (0..t.tokens.len() as TokenId)
+        .map(|i| t.token_text(i))
+        .collect()
 }
 
 #[cfg(test)]
@@ -114,13 +116,21 @@ mod tests {
         let mut p = Parser::new(lang);
         let (ta, tb) = (p.parse(a), p.parse(b));
         let al = Alignment::new(&ta, &tb);
-        let join = |t: &Tree, r: Range<TokenId>| r.map(|i| t.token_text(i)).collect::<Vec<_>>().join(" ");
-        al.hunks.iter().map(|h| (join(&ta, h.seed.clone()), join(&tb, h.variant.clone()))).collect()
+        let join =
+            |t: &Tree, r: Range<TokenId>| r.map(|i| t.token_text(i)).collect::<Vec<_>>().join(" ");
+        al.hunks
+            .iter()
+            .map(|h| (join(&ta, h.seed.clone()), join(&tb, h.variant.clone())))
+            .collect()
     }
 
     #[test]
     fn c_hunks_are_the_changed_tokens() {
-        let h = hunk_texts(Lang::C, "int f(int a) { return a + 1; }", "int f(int a) { return a - 1; }");
+        let h = hunk_texts(
+            Lang::C,
+            "int f(int a) { return a + 1; }",
+            "int f(int a) { return a - 1; }",
+        );
         assert_eq!(h, vec![("+".to_string(), "-".to_string())]);
         let h = hunk_texts(Lang::C, "int x; int y;", "int x; long z; int y;");
         assert_eq!(h, vec![(String::new(), "long z ;".to_string())]);
@@ -128,8 +138,18 @@ mod tests {
 
     #[test]
     fn rust_and_javascript_hunks() {
-        let h = hunk_texts(Lang::Rust, "fn main() { let x = 1; }", "fn main() { let mut x = 2; }");
-        assert_eq!(h, vec![(String::new(), "mut".to_string()), ("1".to_string(), "2".to_string())]);
+        let h = hunk_texts(
+            Lang::Rust,
+            "fn main() { let x = 1; }",
+            "fn main() { let mut x = 2; }",
+        );
+        assert_eq!(
+            h,
+            vec![
+                (String::new(), "mut".to_string()),
+                ("1".to_string(), "2".to_string())
+            ]
+        );
         let h = hunk_texts(Lang::JavaScript, "f(a, b);", "f(b);");
         assert_eq!(h, vec![("a ,".to_string(), String::new())]);
     }
@@ -137,16 +157,27 @@ mod tests {
     #[test]
     fn units_cover_both_programs_in_order() {
         let mut p = Parser::new(Lang::Java);
-        let (a, b) = (p.parse("class A { int x = 1; void f() {} }"), p.parse("class A { void f() { g(); } int y; }"));
+        let (a, b) = (
+            p.parse("class A { int x = 1; void f() {} }"),
+            p.parse("class A { void f() { g(); } int y; }"),
+        );
         let al = Alignment::new(&a, &b);
-        let seed: Vec<TokenId> = al.units.iter().filter_map(|u| match *u {
-            Unit::Both(s, _) | Unit::Seed(s) => Some(s),
-            _ => None,
-        }).collect();
-        let variant: Vec<TokenId> = al.units.iter().filter_map(|u| match *u {
-            Unit::Both(_, v) | Unit::Variant(v) => Some(v),
-            _ => None,
-        }).collect();
+        let seed: Vec<TokenId> = al
+            .units
+            .iter()
+            .filter_map(|u| match *u {
+                Unit::Both(s, _) | Unit::Seed(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        let variant: Vec<TokenId> = al
+            .units
+            .iter()
+            .filter_map(|u| match *u {
+                Unit::Both(_, v) | Unit::Variant(v) => Some(v),
+                _ => None,
+            })
+            .collect();
         assert_eq!(seed, (0..a.tokens.len() as TokenId).collect::<Vec<_>>());
         assert_eq!(variant, (0..b.tokens.len() as TokenId).collect::<Vec<_>>());
     }

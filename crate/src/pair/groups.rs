@@ -47,7 +47,11 @@ fn key_of(t: &Tree, map: &[Option<NodeId>], common: &CommonCount, leaf: NodeId) 
         }
         (x, false)
     } else {
-        while let Some(p) = t.node(x).parent.filter(|&p| map[p as usize].is_some() && common.of(t, p) == 0) {
+        while let Some(p) = t
+            .node(x)
+            .parent
+            .filter(|&p| map[p as usize].is_some() && common.of(t, p) == 0)
+        {
             x = p;
         }
         (x, true)
@@ -64,7 +68,10 @@ pub fn tree_groups(prog: &PairProgram) -> Vec<Vec<u32>> {
 fn tree_groups_with(prog: &PairProgram, m: &Mapping) -> Vec<Vec<u32>> {
     let (a, b) = (&prog.seed.tree, &prog.variant.tree);
     let al = &prog.align;
-    let (ca, cb) = (CommonCount::new(a, &al.seed_unit, &al.units), CommonCount::new(b, &al.variant_unit, &al.units));
+    let (ca, cb) = (
+        CommonCount::new(a, &al.seed_unit, &al.units),
+        CommonCount::new(b, &al.variant_unit, &al.units),
+    );
     let mut keys: Vec<Key> = Vec::new();
     let mut key_ids: HashMap<Key, usize> = HashMap::new();
     let mut unit_key: Vec<(u32, usize)> = Vec::new();
@@ -97,7 +104,11 @@ fn tree_groups_with(prog: &PairProgram, m: &Mapping) -> Vec<Vec<u32>> {
         common_before.push(common_before.last().unwrap() + unit.is_common() as u32);
     }
     let meet = |(s1, e1): (u32, u32), (s2, e2): (u32, u32)| {
-        let ((_, e1), (s2, _)) = if s1 <= s2 { ((s1, e1), (s2, e2)) } else { ((s2, e2), (s1, e1)) };
+        let ((_, e1), (s2, _)) = if s1 <= s2 {
+            ((s1, e1), (s2, e2))
+        } else {
+            ((s2, e2), (s1, e1))
+        };
         s2 <= e1 || common_before[s2 as usize] == common_before[e1 as usize + 1]
     };
     let span = |t: &Tree, unit_of: &[u32], n: NodeId| {
@@ -115,10 +126,16 @@ fn tree_groups_with(prog: &PairProgram, m: &Mapping) -> Vec<Vec<u32>> {
     let mut uf: Vec<usize> = (0..keys.len()).collect();
     for (id, k) in keys.iter().enumerate() {
         let Key::Delete(x) = *k else { continue };
-        let Some(pb) = a.node(x).parent.and_then(|p| m.a[p as usize]) else { continue };
-        let Some(del) = span(a, &al.seed_unit, x) else { continue };
+        let Some(pb) = a.node(x).parent.and_then(|p| m.a[p as usize]) else {
+            continue;
+        };
+        let Some(del) = span(a, &al.seed_unit, x) else {
+            continue;
+        };
         for &other in inserts.get(&pb).into_iter().flatten() {
-            let Key::Insert(y) = keys[other] else { unreachable!() };
+            let Key::Insert(y) = keys[other] else {
+                unreachable!()
+            };
             if let Some(ins) = span(b, &al.variant_unit, y) {
                 if meet(del, ins) {
                     union(&mut uf, id, other);
@@ -159,7 +176,12 @@ pub fn hunk_groups(prog: &PairProgram) -> Vec<Vec<u32>> {
     prog.align
         .hunks
         .iter()
-        .map(|h| h.units.clone().filter(|&u| prog.differs(u)).collect::<Vec<u32>>())
+        .map(|h| {
+            h.units
+                .clone()
+                .filter(|&u| prog.differs(u))
+                .collect::<Vec<u32>>()
+        })
         .filter(|g| !g.is_empty())
         .collect()
 }
@@ -171,7 +193,12 @@ mod tests {
     use crate::Lang;
 
     /// Each group as `seed tokens -> variant tokens`.
-    fn describe(lang: Lang, a: &str, b: &str, groups: fn(&PairProgram) -> Vec<Vec<u32>>) -> Vec<String> {
+    fn describe(
+        lang: Lang,
+        a: &str,
+        b: &str,
+        groups: fn(&PairProgram) -> Vec<Vec<u32>>,
+    ) -> Vec<String> {
         let mut p = Parser::new(lang);
         let prog = PairProgram::new(p.parse(a), p.parse(b));
         let (st, vt) = (&prog.seed.tree, &prog.variant.tree);
@@ -188,7 +215,9 @@ mod tests {
                         .collect::<Vec<_>>()
                         .join(" ")
                 };
-                format!("{} -> {}", side(true), side(false)).trim().to_string()
+                format!("{} -> {}", side(true), side(false))
+                    .trim()
+                    .to_string()
             })
             .collect()
     }

@@ -41,7 +41,9 @@ pub struct PairSettings {
 
 impl Default for PairSettings {
     fn default() -> Self {
-        PairSettings { strategy: Strategy::Perses }
+        PairSettings {
+            strategy: Strategy::Perses,
+        }
     }
 }
 
@@ -83,7 +85,12 @@ pub struct PairBest {
 
 impl Engine<Pair> {
     /// A session over a seed and a variant, which must both parse.
-    pub fn new(lang: Lang, seed: &str, variant: &str, settings: PairSettings) -> Result<PairSession, String> {
+    pub fn new(
+        lang: Lang,
+        seed: &str,
+        variant: &str,
+        settings: PairSettings,
+    ) -> Result<PairSession, String> {
         let mut parser = Parser::new(lang);
         let mut parse = |side: Side, text: &str| {
             let (tree, raw) = parser.parse_with_raw(text);
@@ -108,11 +115,20 @@ impl Engine<Pair> {
             sizes,
             before: sizes,
         };
-        Ok(Engine::start(subject, vec![seed.to_string(), variant.to_string()]))
+        Ok(Engine::start(
+            subject,
+            vec![seed.to_string(), variant.to_string()],
+        ))
     }
 
     /// A session that replays recorded verdicts (see [`Engine::verdicts`]) with `step`.
-    pub fn replay(lang: Lang, seed: &str, variant: &str, settings: PairSettings, verdicts: Vec<bool>) -> Result<PairSession, String> {
+    pub fn replay(
+        lang: Lang,
+        seed: &str,
+        variant: &str,
+        settings: PairSettings,
+        verdicts: Vec<bool>,
+    ) -> Result<PairSession, String> {
         Ok(PairSession::new(lang, seed, variant, settings)?.into_replay(verdicts))
     }
 
@@ -171,13 +187,19 @@ impl Engine<Pair> {
 
 /// A unified diff (three lines of context) from `seed` to `variant`.
 pub fn unified_diff(seed: &str, variant: &str, seed_name: &str, variant_name: &str) -> String {
-    similar::TextDiff::from_lines(seed, variant).unified_diff().context_radius(3).header(seed_name, variant_name).to_string()
+    similar::TextDiff::from_lines(seed, variant)
+        .unified_diff()
+        .context_radius(3)
+        .header(seed_name, variant_name)
+        .to_string()
 }
 
 /// Tokens only one of two programs has, by the token-list diff: the size of their difference.
 pub fn diff_tokens(lang: Lang, seed: &str, variant: &str) -> usize {
     let mut parser = Parser::new(lang);
-    PairProgram::new(parser.parse(seed), parser.parse(variant)).sizes().diff
+    PairProgram::new(parser.parse(seed), parser.parse(variant))
+        .sizes()
+        .diff
 }
 
 #[cfg(test)]

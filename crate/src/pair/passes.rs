@@ -10,8 +10,15 @@ use std::rc::Rc;
 
 #[derive(Clone)]
 pub enum PairPass {
-    Diff { name: &'static str, groups: Rc<Vec<Vec<u32>>>, chunks: Chunks },
-    Common { side: Side, inner: Box<dyn Pass> },
+    Diff {
+        name: &'static str,
+        groups: Rc<Vec<Vec<u32>>>,
+        chunks: Chunks,
+    },
+    Common {
+        side: Side,
+        inner: Box<dyn Pass>,
+    },
 }
 
 impl PairPass {
@@ -28,7 +35,11 @@ impl PairPass {
     fn diff(name: &'static str, groups: Vec<Vec<u32>>) -> PairPass {
         // Never all at once: a variant equal to its seed explains nothing.
         let chunks = Chunks::new((0..groups.len() as u32).collect(), false);
-        PairPass::Diff { name, groups: Rc::new(groups), chunks }
+        PairPass::Diff {
+            name,
+            groups: Rc::new(groups),
+            chunks,
+        }
     }
 
     /// MinCommonality on one side, with one of a single-program strategy's passes.
@@ -39,8 +50,13 @@ impl PairPass {
     pub fn name(&self) -> &'static str {
         match self {
             PairPass::Diff { name, .. } => name,
-            PairPass::Common { side: Side::Seed, .. } => "min-commonality (seed)",
-            PairPass::Common { side: Side::Variant, .. } => "min-commonality (variant)",
+            PairPass::Common {
+                side: Side::Seed, ..
+            } => "min-commonality (seed)",
+            PairPass::Common {
+                side: Side::Variant,
+                ..
+            } => "min-commonality (variant)",
         }
     }
 
@@ -55,7 +71,10 @@ impl PairPass {
         match self {
             PairPass::Diff { groups, chunks, .. } => {
                 let set = chunks.propose()?;
-                let unapply = set.iter().flat_map(|&g| groups[g as usize].iter().copied()).collect();
+                let unapply = set
+                    .iter()
+                    .flat_map(|&g| groups[g as usize].iter().copied())
+                    .collect();
                 Some(PairEdit::unapplying(unapply))
             }
             PairPass::Common { side, inner } => {

@@ -43,7 +43,10 @@ pub struct PairEdit {
 
 impl PairEdit {
     pub fn unapplying(unapply: Vec<u32>) -> PairEdit {
-        PairEdit { unapply, ..PairEdit::default() }
+        PairEdit {
+            unapply,
+            ..PairEdit::default()
+        }
     }
 }
 
@@ -108,9 +111,13 @@ impl PairProgram {
     }
 
     pub fn changes(&self, e: &PairEdit) -> bool {
-        e.delete.iter().any(|r| r.clone().any(|u| self.keep[u as usize]))
+        e.delete
+            .iter()
+            .any(|r| r.clone().any(|u| self.keep[u as usize]))
             || e.unapply.iter().any(|&u| self.differs(u))
-            || e.replace.iter().any(|(u, text)| self.keep[*u as usize] && self.text_of(*u) != text)
+            || e.replace
+                .iter()
+                .any(|(u, text)| self.keep[*u as usize] && self.text_of(*u) != text)
     }
 
     /// The pair after `e`.
@@ -136,7 +143,12 @@ impl PairProgram {
         self.with_state(keep, applied, subst)
     }
 
-    fn with_state(&self, keep: Vec<bool>, applied: Rc<Vec<bool>>, subst: Rc<Substitutions>) -> PairProgram {
+    fn with_state(
+        &self,
+        keep: Vec<bool>,
+        applied: Rc<Vec<bool>>,
+        subst: Rc<Substitutions>,
+    ) -> PairProgram {
         let al = &self.align;
         let seed_keep = al.seed_unit.iter().map(|&u| keep[u as usize]).collect();
         let variant_keep = al
@@ -176,12 +188,18 @@ impl PairProgram {
         let seed = self.seed.text();
         // The variant's own tokens, and the seed's where a difference is not applied.
         let (keep, applied) = (&self.keep, &self.applied);
-        let refs = self.align.units.iter().enumerate().filter(|(u, _)| keep[*u]).filter_map(|(u, unit)| match *unit {
-            Unit::Both(_, v) => Some((0, v)),
-            Unit::Variant(v) if applied[u] => Some((0, v)),
-            Unit::Seed(s) if !applied[u] => Some((1, s)),
-            _ => None,
-        });
+        let refs = self
+            .align
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(u, _)| keep[*u])
+            .filter_map(|(u, unit)| match *unit {
+                Unit::Both(_, v) => Some((0, v)),
+                Unit::Variant(v) if applied[u] => Some((0, v)),
+                Unit::Seed(s) if !applied[u] => Some((1, s)),
+                _ => None,
+            });
         let trees = [self.variant.tree.as_ref(), self.seed.tree.as_ref()];
         let variant = unparse_refs_with(&trees, refs, &[&self.variant.subst, &self.seed.subst]);
         (seed, variant)
@@ -239,9 +257,17 @@ impl PairProgram {
     pub fn edit_from(&self, side: Side, edit: &Edit) -> PairEdit {
         let map = self.unit_map(side);
         PairEdit {
-            delete: edit.delete.iter().map(|r| self.units_of(side, r.clone())).collect(),
+            delete: edit
+                .delete
+                .iter()
+                .map(|r| self.units_of(side, r.clone()))
+                .collect(),
             unapply: Vec::new(),
-            replace: edit.replace.iter().map(|(t, text)| (map[*t as usize], text.clone())).collect(),
+            replace: edit
+                .replace
+                .iter()
+                .map(|(t, text)| (map[*t as usize], text.clone()))
+                .collect(),
         }
     }
 }
@@ -259,22 +285,44 @@ mod tests {
     }
 
     fn token(t: &Tree, text: &str) -> TokenId {
-        (0..t.tokens.len() as TokenId).find(|&i| t.token_text(i) == text).unwrap()
+        (0..t.tokens.len() as TokenId)
+            .find(|&i| t.token_text(i) == text)
+            .unwrap()
     }
 
     #[test]
     fn all_applied_gives_back_both_programs() {
-        let (a, b) = ("int f(int x) {\n  return x + 1;\n}\n", "int f(int x) {\n  x++;\n  return x - 1;\n}\n");
+        let (a, b) = (
+            "int f(int x) {\n  return x + 1;\n}\n",
+            "int f(int x) {\n  x++;\n  return x - 1;\n}\n",
+        );
         let p = pair(Lang::C, a, b);
         assert_eq!(p.texts(), (a.to_string(), b.to_string()));
-        assert_eq!(p.sizes(), Sizes { seed: 13, variant: 16, diff: 5 });
+        assert_eq!(
+            p.sizes(),
+            Sizes {
+                seed: 13,
+                variant: 16,
+                diff: 5
+            }
+        );
     }
 
     #[test]
     fn unapplying_a_difference_patches_it_out() {
-        let p = pair(Lang::C, "int f(int x) {\n  return x + 1;\n}\n", "int f(int x) {\n  x++;\n  return x - 1;\n}\n");
+        let p = pair(
+            Lang::C,
+            "int f(int x) {\n  return x + 1;\n}\n",
+            "int f(int x) {\n  x++;\n  return x - 1;\n}\n",
+        );
         // Unapply the operator change, keep the inserted statement.
-        let op: Vec<u32> = p.align.hunks.iter().filter(|h| h.seed.len() == 1).flat_map(|h| h.units.clone()).collect();
+        let op: Vec<u32> = p
+            .align
+            .hunks
+            .iter()
+            .filter(|h| h.seed.len() == 1)
+            .flat_map(|h| h.units.clone())
+            .collect();
         let q = p.after(&PairEdit::unapplying(op));
         let (seed, variant) = q.texts();
         assert_eq!(seed, "int f(int x) {\n  return x + 1;\n}\n");
@@ -292,20 +340,39 @@ mod tests {
         let st = &p.seed.tree;
         let (from, to) = (token(st, "let"), token(st, "1") + 2);
         let q = p.after(&p.edit_from(Side::Seed, &Edit::deleting(vec![from..to])));
-        assert_eq!(q.texts(), ("fn main() {\n    let b = 2;\n}\n".to_string(), "fn main() {\n    let b = 3;\n}\n".to_string()));
+        assert_eq!(
+            q.texts(),
+            (
+                "fn main() {\n    let b = 2;\n}\n".to_string(),
+                "fn main() {\n    let b = 3;\n}\n".to_string()
+            )
+        );
         assert_eq!(q.variant.size(), 11);
     }
 
     #[test]
     fn a_reduced_seed_is_patched_with_the_applied_differences() {
         // JavaScript: drop a common statement from the seed, then unapply one of two changes.
-        let p = pair(Lang::JavaScript, "let a = 1;\nlet b = g(a);\nf(a, b);\n", "let a = 2;\nlet b = g(a);\nf(b, a);\n");
+        let p = pair(
+            Lang::JavaScript,
+            "let a = 1;\nlet b = g(a);\nf(a, b);\n",
+            "let a = 2;\nlet b = g(a);\nf(b, a);\n",
+        );
         let st = &p.seed.tree;
-        let from = (0..st.tokens.len() as TokenId).filter(|&i| st.token_text(i) == "let").nth(1).unwrap();
+        let from = (0..st.tokens.len() as TokenId)
+            .filter(|&i| st.token_text(i) == "let")
+            .nth(1)
+            .unwrap();
         let q = p.after(&p.edit_from(Side::Seed, &Edit::deleting(vec![from..from + 8])));
         assert_eq!(q.texts().1, "let a = 2;\nf(b, a);\n");
         let first: Vec<u32> = q.align.hunks[0].units.clone().collect();
-        assert_eq!(q.after(&PairEdit::unapplying(first)).texts(), ("let a = 1;\nf(a, b);\n".to_string(), "let a = 1;\nf(b, a);\n".to_string()));
+        assert_eq!(
+            q.after(&PairEdit::unapplying(first)).texts(),
+            (
+                "let a = 1;\nf(a, b);\n".to_string(),
+                "let a = 1;\nf(b, a);\n".to_string()
+            )
+        );
     }
 }
 
@@ -319,13 +386,24 @@ mod rewrite_tests {
     #[test]
     fn a_rewrite_of_a_shared_token_rewrites_both() {
         let mut p = Parser::new(Lang::C);
-        let prog = PairProgram::new(p.parse("typedef long L;\nL x = 1;\n"), p.parse("typedef long L;\nL x = 2;\n"));
+        let prog = PairProgram::new(
+            p.parse("typedef long L;\nL x = 1;\n"),
+            p.parse("typedef long L;\nL x = 2;\n"),
+        );
         let st = &prog.seed.tree;
-        let uses: Vec<TokenId> = (0..st.tokens.len() as TokenId).filter(|&t| st.token_text(t) == "L").collect();
+        let uses: Vec<TokenId> = (0..st.tokens.len() as TokenId)
+            .filter(|&t| st.token_text(t) == "L")
+            .collect();
         // Inline the typedef: its use becomes `long`, the typedef goes.
-        let edit = Edit { delete: vec![0..uses[0] + 2], replace: vec![(uses[1], "long".to_string())] };
+        let edit = Edit {
+            delete: vec![0..uses[0] + 2],
+            replace: vec![(uses[1], "long".to_string())],
+        };
         let q = prog.after(&prog.edit_from(Side::Seed, &edit));
-        assert_eq!(q.texts(), ("long x = 1;\n".to_string(), "long x = 2;\n".to_string()));
+        assert_eq!(
+            q.texts(),
+            ("long x = 1;\n".to_string(), "long x = 2;\n".to_string())
+        );
         assert_eq!(q.seed.text(), "long x = 1;\n");
         assert_eq!(q.variant.text(), "long x = 2;\n");
     }

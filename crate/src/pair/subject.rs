@@ -3,7 +3,7 @@
 //! strategy), candidates of two parts (seed, variant), each side checked for validity.
 
 use super::passes::PairPass;
-use super::program::{PairProgram, Sizes, Side};
+use super::program::{PairProgram, Side, Sizes};
 use super::PairCandidate;
 use crate::reduce::{Proposal, Stats, Strategy, Subject};
 use crate::tree::Parser;
@@ -65,7 +65,9 @@ impl Subject for Pair {
     }
 
     fn propose(&mut self, pass: &mut PairPass, stats: &mut Stats) -> Proposal<PairChange> {
-        let Some(edit) = pass.propose(&self.prog) else { return Proposal::Over };
+        let Some(edit) = pass.propose(&self.prog) else {
+            return Proposal::Over;
+        };
         if !self.prog.changes(&edit) {
             return Proposal::Skip;
         }
@@ -84,7 +86,10 @@ impl Subject for Pair {
             if texts[i] == self.best[i] {
                 continue;
             }
-            match self.parser.check_edit(&self.raw[i], &self.best[i], &texts[i]) {
+            match self
+                .parser
+                .check_edit(&self.raw[i], &self.best[i], &texts[i])
+            {
                 Some(tree) => raw[i] = Some(tree),
                 None => {
                     stats.invalid_skipped += 1;
@@ -92,11 +97,22 @@ impl Subject for Pair {
                 }
             }
             if cfg!(debug_assertions) {
-                assert!(self.parser.is_valid(&texts[i]), "the incremental check passed a candidate a full parse rejects:\n{}", texts[i]);
+                assert!(
+                    self.parser.is_valid(&texts[i]),
+                    "the incremental check passed a candidate a full parse rejects:\n{}",
+                    texts[i]
+                );
             }
         }
         let sizes = next.sizes();
-        Proposal::Candidate { texts: texts.into(), change: PairChange { prog: next, raw, sizes } }
+        Proposal::Candidate {
+            texts: texts.into(),
+            change: PairChange {
+                prog: next,
+                raw,
+                sizes,
+            },
+        }
     }
 
     fn accept(&mut self, texts: Vec<String>, change: PairChange, pass: &mut PairPass) {

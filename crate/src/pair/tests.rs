@@ -9,7 +9,14 @@ use crate::tree::Parser;
 type Oracle<'a> = &'a dyn Fn(&str) -> bool;
 
 /// Runs one pass to its end on a fresh pair, accepting what both oracles like.
-fn run_pass(lang: Lang, seed: &str, variant: &str, make: fn(&PairProgram) -> PairPass, seed_ok: Oracle, variant_ok: Oracle) -> (String, String) {
+fn run_pass(
+    lang: Lang,
+    seed: &str,
+    variant: &str,
+    make: fn(&PairProgram) -> PairPass,
+    seed_ok: Oracle,
+    variant_ok: Oracle,
+) -> (String, String) {
     let mut parser = Parser::new(lang);
     let mut prog = PairProgram::new(parser.parse(seed), parser.parse(variant));
     let mut pass = make(&prog);
@@ -27,24 +34,47 @@ fn run_pass(lang: Lang, seed: &str, variant: &str, make: fn(&PairProgram) -> Pai
 /// Drives a pair session to its end with `k` candidates in flight. Each candidate's
 /// variant is tested first and its seed only if still wanted (or, with `whole`, both are
 /// tested and one verdict is reported for the pair); `scramble` reverses each batch.
-fn drive(mut s: PairSession, k: usize, scramble: bool, whole: bool, seed_ok: Oracle, variant_ok: Oracle) -> PairSession {
-    let verdict = |b: bool| if b { Verdict::Interesting } else { Verdict::Boring };
+fn drive(
+    mut s: PairSession,
+    k: usize,
+    scramble: bool,
+    whole: bool,
+    seed_ok: Oracle,
+    variant_ok: Oracle,
+) -> PairSession {
+    let verdict = |b: bool| {
+        if b {
+            Verdict::Interesting
+        } else {
+            Verdict::Boring
+        }
+    };
     let mut pending: Vec<PairCandidate> = Vec::new();
     let mut turn = 0usize;
     while !s.done() {
-        pending.extend(s.next(k.saturating_sub(pending.len()).max(if pending.is_empty() { 1 } else { 0 })));
+        pending.extend(
+            s.next(
+                k.saturating_sub(pending.len())
+                    .max(if pending.is_empty() { 1 } else { 0 }),
+            ),
+        );
         if pending.is_empty() {
             continue;
         }
         turn += 1;
-        let take = if scramble { 1 + turn % pending.len() } else { 1 };
+        let take = if scramble {
+            1 + turn % pending.len()
+        } else {
+            1
+        };
         let mut batch: Vec<PairCandidate> = pending.drain(..take.min(pending.len())).collect();
         if scramble {
             batch.reverse();
         }
         for c in batch {
             if whole {
-                let ok = (!c.test_seed || seed_ok(&c.seed)) && (!c.test_variant || variant_ok(&c.variant));
+                let ok = (!c.test_seed || seed_ok(&c.seed))
+                    && (!c.test_variant || variant_ok(&c.variant));
                 s.report(c.id, verdict(ok));
                 continue;
             }
@@ -78,7 +108,14 @@ fn c_valid(t: &str) -> bool {
 
 #[test]
 fn min_tdiff_keeps_only_the_critical_tree_edit() {
-    let (s, v) = run_pass(Lang::C, SEED, VARIANT, PairPass::min_tdiff, &|s| !s.contains("x < 3"), &|v| v.contains("x < 3"));
+    let (s, v) = run_pass(
+        Lang::C,
+        SEED,
+        VARIANT,
+        PairPass::min_tdiff,
+        &|s| !s.contains("x < 3"),
+        &|v| v.contains("x < 3"),
+    );
     assert_eq!(s, SEED);
     assert_eq!(v, SEED.replace("x > 3", "x < 3"));
 }
@@ -90,9 +127,27 @@ fn min_ldiff_splits_a_replacement_the_tree_diff_keeps_whole() {
     let variant = "void f(int a, int b) {\n  while (b) { a = 2; }\n}\n";
     let seed_ok = |s: &str| !s.contains("while");
     let variant_ok = |v: &str| v.contains("while (");
-    let (s, v) = run_pass(Lang::C, seed, variant, PairPass::min_tdiff, &seed_ok, &variant_ok);
-    assert_eq!((s.as_str(), v.as_str()), (seed, variant), "the tree edit is all or nothing");
-    let (s, v) = run_pass(Lang::C, seed, variant, PairPass::min_ldiff, &seed_ok, &variant_ok);
+    let (s, v) = run_pass(
+        Lang::C,
+        seed,
+        variant,
+        PairPass::min_tdiff,
+        &seed_ok,
+        &variant_ok,
+    );
+    assert_eq!(
+        (s.as_str(), v.as_str()),
+        (seed, variant),
+        "the tree edit is all or nothing"
+    );
+    let (s, v) = run_pass(
+        Lang::C,
+        seed,
+        variant,
+        PairPass::min_ldiff,
+        &seed_ok,
+        &variant_ok,
+    );
     assert_eq!(s, seed);
     assert_eq!(v, "void f(int a, int b) {\n  while (a) { a = 1; }\n}\n");
 }
@@ -101,7 +156,11 @@ fn min_ldiff_splits_a_replacement_the_tree_diff_keeps_whole() {
 fn min_commonality_deletes_what_both_share_from_both() {
     let seed = "int f(void) { return 1; }\nint g(void) { return 2; }\nint main(void) { int k = 3; return g(); }\n";
     let variant = seed.replace("k = 3", "k = 4");
-    let needs = |t: &str| t.contains("int g(void) { return 2; }") && t.contains("int main(void) {") && t.contains("return g();");
+    let needs = |t: &str| {
+        t.contains("int g(void) { return 2; }")
+            && t.contains("int main(void) {")
+            && t.contains("return g();")
+    };
     let seed_ok = |s: &str| needs(s) && s.contains("int k = 3;");
     let variant_ok = |v: &str| needs(v) && v.contains("int k = 4;");
     let common = |p: &PairProgram| {
@@ -109,7 +168,10 @@ fn min_commonality_deletes_what_both_share_from_both() {
         PairPass::common(Side::Seed, inner)
     };
     let (s, v) = run_pass(Lang::C, seed, &variant, common, &seed_ok, &variant_ok);
-    assert_eq!(s, "int g(void) { return 2; }\nint main(void) { int k = 3; return g(); }\n");
+    assert_eq!(
+        s,
+        "int g(void) { return 2; }\nint main(void) { int k = 3; return g(); }\n"
+    );
     assert_eq!(v, s.replace("k = 3", "k = 4"));
 }
 
@@ -134,16 +196,31 @@ fn ppr_shrinks_both_and_the_difference_to_the_critical_change() {
     let best = s.best();
     let st = s.pair_stats();
     assert!(seed_ok(&best.seed) && variant_ok(&best.variant));
-    assert_eq!(best.variant, best.seed.replace("x > 3", "x < 3"), "diff:\n{}", best.diff);
+    assert_eq!(
+        best.variant,
+        best.seed.replace("x > 3", "x < 3"),
+        "diff:\n{}",
+        best.diff
+    );
     assert_eq!(best.diff_tokens, 2);
     assert_eq!(diff_tokens(Lang::C, &best.seed, &best.variant), 2);
     assert!(st.diff_tokens_before > 8, "{st:?}");
-    assert!(st.variant_tokens_after * 3 < st.variant_tokens_before, "{}", best.variant);
+    assert!(
+        st.variant_tokens_after * 3 < st.variant_tokens_before,
+        "{}",
+        best.variant
+    );
     assert_eq!(st.session.invalid_queries, 0);
     assert_eq!(st.seed_queries + st.variant_queries, st.session.queries);
     // While only the variant changes, the seed's verdict is known.
     assert!(st.seed_queries < st.variant_queries, "{st:?}");
-    assert!(best.diff.contains("-  if (x > 3)") || best.diff.contains("-if (x > 3)") || best.diff.contains("> 3"), "{}", best.diff);
+    assert!(
+        best.diff.contains("-  if (x > 3)")
+            || best.diff.contains("-if (x > 3)")
+            || best.diff.contains("> 3"),
+        "{}",
+        best.diff
+    );
 }
 
 #[test]
@@ -165,12 +242,22 @@ fn same_pair_for_any_k_report_order_and_reporting() {
 #[test]
 fn a_pair_replays_without_tests() {
     let s = drive(session(), 4, true, false, &seed_ok, &variant_ok);
-    let mut r = PairSession::replay(Lang::C, SEED, VARIANT, PairSettings::default(), s.verdicts().to_vec()).unwrap();
+    let mut r = PairSession::replay(
+        Lang::C,
+        SEED,
+        VARIANT,
+        PairSettings::default(),
+        s.verdicts().to_vec(),
+    )
+    .unwrap();
     while !r.done() {
         r.step(10);
         assert!(r.next(1).is_empty(), "a replay hands nothing out");
     }
-    assert_eq!((r.best_seed(), r.best_variant()), (s.best_seed(), s.best_variant()));
+    assert_eq!(
+        (r.best_seed(), r.best_variant()),
+        (s.best_seed(), s.best_variant())
+    );
 }
 
 #[test]
@@ -198,16 +285,29 @@ fn other_languages_pair_reduce_too() {
     ];
     for (lang, seed, variant, needle) in cases {
         let s = PairSession::new(lang, seed, variant, PairSettings::default()).unwrap();
-        let s = drive(s, 2, false, false, &|t: &str| !t.contains(needle), &|t: &str| t.contains(needle));
+        let s = drive(
+            s,
+            2,
+            false,
+            false,
+            &|t: &str| !t.contains(needle),
+            &|t: &str| t.contains(needle),
+        );
         let best = s.best();
         assert!(best.variant.contains(needle), "{lang}: {}", best.variant);
         assert_eq!(best.diff_tokens, 2, "{lang}:\n{}", best.diff);
-        assert!(s.pair_stats().variant_tokens_after < 10, "{lang}: {}", best.variant);
+        assert!(
+            s.pair_stats().variant_tokens_after < 10,
+            "{lang}: {}",
+            best.variant
+        );
     }
 }
 
 #[test]
 fn unparseable_sides_are_named() {
-    let err = PairSession::new(Lang::C, "int x;", "int main( {", PairSettings::default()).err().unwrap();
+    let err = PairSession::new(Lang::C, "int x;", "int main( {", PairSettings::default())
+        .err()
+        .unwrap();
     assert!(err.contains("variant") && err.contains("line 1"), "{err}");
 }

@@ -90,7 +90,10 @@ pub fn match_trees(a: &Tree, b: &Tree) -> Mapping {
         b,
         fa: Facts::new(a),
         fb: Facts::new(b),
-        m: Mapping { a: vec![None; a.nodes.len()], b: vec![None; b.nodes.len()] },
+        m: Mapping {
+            a: vec![None; a.nodes.len()],
+            b: vec![None; b.nodes.len()],
+        },
     };
     if !a.nodes.is_empty() && !b.nodes.is_empty() {
         mt.top_down();
@@ -118,7 +121,11 @@ impl Matcher<'_> {
             }
             if ha != hb {
                 // Only the taller side can hold something the other lacks at this height.
-                let (list, tree) = if ha > hb { (&mut la, self.a) } else { (&mut lb, self.b) };
+                let (list, tree) = if ha > hb {
+                    (&mut la, self.a)
+                } else {
+                    (&mut lb, self.b)
+                };
                 let h = ha.max(hb);
                 for n in pop_height(list, h) {
                     open(list, tree, if ha > hb { &self.fa } else { &self.fb }, n);
@@ -128,14 +135,24 @@ impl Matcher<'_> {
             let (xs, ys) = (pop_height(&mut la, ha), pop_height(&mut lb, ha));
             let mut by_hash: HashMap<u64, (Vec<NodeId>, Vec<NodeId>)> = HashMap::new();
             for &x in &xs {
-                by_hash.entry(self.fa.hash[x as usize]).or_default().0.push(x);
+                by_hash
+                    .entry(self.fa.hash[x as usize])
+                    .or_default()
+                    .0
+                    .push(x);
             }
             for &y in &ys {
-                by_hash.entry(self.fb.hash[y as usize]).or_default().1.push(y);
+                by_hash
+                    .entry(self.fb.hash[y as usize])
+                    .or_default()
+                    .1
+                    .push(y);
             }
             // In the order of the seed, for determinism.
-            let mut groups: Vec<(Vec<NodeId>, Vec<NodeId>)> =
-                by_hash.into_values().filter(|(x, y)| !x.is_empty() && !y.is_empty()).collect();
+            let mut groups: Vec<(Vec<NodeId>, Vec<NodeId>)> = by_hash
+                .into_values()
+                .filter(|(x, y)| !x.is_empty() && !y.is_empty())
+                .collect();
             groups.sort_by_key(|(x, _)| x[0]);
             for (gx, gy) in groups {
                 if gx.len() == 1 && gy.len() == 1 {
@@ -177,7 +194,11 @@ impl Matcher<'_> {
                 pairs.push((dice, distance, x, y));
             }
         }
-        pairs.sort_by(|p, q| q.0.total_cmp(&p.0).then(p.1.total_cmp(&q.1)).then((p.2, p.3).cmp(&(q.2, q.3))));
+        pairs.sort_by(|p, q| {
+            q.0.total_cmp(&p.0)
+                .then(p.1.total_cmp(&q.1))
+                .then((p.2, p.3).cmp(&(q.2, q.3)))
+        });
         for (_, _, x, y) in pairs {
             if self.m.a[x as usize].is_none() && self.m.b[y as usize].is_none() {
                 self.link_subtrees(x, y);
@@ -192,7 +213,9 @@ impl Matcher<'_> {
             return 0.0;
         }
         let ys = y + 1..y + sy;
-        let common = (x + 1..x + sx).filter(|&d| self.m.a[d as usize].is_some_and(|p| ys.contains(&p))).count();
+        let common = (x + 1..x + sx)
+            .filter(|&d| self.m.a[d as usize].is_some_and(|p| ys.contains(&p)))
+            .count();
         2.0 * common as f64 / (sx + sy - 2) as f64
     }
 
@@ -241,7 +264,10 @@ impl Matcher<'_> {
         if out.is_empty() {
             let depth = self.a.node(x).depth;
             let end = x + self.fa.size[x as usize];
-            for d in (x + 1..end).filter(|&d| self.m.a[d as usize].is_some()).take(16) {
+            for d in (x + 1..end)
+                .filter(|&d| self.m.a[d as usize].is_some())
+                .take(16)
+            {
                 let mut y = self.m.a[d as usize].unwrap();
                 for _ in depth..self.a.node(d).depth {
                     match self.b.node(y).parent {
@@ -277,7 +303,10 @@ impl Matcher<'_> {
             for (i, &cx) in free_a.iter().enumerate() {
                 let (node, bag) = (self.a.node(cx), token_bag(self.a, cx));
                 for (j, &cy) in free_b.iter().enumerate() {
-                    if node.children.is_empty() || self.b.node(cy).kind != node.kind || self.b.node(cy).children.is_empty() {
+                    if node.children.is_empty()
+                        || self.b.node(cy).kind != node.kind
+                        || self.b.node(cy).children.is_empty()
+                    {
                         continue;
                     }
                     let sim = bag_dice(&bag, &bags_b[j]);
@@ -296,8 +325,14 @@ impl Matcher<'_> {
             }
             (free_a, free_b) = self.free_children(x, y);
         }
-        let ka: Vec<(&str, bool)> = free_a.iter().map(|&c| (self.a.node(c).kind, self.a.node(c).children.is_empty())).collect();
-        let kb: Vec<(&str, bool)> = free_b.iter().map(|&c| (self.b.node(c).kind, self.b.node(c).children.is_empty())).collect();
+        let ka: Vec<(&str, bool)> = free_a
+            .iter()
+            .map(|&c| (self.a.node(c).kind, self.a.node(c).children.is_empty()))
+            .collect();
+        let kb: Vec<(&str, bool)> = free_b
+            .iter()
+            .map(|&c| (self.b.node(c).kind, self.b.node(c).children.is_empty()))
+            .collect();
         for (i, j) in common_pairs(&ka, &kb) {
             self.m.link(free_a[i], free_b[j]);
             self.recover(free_a[i], free_b[j]);
@@ -305,8 +340,22 @@ impl Matcher<'_> {
     }
 
     fn free_children(&self, x: NodeId, y: NodeId) -> (Vec<NodeId>, Vec<NodeId>) {
-        let a = self.a.node(x).children.iter().copied().filter(|&c| self.m.a[c as usize].is_none()).collect();
-        let b = self.b.node(y).children.iter().copied().filter(|&c| self.m.b[c as usize].is_none()).collect();
+        let a = self
+            .a
+            .node(x)
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| self.m.a[c as usize].is_none())
+            .collect();
+        let b = self
+            .b
+            .node(y)
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| self.m.b[c as usize].is_none())
+            .collect();
         (a, b)
     }
 }
@@ -366,7 +415,12 @@ fn post_order(t: &Tree) -> Vec<NodeId> {
 fn common_pairs<T: Hash + Eq + Ord>(a: &[T], b: &[T]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for op in capture_diff_slices(Algorithm::Myers, a, b) {
-        if let DiffOp::Equal { old_index, new_index, len } = op {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
             out.extend((0..len).map(|k| (old_index + k, new_index + k)));
         }
     }
@@ -382,7 +436,12 @@ fn pop_height(list: &mut BinaryHeap<(u32, std::cmp::Reverse<NodeId>)>, h: u32) -
     out
 }
 
-fn open(list: &mut BinaryHeap<(u32, std::cmp::Reverse<NodeId>)>, tree: &Tree, facts: &Facts, n: NodeId) {
+fn open(
+    list: &mut BinaryHeap<(u32, std::cmp::Reverse<NodeId>)>,
+    tree: &Tree,
+    facts: &Facts,
+    n: NodeId,
+) {
     for &c in &tree.node(n).children {
         list.push((facts.height[c as usize], std::cmp::Reverse(c)));
     }
@@ -408,7 +467,9 @@ pub fn edit_script(a: &Tree, b: &Tree, m: &Mapping) -> Vec<TreeEdit> {
     for x in 0..a.nodes.len() as NodeId {
         let parent = a.node(x).parent;
         match m.a[x as usize] {
-            None if parent.is_none_or(|p| m.a[p as usize].is_some()) => out.push(TreeEdit::Delete(x)),
+            None if parent.is_none_or(|p| m.a[p as usize].is_some()) => {
+                out.push(TreeEdit::Delete(x))
+            }
             None => {}
             Some(y) => {
                 if a.node(x).children.is_empty() && a.node_text(x) != b.node_text(y) {
@@ -468,11 +529,17 @@ mod tests {
 
     #[test]
     fn c_changed_operator_is_a_replacement_in_a_matched_expression() {
-        let (a, b, e) = script(Lang::C, "int f(int a) { if (a == 17) return 1; return 0; }", "int f(int a) { if (a != 17) return 1; return 0; }");
+        let (a, b, e) = script(
+            Lang::C,
+            "int f(int a) { if (a == 17) return 1; return 0; }",
+            "int f(int a) { if (a != 17) return 1; return 0; }",
+        );
         assert_eq!(describe(&a, &b, &e), vec!["-==", "+!="]);
         let m = match_trees(&a, &b);
         // The comparison is matched, so the two edits sit under the same parent.
-        let (TreeEdit::Delete(x), TreeEdit::Insert(y)) = (e[0], e[1]) else { panic!() };
+        let (TreeEdit::Delete(x), TreeEdit::Insert(y)) = (e[0], e[1]) else {
+            panic!()
+        };
         assert_eq!(m.a[a.node(x).parent.unwrap() as usize], b.node(y).parent);
     }
 
@@ -488,7 +555,11 @@ mod tests {
 
     #[test]
     fn rust_inserted_statement() {
-        let (a, b, e) = script(Lang::Rust, "fn main() {\n    let x = 1;\n    println!(\"{}\", x);\n}\n", "fn main() {\n    let x = 1;\n    let y = x;\n    println!(\"{}\", x);\n}\n");
+        let (a, b, e) = script(
+            Lang::Rust,
+            "fn main() {\n    let x = 1;\n    println!(\"{}\", x);\n}\n",
+            "fn main() {\n    let x = 1;\n    let y = x;\n    println!(\"{}\", x);\n}\n",
+        );
         assert_eq!(describe(&a, &b, &e), vec!["+let y = x;"]);
     }
 
@@ -499,12 +570,20 @@ mod tests {
             "function f(a) { let b = a + 1; let c = b * 2; return c; }\nfunction g(x) { let y = x - 1; h(1, 2, 3); return y; }\n",
             "function f(a) { let b = a + 1; h(1, 2, 3); let c = b * 2; return c; }\nfunction g(x) { let y = x - 1; return y; }\n",
         );
-        assert!(describe(&a, &b, &e).contains(&"~h(1, 2, 3);".to_string()), "{:?}", describe(&a, &b, &e));
+        assert!(
+            describe(&a, &b, &e).contains(&"~h(1, 2, 3);".to_string()),
+            "{:?}",
+            describe(&a, &b, &e)
+        );
     }
 
     #[test]
     fn java_renamed_identifier_is_an_update() {
-        let (a, b, e) = script(Lang::Java, "class A { int count(int n) { return n + 1; } }", "class A { int count(int m) { return m + 1; } }");
+        let (a, b, e) = script(
+            Lang::Java,
+            "class A { int count(int n) { return n + 1; } }",
+            "class A { int count(int m) { return m + 1; } }",
+        );
         assert_eq!(describe(&a, &b, &e), vec!["n->m", "n->m"]);
     }
 }

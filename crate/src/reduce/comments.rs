@@ -17,7 +17,10 @@ impl Comments {
             .filter(|&t| prog.kept(t) && prog.tree.tokens[t as usize].comment)
             .collect();
         let chunks = Chunks::new((0..tokens.len() as u32).collect(), true);
-        Comments { tokens: Rc::new(tokens), chunks }
+        Comments {
+            tokens: Rc::new(tokens),
+            chunks,
+        }
     }
 }
 
@@ -28,7 +31,11 @@ impl Pass for Comments {
 
     fn propose(&mut self, _prog: &Program) -> Option<Edit> {
         let set = self.chunks.propose()?;
-        let delete = set.iter().map(|&i| self.tokens[i as usize]).map(|t| t..t + 1).collect();
+        let delete = set
+            .iter()
+            .map(|&i| self.tokens[i as usize])
+            .map(|t| t..t + 1)
+            .collect();
         Some(Edit::deleting(delete))
     }
 

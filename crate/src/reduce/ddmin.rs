@@ -52,7 +52,9 @@ impl Chunks {
 
     fn light(&self, units: &[u32]) -> bool {
         match &self.mass {
-            Some(m) if self.min_mass > 0 => units.iter().map(|&u| m[u as usize]).sum::<u32>() < self.min_mass,
+            Some(m) if self.min_mass > 0 => {
+                units.iter().map(|&u| m[u as usize]).sum::<u32>() < self.min_mass
+            }
             _ => false,
         }
     }
@@ -146,7 +148,11 @@ impl DdminUnits {
 
     fn over(name: &'static str, units: Vec<Range<TokenId>>) -> DdminUnits {
         let chunks = Chunks::new((0..units.len() as u32).collect(), false);
-        DdminUnits { name, units: Rc::new(units), chunks }
+        DdminUnits {
+            name,
+            units: Rc::new(units),
+            chunks,
+        }
     }
 }
 
@@ -157,7 +163,11 @@ impl Pass for DdminUnits {
 
     fn propose(&mut self, _prog: &Program) -> Option<Edit> {
         let set = self.chunks.propose()?;
-        Some(Edit::deleting(set.iter().map(|&u| self.units[u as usize].clone()).collect()))
+        Some(Edit::deleting(
+            set.iter()
+                .map(|&u| self.units[u as usize].clone())
+                .collect(),
+        ))
     }
 
     fn accepted(&mut self, _prog: &Program) {
@@ -178,7 +188,12 @@ mod tests {
         let mut c = Chunks::new((0..n).collect(), true);
         let mut queries = 0;
         while let Some(set) = c.propose() {
-            let rest: Vec<u32> = c.alive.iter().copied().filter(|u| !set.contains(u)).collect();
+            let rest: Vec<u32> = c
+                .alive
+                .iter()
+                .copied()
+                .filter(|u| !set.contains(u))
+                .collect();
             queries += 1;
             if interesting(&rest) {
                 c.accepted();

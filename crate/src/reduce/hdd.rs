@@ -33,7 +33,11 @@ impl Hdd {
         for l in &mut levels {
             l.sort_unstable();
         }
-        Hdd { levels: Rc::new(levels), level: 0, dd: None }
+        Hdd {
+            levels: Rc::new(levels),
+            level: 0,
+            dd: None,
+        }
     }
 }
 

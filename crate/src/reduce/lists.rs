@@ -17,14 +17,18 @@ fn range(tree: &Tree, n: NodeId) -> Range<TokenId> {
 /// The repeated slots of node `n`: for each, its elements in order.
 pub fn list_slots(tree: &Tree, n: NodeId) -> Vec<Vec<NodeId>> {
     let node = tree.node(n);
-    let Some(info) = tree.lang.node_types().kind(node.kind) else { return Vec::new() };
+    let Some(info) = tree.lang.node_types().kind(node.kind) else {
+        return Vec::new();
+    };
     let mut slots: Vec<(Option<&str>, Vec<NodeId>)> = Vec::new();
     for &c in &node.children {
         let child = tree.node(c);
         if !child.named || child.extra {
             continue;
         }
-        let Some(slot) = info.slot(child.field) else { continue };
+        let Some(slot) = info.slot(child.field) else {
+            continue;
+        };
         if !slot.multiple {
             continue;
         }
@@ -39,21 +43,30 @@ pub fn list_slots(tree: &Tree, n: NodeId) -> Vec<Vec<NodeId>> {
 /// Whether removing every element of the slot that `first` belongs to is allowed.
 pub fn slot_may_be_empty(tree: &Tree, first: NodeId) -> bool {
     let child = tree.node(first);
-    let Some(parent) = child.parent else { return false };
+    let Some(parent) = child.parent else {
+        return false;
+    };
     let info = tree.lang.node_types().kind(tree.node(parent).kind);
-    info.and_then(|i| i.slot(child.field)).is_some_and(|s| !s.required)
+    info.and_then(|i| i.slot(child.field))
+        .is_some_and(|s| !s.required)
 }
 
 /// Optional single children of `n` (fields or children that are neither required nor repeated).
 pub fn optional_children(tree: &Tree, n: NodeId) -> Vec<NodeId> {
     let node = tree.node(n);
-    let Some(info) = tree.lang.node_types().kind(node.kind) else { return Vec::new() };
+    let Some(info) = tree.lang.node_types().kind(node.kind) else {
+        return Vec::new();
+    };
     node.children
         .iter()
         .copied()
         .filter(|&c| {
             let child = tree.node(c);
-            child.named && !child.extra && info.slot(child.field).is_some_and(|s| !s.required && !s.multiple)
+            child.named
+                && !child.extra
+                && info
+                    .slot(child.field)
+                    .is_some_and(|s| !s.required && !s.multiple)
         })
         .collect()
 }
@@ -61,9 +74,14 @@ pub fn optional_children(tree: &Tree, n: NodeId) -> Vec<NodeId> {
 /// Descendants of `n` that may stand in `n`'s place, nearest first (bounded BFS).
 pub fn replacements(tree: &Tree, n: NodeId, max: usize, max_depth: u32) -> Vec<NodeId> {
     let node = tree.node(n);
-    let Some(parent) = node.parent else { return Vec::new() };
+    let Some(parent) = node.parent else {
+        return Vec::new();
+    };
     let nt = tree.lang.node_types();
-    let Some(slot) = nt.kind(tree.node(parent).kind).and_then(|i| i.slot(node.field)) else {
+    let Some(slot) = nt
+        .kind(tree.node(parent).kind)
+        .and_then(|i| i.slot(node.field))
+    else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -104,9 +122,15 @@ pub fn deletion_edit(prog: &Program, doomed: &[NodeId]) -> Edit {
 
 fn in_repeated_slot(tree: &Tree, n: NodeId) -> bool {
     let node = tree.node(n);
-    let Some(parent) = node.parent else { return false };
+    let Some(parent) = node.parent else {
+        return false;
+    };
     let info = tree.lang.node_types().kind(tree.node(parent).kind);
-    node.named && !node.extra && info.and_then(|i| i.slot(node.field)).is_some_and(|s| s.multiple)
+    node.named
+        && !node.extra
+        && info
+            .and_then(|i| i.slot(node.field))
+            .is_some_and(|s| s.multiple)
 }
 
 /// Adds to `delete` the separators of one repeated slot that should go.
@@ -128,7 +152,9 @@ fn separator_fixups(
         !n.named && !n.extra && n.field.is_none() && !is_bracket(tree.node_text(c))
     };
     let stays = |c: NodeId| !doomed.contains(&c) && prog.alive(c);
-    let elems: Vec<usize> = (0..children.len()).filter(|&i| is_elem(children[i])).collect();
+    let elems: Vec<usize> = (0..children.len())
+        .filter(|&i| is_elem(children[i]))
+        .collect();
     let Some(&last) = elems.last() else { return };
     let kept: Vec<bool> = elems.iter().map(|&i| stays(children[i])).collect();
     let any_kept = kept.iter().any(|&k| k);
@@ -158,7 +184,9 @@ mod tests {
     use crate::Lang;
 
     fn find(tree: &Tree, kind: &str) -> NodeId {
-        (0..tree.nodes.len() as NodeId).find(|&n| tree.node(n).kind == kind).unwrap()
+        (0..tree.nodes.len() as NodeId)
+            .find(|&n| tree.node(n).kind == kind)
+            .unwrap()
     }
 
     fn delete_elements(text: &str, list_kind: &str, which: &[usize]) -> String {
@@ -174,17 +202,35 @@ mod tests {
     #[test]
     fn separators_follow_their_elements() {
         let src = "int x = f(a, b, c, d);";
-        assert_eq!(delete_elements(src, "argument_list", &[1]), "int x = f(a, c, d);");
-        assert_eq!(delete_elements(src, "argument_list", &[2, 3]), "int x = f(a, b);");
-        assert_eq!(delete_elements(src, "argument_list", &[0, 1]), "int x = f(c, d);");
-        assert_eq!(delete_elements(src, "argument_list", &[0, 2]), "int x = f(b, d);");
-        assert_eq!(delete_elements(src, "argument_list", &[0, 1, 2, 3]), "int x = f();");
+        assert_eq!(
+            delete_elements(src, "argument_list", &[1]),
+            "int x = f(a, c, d);"
+        );
+        assert_eq!(
+            delete_elements(src, "argument_list", &[2, 3]),
+            "int x = f(a, b);"
+        );
+        assert_eq!(
+            delete_elements(src, "argument_list", &[0, 1]),
+            "int x = f(c, d);"
+        );
+        assert_eq!(
+            delete_elements(src, "argument_list", &[0, 2]),
+            "int x = f(b, d);"
+        );
+        assert_eq!(
+            delete_elements(src, "argument_list", &[0, 1, 2, 3]),
+            "int x = f();"
+        );
     }
 
     #[test]
     fn trailing_commas_stay_when_the_last_element_stays() {
         let src = "int a[] = {1, 2, 3,};";
-        assert_eq!(delete_elements(src, "initializer_list", &[1]), "int a[] = {1, 3,};");
+        assert_eq!(
+            delete_elements(src, "initializer_list", &[1]),
+            "int a[] = {1, 3,};"
+        );
     }
 
     #[test]
@@ -198,6 +244,9 @@ mod tests {
         let reps = replacements(&tree, if_stmt, 8, 4);
         let kinds: Vec<&str> = reps.iter().map(|&r| tree.node(r).kind).collect();
         assert!(kinds.contains(&"compound_statement"), "{kinds:?}");
-        assert!(!kinds.contains(&"identifier"), "an identifier is no statement: {kinds:?}");
+        assert!(
+            !kinds.contains(&"identifier"),
+            "an identifier is no statement: {kinds:?}"
+        );
     }
 }

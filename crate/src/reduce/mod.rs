@@ -14,7 +14,10 @@ mod perses;
 mod session;
 mod transform;
 
-pub use session::{Candidate, Engine, HistoryStep, Proposal, Session, Settings, Single, SingleChange, Stats, Subject};
+pub use session::{
+    Candidate, Engine, HistoryStep, Proposal, Session, Settings, Single, SingleChange, Stats,
+    Subject,
+};
 
 use crate::tree::{NodeId, TokenId, Tree};
 use crate::unparse::Substitutions;
@@ -53,7 +56,11 @@ pub struct Program {
 impl Program {
     pub fn new(tree: Tree) -> Program {
         let n = tree.tokens.len();
-        Program { tree: Rc::new(tree), keep: Rc::new(vec![true; n]), subst: Rc::default() }
+        Program {
+            tree: Rc::new(tree),
+            keep: Rc::new(vec![true; n]),
+            subst: Rc::default(),
+        }
     }
 
     pub fn kept(&self, t: TokenId) -> bool {
@@ -67,7 +74,11 @@ impl Program {
 
     /// Kept tokens of node `n` that count towards size.
     pub fn size_of(&self, n: NodeId) -> usize {
-        self.tree.node(n).tokens().filter(|&t| self.kept(t) && self.tree.is_counted(t)).count()
+        self.tree
+            .node(n)
+            .tokens()
+            .filter(|&t| self.kept(t) && self.tree.is_counted(t))
+            .count()
     }
 
     pub fn size(&self) -> usize {
@@ -84,7 +95,11 @@ impl Program {
     }
 
     pub fn with_mask(&self, keep: Vec<bool>) -> Program {
-        Program { tree: self.tree.clone(), keep: Rc::new(keep), subst: self.subst.clone() }
+        Program {
+            tree: self.tree.clone(),
+            keep: Rc::new(keep),
+            subst: self.subst.clone(),
+        }
     }
 
     /// The program after `edit`: its deletions and its rewrites.
@@ -101,7 +116,9 @@ impl Program {
 
     /// A token's current text (rewritten or original).
     pub fn text_of(&self, t: TokenId) -> &str {
-        self.subst.get(&t).map_or_else(|| self.tree.token_text(t), |s| s.as_str())
+        self.subst
+            .get(&t)
+            .map_or_else(|| self.tree.token_text(t), |s| s.as_str())
     }
 
     pub fn text(&self) -> String {
@@ -118,13 +135,19 @@ pub struct Edit {
 
 impl Edit {
     pub fn deleting(delete: Vec<Range<TokenId>>) -> Edit {
-        Edit { delete, replace: Vec::new() }
+        Edit {
+            delete,
+            replace: Vec::new(),
+        }
     }
 
     /// Whether the edit deletes or rewrites anything that is still kept.
     pub fn changes(&self, prog: &Program) -> bool {
         self.delete.iter().any(|r| r.clone().any(|t| prog.kept(t)))
-            || self.replace.iter().any(|(t, s)| prog.kept(*t) && prog.text_of(*t) != s)
+            || self
+                .replace
+                .iter()
+                .any(|(t, s)| prog.kept(*t) && prog.text_of(*t) != s)
     }
 }
 

@@ -29,9 +29,21 @@ pub struct Perses {
 
 #[derive(Clone)]
 enum Work {
-    Replace { node: NodeId, with: Rc<Vec<NodeId>>, next: usize },
-    Lists { node: NodeId, slots: Rc<Vec<Vec<NodeId>>>, slot: usize, dd: Option<(Rc<Vec<NodeId>>, Chunks)> },
-    Optional { children: Rc<Vec<NodeId>>, next: usize },
+    Replace {
+        node: NodeId,
+        with: Rc<Vec<NodeId>>,
+        next: usize,
+    },
+    Lists {
+        node: NodeId,
+        slots: Rc<Vec<Vec<NodeId>>>,
+        slot: usize,
+        dd: Option<(Rc<Vec<NodeId>>, Chunks)>,
+    },
+    Optional {
+        children: Rc<Vec<NodeId>>,
+        next: usize,
+    },
 }
 
 impl Perses {
@@ -55,15 +67,30 @@ impl Perses {
             })
             .collect();
         order.sort_by_key(|&n| (std::cmp::Reverse(size(n)), n));
-        let min_mass = if coarse { (size(tree.root()) as usize / COARSE_SHARE) as u32 } else { 0 };
+        let min_mass = if coarse {
+            (size(tree.root()) as usize / COARSE_SHARE) as u32
+        } else {
+            0
+        };
         // A coarse round always leaves something for the fine one: the rewrites, at least.
-        Perses { order: Rc::new(order), cursor: 0, work: None, min_mass, deferred: coarse }
+        Perses {
+            order: Rc::new(order),
+            cursor: 0,
+            work: None,
+            min_mass,
+            deferred: coarse,
+        }
     }
 
     fn start(&self, prog: &Program, node: NodeId) -> Work {
         Work::Replace {
             node,
-            with: Rc::new(replacements(&prog.tree, node, MAX_REPLACEMENTS, MAX_REPLACEMENT_DEPTH)),
+            with: Rc::new(replacements(
+                &prog.tree,
+                node,
+                MAX_REPLACEMENTS,
+                MAX_REPLACEMENT_DEPTH,
+            )),
             next: 0,
         }
     }
@@ -105,17 +132,28 @@ impl Pass for Perses {
                         }
                     } else {
                         let slots = Rc::new(list_slots(&prog.tree, *node));
-                        self.work = Some(Work::Lists { node: *node, slots, slot: 0, dd: None });
+                        self.work = Some(Work::Lists {
+                            node: *node,
+                            slots,
+                            slot: 0,
+                            dd: None,
+                        });
                     }
                 }
-                Work::Lists { node, slots, slot, dd } => {
+                Work::Lists {
+                    node,
+                    slots,
+                    slot,
+                    dd,
+                } => {
                     if dd.is_none() {
                         let Some(elems) = slots.get(*slot) else {
                             let children = Rc::new(optional_children(&prog.tree, *node));
                             self.work = Some(Work::Optional { children, next: 0 });
                             continue;
                         };
-                        let alive: Vec<NodeId> = elems.iter().copied().filter(|&e| prog.alive(e)).collect();
+                        let alive: Vec<NodeId> =
+                            elems.iter().copied().filter(|&e| prog.alive(e)).collect();
                         let may_empty = slot_may_be_empty(&prog.tree, elems[0]);
                         let mut chunks = Chunks::new((0..alive.len() as u32).collect(), may_empty);
                         if self.min_mass > 0 {
@@ -127,7 +165,8 @@ impl Pass for Perses {
                     let (elems, chunks) = dd.as_mut().unwrap();
                     match chunks.propose() {
                         Some(set) => {
-                            let doomed: Vec<NodeId> = set.iter().map(|&i| elems[i as usize]).collect();
+                            let doomed: Vec<NodeId> =
+                                set.iter().map(|&i| elems[i as usize]).collect();
                             return Some(deletion_edit(prog, &doomed));
                         }
                         None => {
@@ -164,7 +203,10 @@ impl Pass for Perses {
                 self.work = None;
                 self.cursor += 1;
             }
-            Some(Work::Lists { dd: Some((_, chunks)), .. }) => chunks.accepted(),
+            Some(Work::Lists {
+                dd: Some((_, chunks)),
+                ..
+            }) => chunks.accepted(),
             _ => {}
         }
     }

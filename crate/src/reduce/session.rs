@@ -25,7 +25,9 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { strategy: Strategy::Perses }
+        Settings {
+            strategy: Strategy::Perses,
+        }
     }
 }
 
@@ -169,9 +171,26 @@ fn whole_hash(parts: &[(u64, Option<bool>)]) -> u64 {
 }
 
 impl<S: Subject> Slot<S> {
-    fn new(id: u64, texts: Vec<String>, state: Option<S::Pass>, change: Option<S::Change>) -> Slot<S> {
-        let parts: Vec<(u64, Option<bool>)> = texts.iter().enumerate().map(|(i, t)| (part_hash(i, t), None)).collect();
-        Slot { id, hash: whole_hash(&parts), texts, parts, state, change, verdict: None }
+    fn new(
+        id: u64,
+        texts: Vec<String>,
+        state: Option<S::Pass>,
+        change: Option<S::Change>,
+    ) -> Slot<S> {
+        let parts: Vec<(u64, Option<bool>)> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (part_hash(i, t), None))
+            .collect();
+        Slot {
+            id,
+            hash: whole_hash(&parts),
+            texts,
+            parts,
+            state,
+            change,
+            verdict: None,
+        }
     }
 
     fn untested(&self) -> Vec<bool> {
@@ -193,7 +212,9 @@ impl<S: Subject> Engine<S> {
     /// A session over `subject`, whose original texts go first: nothing else is worth
     /// trying if they are not interesting.
     pub(crate) fn start(mut subject: S, original: Vec<String>) -> Engine<S> {
-        let current = subject.pass(0, true).expect("every subject has a first pass");
+        let current = subject
+            .pass(0, true)
+            .expect("every subject has a first pass");
         let parts = original.len();
         let stats = Stats {
             tokens_before: subject.size(),
@@ -223,7 +244,9 @@ impl<S: Subject> Engine<S> {
             original_sent: false,
         };
         let id = engine.take_id();
-        engine.inflight.push_back(Slot::new(id, original, None, None));
+        engine
+            .inflight
+            .push_back(Slot::new(id, original, None, None));
         engine
     }
 
@@ -309,7 +332,11 @@ impl<S: Subject> Engine<S> {
                 Proposal::Skip => continue,
                 Proposal::Candidate { texts, change } => (texts, change),
             };
-            if self.replay.as_ref().is_some_and(|(bits, pos)| *pos >= bits.len()) {
+            if self
+                .replay
+                .as_ref()
+                .is_some_and(|(bits, pos)| *pos >= bits.len())
+            {
                 // The recording ends here: so does the replay.
                 self.stats.done = true;
                 return None;
@@ -322,7 +349,10 @@ impl<S: Subject> Engine<S> {
             } else {
                 self.look_up(&mut slot);
             }
-            let out = slot.verdict.is_none().then(|| S::candidate(id, &slot.texts, &slot.untested()));
+            let out = slot
+                .verdict
+                .is_none()
+                .then(|| S::candidate(id, &slot.texts, &slot.untested()));
             self.inflight.push_back(slot);
             if out.is_none() {
                 self.resolve();
@@ -372,7 +402,11 @@ impl<S: Subject> Engine<S> {
         if v.is_none() {
             self.stats.errors += 1;
         }
-        let (hash, parts, live) = if let Some(slot) = self.inflight.iter_mut().find(|s| s.id == id && s.verdict.is_none()) {
+        let (hash, parts, live) = if let Some(slot) = self
+            .inflight
+            .iter_mut()
+            .find(|s| s.id == id && s.verdict.is_none())
+        {
             (slot.hash, &mut slot.parts, true)
         } else if let Some(stale) = self.stale.get_mut(&id) {
             (stale.hash, &mut stale.parts, false)
@@ -451,7 +485,13 @@ impl<S: Subject> Engine<S> {
         self.current = state;
         for s in self.inflight.drain(..) {
             if s.verdict.is_none() {
-                self.stale.insert(s.id, Stale { hash: s.hash, parts: s.parts });
+                self.stale.insert(
+                    s.id,
+                    Stale {
+                        hash: s.hash,
+                        parts: s.parts,
+                    },
+                );
             }
         }
         self.stats.accepted += 1;
@@ -522,14 +562,16 @@ impl<S: Subject> Engine<S> {
 
     /// Whether candidate `id` is out and its verdict still matters.
     pub fn wants(&self, id: u64) -> bool {
-        self.inflight.iter().any(|s| s.id == id && s.verdict.is_none())
+        self.inflight
+            .iter()
+            .any(|s| s.id == id && s.verdict.is_none())
     }
 
     /// Whether part `part` of candidate `id` still needs a test whose verdict matters.
     pub fn wants_part(&self, id: u64, part: usize) -> bool {
-        self.inflight
-            .iter()
-            .any(|s| s.id == id && s.verdict.is_none() && s.parts.get(part).is_some_and(|(_, v)| v.is_none()))
+        self.inflight.iter().any(|s| {
+            s.id == id && s.verdict.is_none() && s.parts.get(part).is_some_and(|(_, v)| v.is_none())
+        })
     }
 
     /// Whether candidates are out awaiting verdicts.
@@ -578,10 +620,20 @@ impl Single {
             return None;
         };
         if cfg!(debug_assertions) || std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some() {
-            assert!(self.parser.is_valid(&text), "the incremental check passed a candidate a full parse rejects:\n{text}");
+            assert!(
+                self.parser.is_valid(&text),
+                "the incremental check passed a candidate a full parse rejects:\n{text}"
+            );
         }
         let size = next.size();
-        Some((text, SingleChange { prog: next, size, raw }))
+        Some((
+            text,
+            SingleChange {
+                prog: next,
+                size,
+                raw,
+            },
+        ))
     }
 }
 
@@ -612,9 +664,14 @@ impl Subject for Single {
     }
 
     fn propose(&mut self, pass: &mut Self::Pass, stats: &mut Stats) -> Proposal<SingleChange> {
-        let Some(edit) = pass.propose(&self.prog) else { return Proposal::Over };
+        let Some(edit) = pass.propose(&self.prog) else {
+            return Proposal::Over;
+        };
         match self.candidate_text(&edit, stats) {
-            Some((text, change)) => Proposal::Candidate { texts: vec![text], change },
+            Some((text, change)) => Proposal::Candidate {
+                texts: vec![text],
+                change,
+            },
             None => Proposal::Skip,
         }
     }
@@ -628,7 +685,10 @@ impl Subject for Single {
     }
 
     fn candidate(id: u64, texts: &[String], _untested: &[bool]) -> Candidate {
-        Candidate { id, text: texts[0].clone() }
+        Candidate {
+            id,
+            text: texts[0].clone(),
+        }
     }
 
     fn size(&self) -> usize {
@@ -656,13 +716,25 @@ impl Engine<Single> {
         }
         let prog = Program::new(tree);
         let size = prog.size();
-        let subject = Single { parser, strategy: settings.strategy, prog, best: text.to_string(), best_raw, size };
+        let subject = Single {
+            parser,
+            strategy: settings.strategy,
+            prog,
+            best: text.to_string(),
+            best_raw,
+            size,
+        };
         Ok(Engine::start(subject, vec![text.to_string()]))
     }
 
     /// A session that takes its verdicts from a recording (see [`Engine::verdicts`])
     /// instead of reports: `step` runs it without any test.
-    pub fn replay(lang: Lang, text: &str, settings: Settings, verdicts: Vec<bool>) -> Result<Session, String> {
+    pub fn replay(
+        lang: Lang,
+        text: &str,
+        settings: Settings,
+        verdicts: Vec<bool>,
+    ) -> Result<Session, String> {
         Ok(Session::new(lang, text, settings)?.into_replay(verdicts))
     }
 

@@ -9,19 +9,32 @@ pub fn drive(mut s: Session, k: usize, scramble: bool, oracle: &dyn Fn(&str) -> 
     let mut pending: Vec<Candidate> = Vec::new();
     let mut turn = 0usize;
     while !s.done() {
-        pending.extend(s.next(k.saturating_sub(pending.len()).max(if pending.is_empty() { 1 } else { 0 })));
+        pending.extend(
+            s.next(
+                k.saturating_sub(pending.len())
+                    .max(if pending.is_empty() { 1 } else { 0 }),
+            ),
+        );
         if pending.is_empty() {
             continue;
         }
         turn += 1;
         // Report some of what is out, in a scrambled order.
-        let take = if scramble { 1 + turn % pending.len() } else { 1 };
+        let take = if scramble {
+            1 + turn % pending.len()
+        } else {
+            1
+        };
         let mut batch: Vec<Candidate> = pending.drain(..take.min(pending.len())).collect();
         if scramble {
             batch.reverse();
         }
         for c in batch {
-            let v = if oracle(&c.text) { Verdict::Interesting } else { Verdict::Boring };
+            let v = if oracle(&c.text) {
+                Verdict::Interesting
+            } else {
+                Verdict::Boring
+            };
             s.report(c.id, v);
         }
     }
@@ -44,12 +57,24 @@ fn has_marker(t: &str) -> bool {
 
 #[test]
 fn perses_finds_a_small_program() {
-    let s = drive(session(Lang::C, PROGRAM, Strategy::Perses), 1, false, &has_marker);
+    let s = drive(
+        session(Lang::C, PROGRAM, Strategy::Perses),
+        1,
+        false,
+        &has_marker,
+    );
     let best = s.best().to_string();
     assert!(has_marker(&best));
-    assert!(s.stats().tokens_now <= 12, "{} tokens:\n{best}", s.stats().tokens_now);
+    assert!(
+        s.stats().tokens_now <= 12,
+        "{} tokens:\n{best}",
+        s.stats().tokens_now
+    );
     assert_eq!(s.stats().invalid_queries, 0);
-    assert!(s.stats().invalid_skipped > 0, "some candidates should have been filtered");
+    assert!(
+        s.stats().invalid_skipped > 0,
+        "some candidates should have been filtered"
+    );
     assert!(!s.history().is_empty());
 }
 
@@ -66,30 +91,58 @@ fn every_queried_candidate_parses() {
         crate::tree::Parser::new(Lang::C).is_valid(t)
     }
     let _ = &mut parser;
-    for strategy in [Strategy::Perses, Strategy::Hdd, Strategy::DdminLines, Strategy::DdminTokens] {
+    for strategy in [
+        Strategy::Perses,
+        Strategy::Hdd,
+        Strategy::DdminLines,
+        Strategy::DdminTokens,
+    ] {
         let s = drive(session(Lang::C, PROGRAM, strategy), 2, false, &oracle);
         assert!(has_marker(s.best()), "{strategy:?}");
-        assert!(s.stats().tokens_now < s.stats().tokens_before, "{strategy:?} made no progress");
+        assert!(
+            s.stats().tokens_now < s.stats().tokens_before,
+            "{strategy:?} made no progress"
+        );
     }
     assert!(checked.get() > 20);
 }
 
 #[test]
 fn same_result_for_any_k_and_report_order() {
-    let reference = drive(session(Lang::C, PROGRAM, Strategy::Perses), 1, false, &has_marker);
+    let reference = drive(
+        session(Lang::C, PROGRAM, Strategy::Perses),
+        1,
+        false,
+        &has_marker,
+    );
     for k in [1, 2, 8] {
         for scramble in [false, true] {
-            let s = drive(session(Lang::C, PROGRAM, Strategy::Perses), k, scramble, &has_marker);
+            let s = drive(
+                session(Lang::C, PROGRAM, Strategy::Perses),
+                k,
+                scramble,
+                &has_marker,
+            );
             assert_eq!(s.best(), reference.best(), "k={k} scramble={scramble}");
-            assert_eq!(s.verdicts(), reference.verdicts(), "k={k} scramble={scramble}");
+            assert_eq!(
+                s.verdicts(),
+                reference.verdicts(),
+                "k={k} scramble={scramble}"
+            );
         }
     }
 }
 
 #[test]
 fn replay_needs_no_test() {
-    let s = drive(session(Lang::C, PROGRAM, Strategy::Perses), 4, true, &has_marker);
-    let mut r = Session::replay(Lang::C, PROGRAM, Settings::default(), s.verdicts().to_vec()).unwrap();
+    let s = drive(
+        session(Lang::C, PROGRAM, Strategy::Perses),
+        4,
+        true,
+        &has_marker,
+    );
+    let mut r =
+        Session::replay(Lang::C, PROGRAM, Settings::default(), s.verdicts().to_vec()).unwrap();
     while !r.done() {
         r.step(10);
         assert!(r.next(1).is_empty(), "a replay hands nothing out");
@@ -99,7 +152,12 @@ fn replay_needs_no_test() {
 
 #[test]
 fn an_uninteresting_original_ends_the_session() {
-    let s = drive(session(Lang::C, PROGRAM, Strategy::Perses), 2, false, &|_| false);
+    let s = drive(
+        session(Lang::C, PROGRAM, Strategy::Perses),
+        2,
+        false,
+        &|_| false,
+    );
     assert_eq!(s.stats().original_interesting, Some(false));
     assert_eq!(s.best(), PROGRAM);
     assert_eq!(s.stats().queries, 1);
@@ -107,7 +165,12 @@ fn an_uninteresting_original_ends_the_session() {
 
 #[test]
 fn the_cache_answers_repeats() {
-    let s = drive(session(Lang::C, PROGRAM, Strategy::DdminTokens), 1, false, &has_marker);
+    let s = drive(
+        session(Lang::C, PROGRAM, Strategy::DdminTokens),
+        1,
+        false,
+        &has_marker,
+    );
     let stats = s.stats();
     assert_eq!(stats.queries + stats.cache_hits, s.verdicts().len() as u64);
 }
@@ -120,15 +183,26 @@ fn other_languages_reduce_too() {
         (Lang::Java, "class A {\n  int f() { return 1; }\n  void g() { int keep = 42; f(); }\n}\n", "keep = 42"),
     ];
     for (lang, text, needle) in cases {
-        let s = drive(session(lang, text, Strategy::Perses), 2, false, &|t: &str| t.contains(needle));
+        let s = drive(
+            session(lang, text, Strategy::Perses),
+            2,
+            false,
+            &|t: &str| t.contains(needle),
+        );
         assert!(s.best().contains(needle));
-        assert!(s.stats().tokens_now < s.stats().tokens_before / 2, "{lang}: {}", s.best());
+        assert!(
+            s.stats().tokens_now < s.stats().tokens_before / 2,
+            "{lang}: {}",
+            s.best()
+        );
     }
 }
 
 #[test]
 fn unparseable_input_is_refused_with_a_position() {
-    let err = Session::new(Lang::C, "int main( {", Settings::default()).err().unwrap();
+    let err = Session::new(Lang::C, "int main( {", Settings::default())
+        .err()
+        .unwrap();
     assert!(err.contains("line 1"), "{err}");
 }
 
@@ -136,11 +210,28 @@ fn unparseable_input_is_refused_with_a_position() {
 fn transforms_inline_a_typedef() {
     let text = "typedef int myint;\ntypedef char int8_t;\nint8_t g;\nint main(void) { myint x = g; return x; }\n";
     // Like a compiler: `x` must be declared an int, directly or through the typedef.
-    let oracle = |t: &str| t.contains("{ int x") || (t.contains("typedef int myint") && t.contains("{ myint x"));
+    let oracle = |t: &str| {
+        t.contains("{ int x") || (t.contains("typedef int myint") && t.contains("{ myint x"))
+    };
     let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
-    assert!(!s.best().contains("typedef") && s.best().contains("{ int x"), "{}", s.best());
-    let g = drive(session(Lang::C, text, Strategy::Perses), 1, false, &|t: &str| t.contains("char g;") || (t.contains("typedef char int8_t;") && t.contains("int8_t g;")));
-    assert!(g.best().contains("char g;") && !g.best().contains("typedef char"), "{}", g.best());
+    assert!(
+        !s.best().contains("typedef") && s.best().contains("{ int x"),
+        "{}",
+        s.best()
+    );
+    let g = drive(
+        session(Lang::C, text, Strategy::Perses),
+        1,
+        false,
+        &|t: &str| {
+            t.contains("char g;") || (t.contains("typedef char int8_t;") && t.contains("int8_t g;"))
+        },
+    );
+    assert!(
+        g.best().contains("char g;") && !g.best().contains("typedef char"),
+        "{}",
+        g.best()
+    );
     assert!(s.history().iter().any(|h| h.pass == "transform"));
 }
 
@@ -149,19 +240,30 @@ fn transforms_drop_a_parameter_with_its_arguments() {
     let text = "int f(int a, int b) { return b; }\nint main(void) { return f(1, 2) + f(3, 4); }\n";
     // Like a compiler: calls must pass as many arguments as `f` takes.
     let oracle = |t: &str| {
-        let params = t.split_once("f(").map(|(_, r)| r.split(')').next().unwrap_or("").matches(',').count());
-        let calls: Vec<usize> = t.match_indices("f(").skip(1).map(|(i, _)| t[i..].split(')').next().unwrap().matches(',').count()).collect();
+        let params = t
+            .split_once("f(")
+            .map(|(_, r)| r.split(')').next().unwrap_or("").matches(',').count());
+        let calls: Vec<usize> = t
+            .match_indices("f(")
+            .skip(1)
+            .map(|(i, _)| t[i..].split(')').next().unwrap().matches(',').count())
+            .collect();
         t.contains("return b") && calls.len() == 2 && calls.iter().all(|&c| Some(c) == params)
     };
     let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
-    assert!(!s.best().contains("int a") && !s.best().contains(','), "{}", s.best());
+    assert!(
+        !s.best().contains("int a") && !s.best().contains(','),
+        "{}",
+        s.best()
+    );
 }
 
 #[test]
 fn transforms_replace_an_expression_by_zero() {
     let text = "int main(void) { int y = 7; int x = (y + 3) * 2; return x; }\n";
     // Deleting alone cannot make `x = 0`: only the rewrite can.
-    let oracle = |t: &str| t.contains("return x") && (t.contains("x = (y + 3) * 2") || t.contains("x = 0"));
+    let oracle =
+        |t: &str| t.contains("return x") && (t.contains("x = (y + 3) * 2") || t.contains("x = 0"));
     let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
     assert!(s.best().contains("int x = 0;"), "{}", s.best());
 }
@@ -171,8 +273,20 @@ fn transforms_drop_array_dimensions_with_their_subscripts() {
     let text = "int g;\nint f(void) { int a[3][2]; a[1][g] = 4; return a[g][1]; }\n";
     // Like a compiler: as many subscripts on `a` as it has dimensions, and `a` still read.
     let oracle = |t: &str| {
-        let dims = t.split_once("int a").map_or(9, |(_, r)| r.split(';').next().unwrap().matches('[').count());
-        let uses: Vec<usize> = t.match_indices(" a").map(|(i, _)| t[i..].split(|c| c == ';' || c == '=').next().unwrap().matches('[').count()).collect();
+        let dims = t.split_once("int a").map_or(9, |(_, r)| {
+            r.split(';').next().unwrap().matches('[').count()
+        });
+        let uses: Vec<usize> = t
+            .match_indices(" a")
+            .map(|(i, _)| {
+                t[i..]
+                    .split(|c| c == ';' || c == '=')
+                    .next()
+                    .unwrap()
+                    .matches('[')
+                    .count()
+            })
+            .collect();
         t.contains("return a") && uses.len() >= 2 && uses.iter().all(|&u| u == dims)
     };
     let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
@@ -185,5 +299,9 @@ fn transforms_replace_a_variable_read_by_zero() {
     // Like a compiler: `g` may only be read while declared.
     let oracle = |t: &str| t.contains("if (") && (!t.contains("(g)") || t.contains("int g;"));
     let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
-    assert!(s.best().contains("if (0)") && !s.best().contains("int g"), "{}", s.best());
+    assert!(
+        s.best().contains("if (0)") && !s.best().contains("int g"),
+        "{}",
+        s.best()
+    );
 }

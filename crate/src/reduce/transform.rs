@@ -20,7 +20,10 @@ const MAX_ZERO_SITES: usize = 400;
 enum Site {
     Typedef(NodeId),
     /// A function's parameter list (of its definition) and the parameter's index.
-    Parameter { list: NodeId, index: usize },
+    Parameter {
+        list: NodeId,
+        index: usize,
+    },
     /// An outermost `array_declarator`.
     Dimension(NodeId),
     Zero(NodeId),
@@ -33,11 +36,18 @@ pub struct Transform {
 }
 
 fn is_expression(tree: &Tree, kind: &str) -> bool {
-    tree.lang.node_types().supertypes(kind).any(|s| s.trim_start_matches('_') == "expression")
+    tree.lang
+        .node_types()
+        .supertypes(kind)
+        .any(|s| s.trim_start_matches('_') == "expression")
 }
 
 fn field_child(tree: &Tree, n: NodeId, field: &str) -> Option<NodeId> {
-    tree.node(n).children.iter().copied().find(|&c| tree.node(c).field == Some(field))
+    tree.node(n)
+        .children
+        .iter()
+        .copied()
+        .find(|&c| tree.node(c).field == Some(field))
 }
 
 /// The `function_declarator` under a declarator (through pointer declarators).
@@ -65,7 +75,11 @@ impl Transform {
             }
             match node.kind {
                 "type_definition" => typedefs.push(Site::Typedef(n)),
-                "array_declarator" if node.parent.is_some_and(|p| tree.node(p).kind != "array_declarator") => {
+                "array_declarator"
+                    if node
+                        .parent
+                        .is_some_and(|p| tree.node(p).kind != "array_declarator") =>
+                {
                     dimensions.push(Site::Dimension(n))
                 }
                 "function_definition" => {
@@ -75,14 +89,19 @@ impl Transform {
                     if let Some(list) = list {
                         let count = list_slots(tree, list).concat().len();
                         // Last parameter first: calls keep their earlier arguments' positions.
-                        params.extend((0..count).rev().map(|index| Site::Parameter { list, index }));
+                        params.extend(
+                            (0..count)
+                                .rev()
+                                .map(|index| Site::Parameter { list, index }),
+                        );
                     }
                 }
                 kind if node.named && is_expression(tree, kind) => {
                     let size = prog.size_of(n);
                     // A variable read as `0` no longer needs its declaration (C-Reduce's
                     // "replace a variable by a constant"); names being declared or called stay.
-                    let read = kind == "identifier" && !matches!(node.field, Some("declarator" | "function" | "name"));
+                    let read = kind == "identifier"
+                        && !matches!(node.field, Some("declarator" | "function" | "name"));
                     if size >= 2 || read {
                         zeros.push((size, n));
                     }
@@ -94,8 +113,16 @@ impl Transform {
         let mut sites = typedefs;
         sites.extend(params);
         sites.extend(dimensions);
-        sites.extend(zeros.into_iter().take(MAX_ZERO_SITES).map(|(_, n)| Site::Zero(n)));
-        Transform { sites: Rc::new(sites), next: 0 }
+        sites.extend(
+            zeros
+                .into_iter()
+                .take(MAX_ZERO_SITES)
+                .map(|(_, n)| Site::Zero(n)),
+        );
+        Transform {
+            sites: Rc::new(sites),
+            next: 0,
+        }
     }
 
     fn edit(&self, prog: &Program, site: &Site) -> Option<Edit> {
@@ -109,7 +136,11 @@ impl Transform {
 }
 
 fn kept_tokens(prog: &Program, n: NodeId) -> Vec<TokenId> {
-    prog.tree.node(n).tokens().filter(|&t| prog.kept(t) && prog.tree.is_counted(t)).collect()
+    prog.tree
+        .node(n)
+        .tokens()
+        .filter(|&t| prog.kept(t) && prog.tree.is_counted(t))
+        .collect()
 }
 
 fn inline_typedef(prog: &Program, n: NodeId) -> Option<Edit> {
@@ -131,7 +162,9 @@ fn inline_typedef(prog: &Program, n: NodeId) -> Option<Edit> {
     let inside = tree.node(n).tokens();
     let uses: Vec<(TokenId, String)> = (0..tree.tokens.len() as TokenId)
         .filter(|&t| prog.kept(t) && !inside.contains(&t))
-        .filter(|&t| is_type_name(tree.node(tree.tokens[t as usize].node).kind) && prog.text_of(t) == name)
+        .filter(|&t| {
+            is_type_name(tree.node(tree.tokens[t as usize].node).kind) && prog.text_of(t) == name
+        })
         .map(|t| (t, type_text.clone()))
         .collect();
     let mut edit = deletion_edit(prog, &[n]);
@@ -156,7 +189,9 @@ fn drop_parameter(prog: &Program, list: NodeId, index: usize) -> Option<Edit> {
         }
         let callee = field_child(tree, c, "function");
         if callee.is_some_and(|f| tree.node_text(f) == name) {
-            let args = field_child(tree, c, "arguments").map(|a| list_slots(tree, a).concat()).unwrap_or_default();
+            let args = field_child(tree, c, "arguments")
+                .map(|a| list_slots(tree, a).concat())
+                .unwrap_or_default();
             let alive: Vec<NodeId> = args.into_iter().filter(|&a| prog.alive(a)).collect();
             if let Some(&arg) = alive.get(index) {
                 doomed.push(arg);
@@ -186,12 +221,18 @@ fn drop_dimension(prog: &Program, decl: NodeId) -> Option<Edit> {
     let mut delete = vec![suffix(tree, decl, inner)];
     for s in 0..tree.nodes.len() as NodeId {
         let node = tree.node(s);
-        let outermost = node.parent.is_none_or(|p| tree.node(p).kind != "subscript_expression");
+        let outermost = node
+            .parent
+            .is_none_or(|p| tree.node(p).kind != "subscript_expression");
         if node.kind != "subscript_expression" || !outermost || !prog.alive(s) {
             continue;
         }
-        let Some(arg) = field_child(tree, s, "argument") else { continue };
-        if innermost(tree, s, "subscript_expression", "argument").is_some_and(|id| tree.node_text(id) == name) {
+        let Some(arg) = field_child(tree, s, "argument") else {
+            continue;
+        };
+        if innermost(tree, s, "subscript_expression", "argument")
+            .is_some_and(|id| tree.node_text(id) == name)
+        {
             delete.push(suffix(tree, s, arg));
         }
     }
@@ -210,7 +251,10 @@ fn zero(prog: &Program, n: NodeId) -> Option<Edit> {
     if !rest.is_empty() {
         delete.push(first + 1..range.end);
     }
-    Some(Edit { delete, replace: vec![(first, "0".to_string())] })
+    Some(Edit {
+        delete,
+        replace: vec![(first, "0".to_string())],
+    })
 }
 
 impl Pass for Transform {

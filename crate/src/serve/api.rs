@@ -24,9 +24,16 @@ use super::State;
 pub fn handle(state: &Arc<State>, req: Request) {
     let (raw_path, query) = http::split_target(req.url());
     let (raw_path, query) = (raw_path.to_string(), query.to_string());
-    let segments: Option<Vec<String>> = raw_path.split('/').filter(|s| !s.is_empty()).map(|s| http::percent_decode(s, false)).collect();
+    let segments: Option<Vec<String>> = raw_path
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| http::percent_decode(s, false))
+        .collect();
     let Some(segments) = segments else {
-        return respond(req, http::error(400, format!("bad percent-encoding in {raw_path}")));
+        return respond(
+            req,
+            http::error(400, format!("bad percent-encoding in {raw_path}")),
+        );
     };
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     let method = req.method().clone();
@@ -69,14 +76,21 @@ fn preflight(req: &Request) -> ResponseBox {
     let mut r = tiny_http::Response::empty(204).boxed();
     r.add_header(header("Access-Control-Allow-Methods", "GET, POST, OPTIONS"));
     let asked = header_value(req, "Access-Control-Request-Headers").unwrap_or_default();
-    let allowed = if asked.is_empty() { "Content-Type, Accept".to_string() } else { asked };
+    let allowed = if asked.is_empty() {
+        "Content-Type, Accept".to_string()
+    } else {
+        asked
+    };
     r.add_header(header("Access-Control-Allow-Headers", &allowed));
     r.add_header(header("Access-Control-Max-Age", "86400"));
     r
 }
 
 fn list_compilers(req: &Request, all: &[Compiler], lang: Option<&str>, query: &str) -> ResponseBox {
-    let chosen: Vec<&Compiler> = all.iter().filter(|c| lang.is_none_or(|l| c.lang == normalize_lang(l))).collect();
+    let chosen: Vec<&Compiler> = all
+        .iter()
+        .filter(|c| lang.is_none_or(|l| c.lang == normalize_lang(l)))
+        .collect();
     if !http::wants_json(req) {
         let mut out = String::from("Compiler Name | Description\n");
         for c in &chosen {
@@ -115,7 +129,11 @@ fn languages(req: &Request, all: &[Compiler]) -> ResponseBox {
     if !http::wants_json(req) {
         let mut out = String::from("Id | Name\n");
         for l in list.as_array().into_iter().flatten() {
-            out.push_str(&format!("{} | {}\n", l["id"].as_str().unwrap_or(""), l["name"].as_str().unwrap_or("")));
+            out.push_str(&format!(
+                "{} | {}\n",
+                l["id"].as_str().unwrap_or(""),
+                l["name"].as_str().unwrap_or("")
+            ));
         }
         return http::text(200, out);
     }
@@ -124,16 +142,32 @@ fn languages(req: &Request, all: &[Compiler]) -> ResponseBox {
 
 /// Whether a compile request may come from `origin` (the browser's Origin header).
 fn origin_allowed(state: &State, req: &Request) -> Result<(), String> {
-    let Some(origin) = header_value(req, "Origin") else { return Ok(()) };
-    if state.allow_any_origin || state.allowed_origins.iter().any(|o| o.trim_end_matches('/') == origin.trim_end_matches('/')) {
+    let Some(origin) = header_value(req, "Origin") else {
+        return Ok(());
+    };
+    if state.allow_any_origin
+        || state
+            .allowed_origins
+            .iter()
+            .any(|o| o.trim_end_matches('/') == origin.trim_end_matches('/'))
+    {
         return Ok(());
     }
     let host = origin_host(&origin);
-    let loopback = host == "localhost" || host.ends_with(".localhost") || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
+    let loopback = host == "localhost"
+        || host.ends_with(".localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
     // A page from this server reached by IP address (--host 0.0.0.0) is same-origin; a page
     // reached by a domain name could be DNS rebinding, so it must be allowed by name.
     let same_origin_by_ip = host.parse::<std::net::IpAddr>().is_ok()
-        && header_value(req, "Host").is_some_and(|h| origin.split("://").nth(1).is_some_and(|o| o.trim_end_matches('/') == h));
+        && header_value(req, "Host").is_some_and(|h| {
+            origin
+                .split("://")
+                .nth(1)
+                .is_some_and(|o| o.trim_end_matches('/') == h)
+        });
     if loopback || same_origin_by_ip {
         return Ok(());
     }
@@ -150,7 +184,10 @@ fn origin_host(origin: &str) -> String {
     if let Some(v6) = authority.strip_prefix('[') {
         return v6.split(']').next().unwrap_or("").to_string();
     }
-    authority.rsplit_once(':').map_or(authority, |(h, _)| h).to_ascii_lowercase()
+    authority
+        .rsplit_once(':')
+        .map_or(authority, |(h, _)| h)
+        .to_ascii_lowercase()
 }
 
 fn compile_request(state: &Arc<State>, mut req: Request, id: &str, query: &str) {
@@ -173,18 +210,34 @@ fn compile_request(state: &Arc<State>, mut req: Request, id: &str, query: &str) 
             r.add_header(header("Connection", "close"));
             return respond(req, r);
         }
-        Err(BodyError::Io(e)) => return respond(req, http::error(400, format!("could not read the request body: {e}"))),
+        Err(BodyError::Io(e)) => {
+            return respond(
+                req,
+                http::error(400, format!("could not read the request body: {e}")),
+            )
+        }
     };
-    let content_type = header_value(&req, "Content-Type").unwrap_or_default().to_ascii_lowercase();
-    let is_json = content_type.contains("json") || body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    let content_type = header_value(&req, "Content-Type")
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let is_json = content_type.contains("json")
+        || body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
     let request = if is_json {
         match serde_json::from_slice::<CompileRequest>(&body) {
             Ok(r) => r,
-            Err(e) => return respond(req, http::error(400, format!("malformed JSON in the request body: {e}"))),
+            Err(e) => {
+                return respond(
+                    req,
+                    http::error(400, format!("malformed JSON in the request body: {e}")),
+                )
+            }
         }
     } else {
         // Compiler Explorer's plain form: the body is the source, flags in ?options=.
-        let mut r = CompileRequest { source: Some(String::from_utf8_lossy(&body).into_owned()), ..CompileRequest::default() };
+        let mut r = CompileRequest {
+            source: Some(String::from_utf8_lossy(&body).into_owned()),
+            ..CompileRequest::default()
+        };
         r.options.user_arguments = http::query_param(query, "options").unwrap_or_default();
         r
     };
@@ -198,36 +251,52 @@ fn compile_request(state: &Arc<State>, mut req: Request, id: &str, query: &str) 
         return respond(req, r);
     };
     let as_json = http::wants_json(&req);
-    state.jobs.submit(ticket, move || {
-        let response = match compile::run(job) {
-            Ok(v) if as_json => http::json(200, &v),
-            Ok(v) => http::text(200, as_text(&v)),
-            Err(e) => {
-                eprintln!("whittle serve: {e}");
-                http::error(500, e)
-            }
-        };
-        respond(req, response);
-    });
+    let work = move || match compile::run(job) {
+        Ok(v) if as_json => http::json(200, &v),
+        Ok(v) => http::text(200, as_text(&v)),
+        Err(e) => {
+            eprintln!("whittle serve: {e}");
+            http::error(500, e)
+        }
+    };
+    state
+        .jobs
+        .submit(ticket, work, move |response| respond(req, response));
 }
 
 /// Compiler Explorer's plain-text answer: the asm, then the messages and the run's output.
 fn as_text(v: &Value) -> String {
     let lines = |key: &Value| -> Vec<String> {
-        key.as_array().into_iter().flatten().filter_map(|l| l["text"].as_str().map(str::to_string)).collect()
+        key.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|l| l["text"].as_str().map(str::to_string))
+            .collect()
     };
     let mut out = lines(&v["asm"]).join("\n");
     out.push('\n');
-    for (title, key) in [("Standard out", &v["stdout"]), ("Standard error", &v["stderr"])] {
+    for (title, key) in [
+        ("Standard out", &v["stdout"]),
+        ("Standard error", &v["stderr"]),
+    ] {
         let l = lines(key);
         if !l.is_empty() {
             out.push_str(&format!("# {title}:\n{}\n", l.join("\n")));
         }
     }
-    out.push_str(&format!("# Compiler exited with result code {}\n", v["code"]));
+    out.push_str(&format!(
+        "# Compiler exited with result code {}\n",
+        v["code"]
+    ));
     if let Some(e) = v.get("execResult") {
-        out.push_str(&format!("# Execution result with exit code {}\n", e["code"]));
-        for (title, key) in [("Standard out", &e["stdout"]), ("Standard error", &e["stderr"])] {
+        out.push_str(&format!(
+            "# Execution result with exit code {}\n",
+            e["code"]
+        ));
+        for (title, key) in [
+            ("Standard out", &e["stdout"]),
+            ("Standard error", &e["stderr"]),
+        ] {
             let l = lines(key);
             if !l.is_empty() {
                 out.push_str(&format!("# {title}:\n{}\n", l.join("\n")));

@@ -110,8 +110,18 @@ pub fn run(job: Job) -> Result<Value, String> {
     let dir = tempfile::Builder::new()
         .prefix("whittle-job-")
         .tempdir()
-        .map_err(|e| format!("could not make a job folder in {}: {e}", std::env::temp_dir().display()))?;
-    let mut ctx = Ctx { job: &job, dir: dir.path().to_path_buf(), deadline: Instant::now() + job.limits.job_timeout, source_name: String::new() };
+        .map_err(|e| {
+            format!(
+                "could not make a job folder in {}: {e}",
+                std::env::temp_dir().display()
+            )
+        })?;
+    let mut ctx = Ctx {
+        job: &job,
+        dir: dir.path().to_path_buf(),
+        deadline: Instant::now() + job.limits.job_timeout,
+        source_name: String::new(),
+    };
     let result = match job.compiler.kind {
         Kind::Gcc | Kind::Clang => c_like(&mut ctx),
         Kind::Rustc => rustc(&mut ctx),
@@ -135,12 +145,20 @@ impl Ctx<'_> {
         self.source_name = name.to_string();
         let path = self.dir.join(name);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("could not make {}: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("could not make {}: {e}", parent.display()))?;
         }
-        std::fs::write(&path, &self.job.source).map_err(|e| format!("could not write {}: {e}", path.display()))
+        std::fs::write(&path, &self.job.source)
+            .map_err(|e| format!("could not write {}: {e}", path.display()))
     }
 
-    fn step(&self, program: &Path, args: Vec<OsString>, stdin: Option<Vec<u8>>, address_space: Option<u64>) -> Outcome {
+    fn step(
+        &self,
+        program: &Path,
+        args: Vec<OsString>,
+        stdin: Option<Vec<u8>>,
+        address_space: Option<u64>,
+    ) -> Outcome {
         let spec = Spec {
             program: program.to_path_buf(),
             args,
@@ -151,7 +169,11 @@ impl Ctx<'_> {
             address_space,
             output_cap: self.job.limits.output_bytes,
         };
-        process::run(spec).unwrap_or_else(|e| Outcome { code: -1, stderr: e.into_bytes(), ..Outcome::default() })
+        process::run(spec).unwrap_or_else(|e| Outcome {
+            code: -1,
+            stderr: e.into_bytes(),
+            ..Outcome::default()
+        })
     }
 
     /// Runs a compiler (messages cleaned up, memory-limited unless `address_space` says not).
@@ -166,7 +188,12 @@ impl Ctx<'_> {
     fn execute(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Outcome {
         let mut all = args;
         all.extend(self.job.program_args.iter().map(OsString::from));
-        let mut out = self.step(program, all, Some(self.job.stdin.clone().into_bytes()), address_space);
+        let mut out = self.step(
+            program,
+            all,
+            Some(self.job.stdin.clone().into_bytes()),
+            address_space,
+        );
         out.stdout = self.without_dir(&out.stdout);
         out.stderr = self.without_dir(&out.stderr);
         out
@@ -174,7 +201,8 @@ impl Ctx<'_> {
 
     /// Compiler messages without the job folder, and with the source called `<source>`.
     fn clean(&self, bytes: &[u8]) -> Vec<u8> {
-        let mut text = String::from_utf8(self.without_dir(bytes)).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        let mut text = String::from_utf8(self.without_dir(bytes))
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         if !self.source_name.is_empty() {
             text = text.replace(&self.source_name, "<source>");
         }
@@ -186,7 +214,11 @@ impl Ctx<'_> {
     /// sanitizers print it when the program runs.
     fn without_dir(&self, bytes: &[u8]) -> Vec<u8> {
         let dir = self.dir.to_string_lossy().into_owned();
-        let real = self.dir.canonicalize().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| dir.clone());
+        let real = self
+            .dir
+            .canonicalize()
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| dir.clone());
         let needle = |d: &str| bytes.windows(d.len()).any(|w| w == d.as_bytes());
         if !needle(&dir) && !needle(&real) {
             return bytes.to_vec();
@@ -226,7 +258,9 @@ impl Ctx<'_> {
 
 fn read_capped(path: &Path, cap: usize) -> (Vec<u8>, bool) {
     use std::io::Read;
-    let Ok(file) = std::fs::File::open(path) else { return (Vec::new(), false) };
+    let Ok(file) = std::fs::File::open(path) else {
+        return (Vec::new(), false);
+    };
     let mut buf = Vec::new();
     let _ = file.take(cap as u64 + 1).read_to_end(&mut buf);
     let truncated = buf.len() > cap;
@@ -251,9 +285,15 @@ struct JobResult {
 
 enum ExecResult {
     /// The program ran.
-    Ran { build: Option<Outcome>, run: Outcome },
+    Ran {
+        build: Option<Outcome>,
+        run: Outcome,
+    },
     /// It was not run: the compile or build failed, or execution is turned off.
-    NotRun { build: Option<Outcome>, reason: String },
+    NotRun {
+        build: Option<Outcome>,
+        reason: String,
+    },
 }
 
 impl JobResult {
@@ -274,11 +314,23 @@ impl JobResult {
         };
         let mut o = Map::new();
         o.insert("code".into(), json!(c.code));
-        o.insert("okToCache".into(), json!(!c.timed_out && !self.exec_timed_out()));
+        o.insert(
+            "okToCache".into(),
+            json!(!c.timed_out && !self.exec_timed_out()),
+        );
         o.insert("timedOut".into(), json!(c.timed_out));
-        o.insert("truncated".into(), json!(c.truncated() || self.asm_truncated || self.exec_truncated()));
-        o.insert("stdout".into(), lines_json(&c.stdout, c.stdout_truncated, false, cap));
-        o.insert("stderr".into(), lines_json(&c.stderr, c.stderr_truncated, c.timed_out, cap));
+        o.insert(
+            "truncated".into(),
+            json!(c.truncated() || self.asm_truncated || self.exec_truncated()),
+        );
+        o.insert(
+            "stdout".into(),
+            lines_json(&c.stdout, c.stdout_truncated, false, cap),
+        );
+        o.insert(
+            "stderr".into(),
+            lines_json(&c.stderr, c.stderr_truncated, c.timed_out, cap),
+        );
         o.insert("asm".into(), Value::Array(asm));
         o.insert("compilationOptions".into(), json!(self.options));
         o.insert("execTime".into(), json!(c.elapsed.as_millis() as u64));
@@ -368,14 +420,25 @@ fn lines_json(bytes: &[u8], truncated: bool, timed_out: bool, cap: usize) -> Val
 }
 
 fn options_of(args: &[OsString]) -> Vec<String> {
-    args.iter().map(|a| a.to_string_lossy().into_owned()).collect()
+    args.iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// Runs the program built at `program` if `build` succeeded (and execution is allowed).
-fn execute_built(ctx: &Ctx<'_>, build: Option<Outcome>, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> ExecResult {
+fn execute_built(
+    ctx: &Ctx<'_>,
+    build: Option<Outcome>,
+    program: &Path,
+    args: Vec<OsString>,
+    address_space: Option<u64>,
+) -> ExecResult {
     if let Some(b) = &build {
         if b.code != 0 || b.timed_out {
-            return ExecResult::NotRun { build, reason: "Build failed".into() };
+            return ExecResult::NotRun {
+                build,
+                reason: "Build failed".into(),
+            };
         }
     }
     let run = ctx.execute(program, args, address_space);
@@ -384,26 +447,44 @@ fn execute_built(ctx: &Ctx<'_>, build: Option<Outcome>, program: &Path, args: Ve
 
 /// What running the program gives, if the request asked for it: refused when this server
 /// does not execute, not run when the compile failed, else what `run` builds and runs.
-fn execution(ctx: &Ctx<'_>, compile: &Outcome, run: impl FnOnce() -> ExecResult) -> Option<ExecResult> {
+fn execution(
+    ctx: &Ctx<'_>,
+    compile: &Outcome,
+    run: impl FnOnce() -> ExecResult,
+) -> Option<ExecResult> {
     if !ctx.wants_execute() {
         return None;
     }
     if !ctx.job.limits.allow_execute {
-        return Some(ExecResult::NotRun { build: None, reason: "execution is turned off on this server (whittle serve --no-execute)".into() });
+        return Some(ExecResult::NotRun {
+            build: None,
+            reason: "execution is turned off on this server (whittle serve --no-execute)".into(),
+        });
     }
     if compile.code != 0 || compile.timed_out {
-        return Some(ExecResult::NotRun { build: None, reason: "Build failed".into() });
+        return Some(ExecResult::NotRun {
+            build: None,
+            reason: "Build failed".into(),
+        });
     }
     Some(run())
 }
 
 fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let c = &ctx.job.compiler;
-    ctx.write_source(if c.lang == "c++" { "example.cpp" } else { "example.c" })?;
+    ctx.write_source(if c.lang == "c++" {
+        "example.cpp"
+    } else {
+        "example.c"
+    })?;
     let src = ctx.source_name.clone();
     let binary = ctx.job.filters.binary && c.disassembler.is_some();
     let intel = ctx.job.filters.intel && std::env::consts::ARCH == "x86_64";
-    let mut args = if binary { os(&["-c", "-o", "output.o"]) } else { os(&["-S", "-o", "output.s"]) };
+    let mut args = if binary {
+        os(&["-c", "-o", "output.o"])
+    } else {
+        os(&["-S", "-o", "output.s"])
+    };
     if intel {
         args.push("-masm=intel".into());
     }
@@ -431,10 +512,26 @@ fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         largs.push(src.into());
         let build = ctx.compile(&c.exe, largs, Some(ctx.memory()));
         // Sanitizers reserve terabytes of address space for their shadow memory.
-        let run_limit = if ctx.has_user_arg("-fsanitize") { None } else { Some(ctx.memory()) };
-        execute_built(ctx, Some(build), &ctx.dir.join("program"), vec![], run_limit)
+        let run_limit = if ctx.has_user_arg("-fsanitize") {
+            None
+        } else {
+            Some(ctx.memory())
+        };
+        execute_built(
+            ctx,
+            Some(build),
+            &ctx.dir.join("program"),
+            vec![],
+            run_limit,
+        )
     });
-    Ok(JobResult { compile, asm, asm_truncated, options, exec })
+    Ok(JobResult {
+        compile,
+        asm,
+        asm_truncated,
+        options,
+        exec,
+    })
 }
 
 fn rustc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
@@ -449,15 +546,29 @@ fn rustc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let user_sets_crate_type = ctx.has_user_arg("--crate-type");
     let mut args = base.clone();
     if !user_sets_crate_type {
-        args.extend(os(&["--crate-type", if is_program { "bin" } else { "lib" }]));
+        args.extend(os(&[
+            "--crate-type",
+            if is_program { "bin" } else { "lib" },
+        ]));
     }
     // One codegen unit, so that optimised builds still write a single .s file.
-    args.extend(os(&["--emit", "asm", "-o", "output.s", "-C", "codegen-units=1"]));
+    args.extend(os(&[
+        "--emit",
+        "asm",
+        "-o",
+        "output.s",
+        "-C",
+        "codegen-units=1",
+    ]));
     args.extend(ctx.user_args());
     args.push(src.clone().into());
     let options = options_of(&args);
     let compile = ctx.compile(&c.exe, args, Some(ctx.memory()));
-    let (asm, asm_truncated) = if compile.code == 0 { ctx.read_asm("output.s") } else { (Vec::new(), false) };
+    let (asm, asm_truncated) = if compile.code == 0 {
+        ctx.read_asm("output.s")
+    } else {
+        (Vec::new(), false)
+    };
     let exec = execution(ctx, &compile, || {
         let mut bargs = base;
         if !user_sets_crate_type {
@@ -467,14 +578,30 @@ fn rustc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         bargs.extend(ctx.user_args());
         bargs.push(src.into());
         let build = ctx.compile(&c.exe, bargs, Some(ctx.memory()));
-        execute_built(ctx, Some(build), &ctx.dir.join("program"), vec![], Some(ctx.memory()))
+        execute_built(
+            ctx,
+            Some(build),
+            &ctx.dir.join("program"),
+            vec![],
+            Some(ctx.memory()),
+        )
     });
-    Ok(JobResult { compile, asm, asm_truncated, options, exec })
+    Ok(JobResult {
+        compile,
+        asm,
+        asm_truncated,
+        options,
+        exec,
+    })
 }
 
 fn node(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let c = &ctx.job.compiler;
-    ctx.write_source(if source_facts::js_is_module(&ctx.job.source) { "example.mjs" } else { "example.js" })?;
+    ctx.write_source(if source_facts::js_is_module(&ctx.job.source) {
+        "example.mjs"
+    } else {
+        "example.js"
+    })?;
     let src = ctx.source_name.clone();
     let mut args: Vec<OsString> = ctx.user_args().collect();
     args.push("--check".into());
@@ -491,7 +618,13 @@ fn node(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         rargs.push(src.into());
         execute_built(ctx, None, &c.exe, rargs, None)
     });
-    Ok(JobResult { compile, asm: Vec::new(), asm_truncated: false, options, exec })
+    Ok(JobResult {
+        compile,
+        asm: Vec::new(),
+        asm_truncated: false,
+        options,
+        exec,
+    })
 }
 
 fn javac(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
@@ -499,12 +632,21 @@ fn javac(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let names = source_facts::java_names(&ctx.job.source);
     ctx.write_source(&format!("{}.java", names.file_stem))?;
     let src = ctx.source_name.clone();
-    std::fs::create_dir_all(ctx.dir.join("classes")).map_err(|e| format!("could not make the classes folder: {e}"))?;
+    std::fs::create_dir_all(ctx.dir.join("classes"))
+        .map_err(|e| format!("could not make the classes folder: {e}"))?;
     let heap = format!("-Xmx{}m", ctx.heap_mib());
     // The JVM reserves more address space than RLIMIT_AS would allow, so it gets -Xmx instead;
     // javac and javap start faster with the client compiler and no perf data file.
     let fast_jvm = |heap: &str| -> Vec<OsString> {
-        [heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData"].iter().map(|f| OsString::from(format!("-J{f}"))).collect()
+        [
+            heap,
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:-UsePerfData",
+        ]
+        .iter()
+        .map(|f| OsString::from(format!("-J{f}")))
+        .collect()
     };
     let mut args = fast_jvm(&heap);
     args.extend(os(&["-encoding", "UTF-8", "-d", "classes"]));
@@ -522,7 +664,11 @@ fn javac(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
             } else {
                 let mut dargs = fast_jvm(&heap);
                 dargs.extend(os(&["-c", "-p"]));
-                dargs.extend(classes.iter().map(|p| p.strip_prefix(&ctx.dir).unwrap_or(p).as_os_str().to_owned()));
+                dargs.extend(
+                    classes
+                        .iter()
+                        .map(|p| p.strip_prefix(&ctx.dir).unwrap_or(p).as_os_str().to_owned()),
+                );
                 let d = ctx.step(javap, dargs, None, None);
                 (d.stdout, d.stdout_truncated)
             }
@@ -531,14 +677,28 @@ fn javac(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     };
     let exec = execution(ctx, &compile, || {
         let java = c.runner.as_ref().expect("javac is offered only with java");
-        let rargs = vec![OsString::from(heap), "-XX:-UsePerfData".into(), "-cp".into(), "classes".into(), names.qualified_main().into()];
+        let rargs = vec![
+            OsString::from(heap),
+            "-XX:-UsePerfData".into(),
+            "-cp".into(),
+            "classes".into(),
+            names.qualified_main().into(),
+        ];
         execute_built(ctx, None, java, rargs, None)
     });
-    Ok(JobResult { compile, asm, asm_truncated, options, exec })
+    Ok(JobResult {
+        compile,
+        asm,
+        asm_truncated,
+        options,
+        exec,
+    })
 }
 
 fn collect_class_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {

@@ -102,11 +102,36 @@ pub struct Language {
 }
 
 pub const LANGUAGES: &[Language] = &[
-    Language { id: "c", name: "C", extensions: &[".c", ".h"], monaco: "nc" },
-    Language { id: "c++", name: "C++", extensions: &[".cpp", ".cxx", ".cc", ".hpp", ".h"], monaco: "cppp" },
-    Language { id: "rust", name: "Rust", extensions: &[".rs"], monaco: "rust" },
-    Language { id: "javascript", name: "JavaScript", extensions: &[".js", ".mjs"], monaco: "javascript" },
-    Language { id: "java", name: "Java", extensions: &[".java"], monaco: "java" },
+    Language {
+        id: "c",
+        name: "C",
+        extensions: &[".c", ".h"],
+        monaco: "nc",
+    },
+    Language {
+        id: "c++",
+        name: "C++",
+        extensions: &[".cpp", ".cxx", ".cc", ".hpp", ".h"],
+        monaco: "cppp",
+    },
+    Language {
+        id: "rust",
+        name: "Rust",
+        extensions: &[".rs"],
+        monaco: "rust",
+    },
+    Language {
+        id: "javascript",
+        name: "JavaScript",
+        extensions: &[".js", ".mjs"],
+        monaco: "javascript",
+    },
+    Language {
+        id: "java",
+        name: "Java",
+        extensions: &[".java"],
+        monaco: "java",
+    },
 ];
 
 /// `(id, executable, lang, kind, display name)` in the order they are listed.
@@ -130,10 +155,19 @@ pub struct Found {
 /// takes a while to say its version).
 pub fn probe() -> Found {
     let results: Vec<Result<Compiler, &'static str>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = CANDIDATES.iter().map(|c| scope.spawn(move || probe_one(c))).collect();
-        handles.into_iter().map(|h| h.join().unwrap_or(Err("?"))).collect()
+        let handles: Vec<_> = CANDIDATES
+            .iter()
+            .map(|c| scope.spawn(move || probe_one(c)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(Err("?")))
+            .collect()
     });
-    let mut found = Found { compilers: Vec::new(), missing: Vec::new() };
+    let mut found = Found {
+        compilers: Vec::new(),
+        missing: Vec::new(),
+    };
     for r in results {
         match r {
             Ok(c) => found.compilers.push(c),
@@ -144,10 +178,21 @@ pub fn probe() -> Found {
 }
 
 /// The compiler, or the name of the executable that is missing (or did not answer).
-fn probe_one(&(id, exe_name, lang, kind, label): &(&'static str, &'static str, &'static str, Kind, &'static str)) -> Result<Compiler, &'static str> {
+fn probe_one(
+    &(id, exe_name, lang, kind, label): &(
+        &'static str,
+        &'static str,
+        &'static str,
+        Kind,
+        &'static str,
+    ),
+) -> Result<Compiler, &'static str> {
     let exe = find_in_path(exe_name).ok_or(exe_name)?;
     let (runner, disassembler) = match kind {
-        Kind::Javac => (Some(find_in_path("java").ok_or("java")?), find_in_path("javap")),
+        Kind::Javac => (
+            Some(find_in_path("java").ok_or("java")?),
+            find_in_path("javap"),
+        ),
         Kind::Gcc | Kind::Clang => (None, find_in_path("objdump")),
         _ => (None, None),
     };
@@ -156,17 +201,30 @@ fn probe_one(&(id, exe_name, lang, kind, label): &(&'static str, &'static str, &
         Kind::Gcc | Kind::Clang => format!("{} {label} {semver}", native_arch_label()),
         _ => format!("{label} {semver}"),
     };
-    Ok(Compiler { id, name, lang, kind, semver, exe, runner, disassembler })
+    Ok(Compiler {
+        id,
+        name,
+        lang,
+        kind,
+        semver,
+        exe,
+        runner,
+        disassembler,
+    })
 }
 
 pub fn find_in_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|dir| dir.join(name)).find(|p| is_executable(p))
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| is_executable(p))
 }
 
 fn is_executable(p: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    p.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+    p.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
 }
 
 /// The first `N.N[.N]` in the first line of `exe --version` (stdout, else stderr).
@@ -185,7 +243,11 @@ fn version(exe: &Path) -> Option<String> {
     if out.code != 0 {
         return None;
     }
-    let text = if out.stdout.is_empty() { out.stderr } else { out.stdout };
+    let text = if out.stdout.is_empty() {
+        out.stderr
+    } else {
+        out.stdout
+    };
     let text = String::from_utf8_lossy(&text);
     let first = text.lines().find(|l| !l.trim().is_empty())?;
     Some(parse_semver(first).unwrap_or_else(|| first.trim().to_string()))
@@ -198,7 +260,11 @@ fn parse_semver(line: &str) -> Option<String> {
 
 /// The ids of `compilers`, for error messages.
 pub fn ids(compilers: &[Compiler]) -> String {
-    compilers.iter().map(|c| c.id).collect::<Vec<_>>().join(", ")
+    compilers
+        .iter()
+        .map(|c| c.id)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `/api/languages`: the languages that have a compiler here.
@@ -225,9 +291,18 @@ mod tests {
 
     #[test]
     fn versions_from_first_lines() {
-        assert_eq!(parse_semver("gcc (Debian 12.2.0-14+deb12u1) 12.2.0").as_deref(), Some("12.2.0"));
-        assert_eq!(parse_semver("Debian clang version 14.0.6").as_deref(), Some("14.0.6"));
-        assert_eq!(parse_semver("rustc 1.95.0 (59807616e 2026-04-14)").as_deref(), Some("1.95.0"));
+        assert_eq!(
+            parse_semver("gcc (Debian 12.2.0-14+deb12u1) 12.2.0").as_deref(),
+            Some("12.2.0")
+        );
+        assert_eq!(
+            parse_semver("Debian clang version 14.0.6").as_deref(),
+            Some("14.0.6")
+        );
+        assert_eq!(
+            parse_semver("rustc 1.95.0 (59807616e 2026-04-14)").as_deref(),
+            Some("1.95.0")
+        );
         assert_eq!(parse_semver("v20.20.2").as_deref(), Some("20.20.2"));
         assert_eq!(parse_semver("javac 17.0.15").as_deref(), Some("17.0.15"));
     }

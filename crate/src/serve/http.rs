@@ -11,11 +11,22 @@ pub fn header(name: &str, value: &str) -> Header {
 
 pub fn bytes(status: u16, body: Vec<u8>, content_type: &str) -> ResponseBox {
     let len = body.len();
-    Response::new(StatusCode(status), vec![header("Content-Type", content_type)], Cursor::new(body), Some(len), None).boxed()
+    Response::new(
+        StatusCode(status),
+        vec![header("Content-Type", content_type)],
+        Cursor::new(body),
+        Some(len),
+        None,
+    )
+    .boxed()
 }
 
 pub fn text(status: u16, body: impl Into<String>) -> ResponseBox {
-    bytes(status, body.into().into_bytes(), "text/plain; charset=utf-8")
+    bytes(
+        status,
+        body.into().into_bytes(),
+        "text/plain; charset=utf-8",
+    )
 }
 
 pub fn json(status: u16, value: &Value) -> ResponseBox {
@@ -31,7 +42,10 @@ pub fn error(status: u16, message: impl Into<String>) -> ResponseBox {
 
 /// The value of request header `name` (case-insensitive), if present.
 pub fn header_value(req: &Request, name: &str) -> Option<String> {
-    req.headers().iter().find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name)).map(|h| h.value.as_str().to_string())
+    req.headers()
+        .iter()
+        .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
+        .map(|h| h.value.as_str().to_string())
 }
 
 /// Whether the client wants JSON: yes unless its Accept names a text type and no JSON.
@@ -56,7 +70,10 @@ pub fn read_body(req: &mut Request, limit: usize) -> Result<Vec<u8>, BodyError> 
         return Err(BodyError::TooLarge { limit });
     }
     let mut body = Vec::new();
-    req.as_reader().take(limit as u64 + 1).read_to_end(&mut body).map_err(BodyError::Io)?;
+    req.as_reader()
+        .take(limit as u64 + 1)
+        .read_to_end(&mut body)
+        .map_err(BodyError::Io)?;
     if body.len() > limit {
         return Err(BodyError::TooLarge { limit });
     }
@@ -73,7 +90,10 @@ const DRAIN_LIMIT: usize = 256 << 20;
 /// body reader never runs its drain: one file descriptor per such request, instead of a crash.
 pub fn refuse_oversized(req: Request, response: ResponseBox) {
     if req.body_length().is_some_and(|n| n > DRAIN_LIMIT) {
-        eprintln!("whittle serve: refused a request claiming a {} byte body", req.body_length().unwrap_or(0));
+        eprintln!(
+            "whittle serve: refused a request claiming a {} byte body",
+            req.body_length().unwrap_or(0)
+        );
         let stream = req.upgrade("refused", response);
         std::mem::forget(stream);
     } else {
@@ -120,7 +140,9 @@ pub fn percent_decode(s: &str, plus_is_space: bool) -> Option<String> {
 pub fn query_param(query: &str, name: &str) -> Option<String> {
     query.split('&').find_map(|pair| {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (percent_decode(k, true)? == name).then(|| percent_decode(v, true)).flatten()
+        (percent_decode(k, true)? == name)
+            .then(|| percent_decode(v, true))
+            .flatten()
     })
 }
 
@@ -130,11 +152,17 @@ mod tests {
 
     #[test]
     fn decodes_paths_and_queries() {
-        assert_eq!(percent_decode("/api/compilers/c%2B%2B", false).as_deref(), Some("/api/compilers/c++"));
+        assert_eq!(
+            percent_decode("/api/compilers/c%2B%2B", false).as_deref(),
+            Some("/api/compilers/c++")
+        );
         assert_eq!(percent_decode("%2e%2e", false).as_deref(), Some(".."));
         assert_eq!(percent_decode("%zz", false), None);
         assert_eq!(split_target("/a/b?x=1#f"), ("/a/b", "x=1"));
-        assert_eq!(query_param("fields=id,name&options=-O2+-Wall", "options").as_deref(), Some("-O2 -Wall"));
+        assert_eq!(
+            query_param("fields=id,name&options=-O2+-Wall", "options").as_deref(),
+            Some("-O2 -Wall")
+        );
         assert_eq!(query_param("a=1", "b"), None);
     }
 }

@@ -30,7 +30,9 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        let cores = thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+        let cores = thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2);
         Limits {
             job_timeout: Duration::from_secs(20),
             memory_bytes: 2 << 30,
@@ -83,24 +85,39 @@ impl JobQueue {
                 })
                 .expect("spawn a job thread");
         }
-        JobQueue { tx: Mutex::new(tx), pending: Arc::new(AtomicUsize::new(0)), capacity: max_jobs.max(1) + queue_len }
+        JobQueue {
+            tx: Mutex::new(tx),
+            pending: Arc::new(AtomicUsize::new(0)),
+            capacity: max_jobs.max(1) + queue_len,
+        }
     }
 
     /// A place in the queue, or `None` when `max_jobs + queue_len` jobs are already admitted.
     pub fn reserve(&self) -> Option<Ticket> {
         let taken = self.pending.fetch_add(1, Ordering::SeqCst);
-        let ticket = Ticket { pending: Arc::clone(&self.pending) };
+        let ticket = Ticket {
+            pending: Arc::clone(&self.pending),
+        };
         if taken >= self.capacity {
             return None; // `ticket` is dropped, giving the place back.
         }
         Some(ticket)
     }
 
-    /// Runs `job` on a job thread when one is free; the ticket is released when it ends.
-    pub fn submit(&self, ticket: Ticket, job: impl FnOnce() + Send + 'static) {
+    /// Runs `work` on a job thread when one is free, gives the ticket back, then hands the
+    /// result to `deliver`: a client that has its answer can count on the place being free.
+    pub fn submit<R>(
+        &self,
+        ticket: Ticket,
+        work: impl FnOnce() -> R + Send + 'static,
+        deliver: impl FnOnce(R) + Send + 'static,
+    ) {
         let job: Job = Box::new(move || {
-            let _ticket = ticket;
-            job();
+            let result = {
+                let _ticket = ticket;
+                work()
+            };
+            deliver(result);
         });
         let _ = self.tx.lock().unwrap_or_else(|e| e.into_inner()).send(job);
     }
@@ -120,13 +137,16 @@ mod tests {
         for _ in 0..8 {
             let (running, peak, done_tx) = (running.clone(), peak.clone(), done_tx.clone());
             let ticket = q.reserve().expect("room for 18");
-            q.submit(ticket, move || {
-                let now = running.fetch_add(1, Ordering::SeqCst) + 1;
-                peak.fetch_max(now, Ordering::SeqCst);
-                thread::sleep(Duration::from_millis(30));
-                running.fetch_sub(1, Ordering::SeqCst);
-                done_tx.send(()).unwrap();
-            });
+            q.submit(
+                ticket,
+                move || {
+                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                    peak.fetch_max(now, Ordering::SeqCst);
+                    thread::sleep(Duration::from_millis(30));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                },
+                move |()| done_tx.send(()).unwrap(),
+            );
         }
         for _ in 0..8 {
             done_rx.recv_timeout(Duration::from_secs(10)).unwrap();
@@ -140,11 +160,19 @@ mod tests {
         let a = q.reserve().unwrap();
         let b = q.reserve().unwrap();
         assert!(q.reserve().is_none());
-        drop(a);
+        // By the time the result is delivered, the place is free again (no waiting needed).
         let (tx, rx) = channel();
-        q.submit(b, move || tx.send(()).unwrap());
-        rx.recv_timeout(Duration::from_secs(5)).unwrap();
-        thread::sleep(Duration::from_millis(20));
+        let q = Arc::new(q);
+        let q2 = Arc::clone(&q);
+        q.submit(
+            b,
+            || 7,
+            move |r| tx.send((r, q2.reserve().is_some())).unwrap(),
+        );
+        assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), (7, true));
+        let c = q.reserve().unwrap();
+        assert!(q.reserve().is_none(), "`a` and `c` fill the queue");
+        drop((a, c));
         assert!(q.reserve().is_some());
     }
 }

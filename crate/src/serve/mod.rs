@@ -44,7 +44,14 @@ pub struct ServeOptions {
 impl ServeOptions {
     /// Default limits and origins.
     pub fn new(host: impl Into<String>, port: u16, root: PathBuf) -> ServeOptions {
-        ServeOptions { host: host.into(), port, root, limits: Limits::default(), allowed_origins: Vec::new(), allow_any_origin: false }
+        ServeOptions {
+            host: host.into(),
+            port,
+            root,
+            limits: Limits::default(),
+            allowed_origins: Vec::new(),
+            allow_any_origin: false,
+        }
     }
 }
 
@@ -72,8 +79,16 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
     let server = tiny_http::Server::http(&addr).map_err(|e| {
         format!("could not listen on {addr}: {e}; is another server using port {}? Try --port <another>", opts.port)
     })?;
-    let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or(opts.port);
-    let shown_host = if opts.host.contains(':') { format!("[{}]", opts.host) } else { opts.host.clone() };
+    let port = server
+        .server_addr()
+        .to_ip()
+        .map(|a| a.port())
+        .unwrap_or(opts.port);
+    let shown_host = if opts.host.contains(':') {
+        format!("[{}]", opts.host)
+    } else {
+        opts.host.clone()
+    };
     println!("whittle serve: http://{shown_host}:{port}/");
     if !is_loopback(&opts.host) {
         eprintln!(
@@ -94,7 +109,10 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
         if l.allow_execute { "" } else { "; execution off" }
     );
     if !opts.root.join("index.html").is_file() {
-        eprintln!("whittle serve: warning: no index.html in {}; pass --root <the project folder>", opts.root.display());
+        eprintln!(
+            "whittle serve: warning: no index.html in {}; pass --root <the project folder>",
+            opts.root.display()
+        );
     } else if !opts.root.join(static_files::WASM_FILE).is_file() {
         println!(
             "whittle serve: {} is missing: run `npm run build` in {} to build the engine for the page (the page loads, but cannot reduce without it)",
@@ -139,7 +157,10 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
 
 fn handle(state: &Arc<State>, req: tiny_http::Request) {
     let (path, _) = http::split_target(req.url());
-    if req.body_length().is_some_and(|n| n > state.limits.body_bytes) {
+    if req
+        .body_length()
+        .is_some_and(|n| n > state.limits.body_bytes)
+    {
         let mut r = http::error(
             413,
             format!("the request body is larger than {} bytes; send a smaller program or start whittle serve with a larger --max-body", state.limits.body_bytes),
@@ -164,7 +185,11 @@ fn report_compilers(found: &compilers::Found) {
     if found.compilers.is_empty() {
         println!("whittle serve: no compilers found on PATH (looked for gcc, g++, clang, clang++, rustc, node, javac with java); the compile API lists none");
     } else {
-        let list: Vec<String> = found.compilers.iter().map(|c| format!("{} ({})", c.name, c.id)).collect();
+        let list: Vec<String> = found
+            .compilers
+            .iter()
+            .map(|c| format!("{} ({})", c.name, c.id))
+            .collect();
         println!("whittle serve: compilers: {}", list.join(", "));
     }
     if !found.missing.is_empty() {

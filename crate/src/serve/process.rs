@@ -56,18 +56,30 @@ impl Outcome {
 static LIVE_GROUPS: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
 
 fn register(pgid: i32) {
-    LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashSet::new).insert(pgid);
+    LIVE_GROUPS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(HashSet::new)
+        .insert(pgid);
 }
 
 fn unregister(pgid: i32) {
-    if let Some(set) = LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+    if let Some(set) = LIVE_GROUPS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_mut()
+    {
         set.remove(&pgid);
     }
 }
 
 /// Kills every job's process group (used when the server is interrupted).
 pub fn kill_all() {
-    if let Some(set) = LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+    if let Some(set) = LIVE_GROUPS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+    {
         for &pgid in set {
             kill_group(pgid);
         }
@@ -88,12 +100,21 @@ const FILE_SIZE_LIMIT: u64 = 512 << 20;
 pub fn run(spec: Spec) -> Result<Outcome, String> {
     let start = Instant::now();
     if start >= spec.deadline {
-        return Ok(Outcome { code: 128 + libc::SIGKILL, signal: Some(libc::SIGKILL), timed_out: true, ..Outcome::default() });
+        return Ok(Outcome {
+            code: 128 + libc::SIGKILL,
+            signal: Some(libc::SIGKILL),
+            timed_out: true,
+            ..Outcome::default()
+        });
     }
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
         .current_dir(&spec.cwd)
-        .stdin(if spec.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdin(if spec.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
@@ -118,7 +139,9 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
             Ok(())
         });
     }
-    let mut child = cmd.spawn().map_err(|e| format!("could not start {}: {e}", spec.program.display()))?;
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("could not start {}: {e}", spec.program.display()))?;
     let pid = child.id() as i32;
     register(pid);
 
@@ -139,7 +162,12 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
             // SAFETY: waitid(2) writes into the zeroed siginfo_t we own.
             let r = unsafe {
                 let mut info: libc::siginfo_t = std::mem::zeroed();
-                libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOWAIT)
+                libc::waitid(
+                    libc::P_PID,
+                    pid as libc::id_t,
+                    &mut info,
+                    libc::WEXITED | libc::WNOWAIT,
+                )
             };
             if r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
                 break;
@@ -148,9 +176,14 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
         let _ = tx.send(());
     });
     let timeout = spec.deadline.saturating_duration_since(Instant::now());
-    let timed_out = matches!(rx.recv_timeout(timeout), Err(mpsc::RecvTimeoutError::Timeout));
+    let timed_out = matches!(
+        rx.recv_timeout(timeout),
+        Err(mpsc::RecvTimeoutError::Timeout)
+    );
     kill_group(pid);
-    let status = child.wait().map_err(|e| format!("waiting for {}: {e}", spec.program.display()))?;
+    let status = child
+        .wait()
+        .map_err(|e| format!("waiting for {}: {e}", spec.program.display()))?;
     unregister(pid);
     let elapsed = start.elapsed();
 
@@ -165,7 +198,16 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
         (None, Some(s)) => (128 + s, Some(s)),
         (None, None) => (-1, None),
     };
-    Ok(Outcome { code, signal, stdout, stderr, stdout_truncated, stderr_truncated, timed_out, elapsed })
+    Ok(Outcome {
+        code,
+        signal,
+        stdout,
+        stderr,
+        stdout_truncated,
+        stderr_truncated,
+        timed_out,
+        elapsed,
+    })
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -174,7 +216,10 @@ type Resource = libc::__rlimit_resource_t;
 type Resource = libc::c_int;
 
 fn set_limit(resource: Resource, bytes: u64) -> std::io::Result<()> {
-    let lim = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+    let lim = libc::rlimit {
+        rlim_cur: bytes as libc::rlim_t,
+        rlim_max: bytes as libc::rlim_t,
+    };
     // SAFETY: setrlimit(2) reads the struct we pass.
     if unsafe { libc::setrlimit(resource, &lim) } == 0 {
         Ok(())
@@ -219,7 +264,9 @@ impl Capture {
 
     /// The bytes read by `until`, and whether some were dropped.
     fn finish(self, until: Instant) -> (Vec<u8>, bool) {
-        let _ = self.done.recv_timeout(until.saturating_duration_since(Instant::now()));
+        let _ = self
+            .done
+            .recv_timeout(until.saturating_duration_since(Instant::now()));
         let mut g = self.buf.lock().unwrap_or_else(|e| e.into_inner());
         (std::mem::take(&mut g.0), g.1)
     }
@@ -258,7 +305,11 @@ mod tests {
         let o = sh("sleep 30 & sleep 30; echo never", 1, 1 << 20);
         assert!(o.timed_out);
         assert_eq!(o.signal, Some(libc::SIGKILL));
-        assert!(t.elapsed() < Duration::from_secs(5), "took {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "took {:?}",
+            t.elapsed()
+        );
     }
 
     #[test]

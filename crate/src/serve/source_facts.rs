@@ -20,7 +20,9 @@ fn top_level(tree: &Tree) -> Vec<Node<'_>> {
 }
 
 fn name<'s>(node: Node<'_>, source: &'s str) -> Option<&'s str> {
-    node.child_by_field_name("name")?.utf8_text(source.as_bytes()).ok()
+    node.child_by_field_name("name")?
+        .utf8_text(source.as_bytes())
+        .ok()
 }
 
 fn has_modifier(node: Node<'_>, modifier: &str) -> bool {
@@ -58,7 +60,11 @@ impl JavaNames {
 }
 
 pub fn java_names(source: &str) -> JavaNames {
-    let mut names = JavaNames { package: None, file_stem: "Main".into(), main_class: String::new() };
+    let mut names = JavaNames {
+        package: None,
+        file_stem: "Main".into(),
+        main_class: String::new(),
+    };
     let Some(tree) = parse(Lang::Java, source) else {
         names.main_class = names.file_stem.clone();
         return names;
@@ -69,13 +75,22 @@ pub fn java_names(source: &str) -> JavaNames {
         match node.kind() {
             "package_declaration" => {
                 let text = node.utf8_text(source.as_bytes()).unwrap_or("");
-                let p = text.trim().trim_start_matches("package").trim_end_matches(';').trim();
+                let p = text
+                    .trim()
+                    .trim_start_matches("package")
+                    .trim_end_matches(';')
+                    .trim();
                 if !p.is_empty() {
                     names.package = Some(p.split_whitespace().collect());
                 }
             }
-            "class_declaration" | "interface_declaration" | "enum_declaration" | "record_declaration" => {
-                let Some(n) = name(node, source) else { continue };
+            "class_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
+            | "record_declaration" => {
+                let Some(n) = name(node, source) else {
+                    continue;
+                };
                 if public.is_none() && has_modifier(node, "public") {
                     public = Some(n.to_string());
                 }
@@ -92,25 +107,37 @@ pub fn java_names(source: &str) -> JavaNames {
 }
 
 fn declares_main(class: Node<'_>, source: &str) -> bool {
-    let Some(body) = class.child_by_field_name("body") else { return false };
+    let Some(body) = class.child_by_field_name("body") else {
+        return false;
+    };
     let mut cursor = body.walk();
-    let found = body
-        .named_children(&mut cursor)
-        .any(|m| m.kind() == "method_declaration" && name(m, source) == Some("main") && has_modifier(m, "static"));
+    let found = body.named_children(&mut cursor).any(|m| {
+        m.kind() == "method_declaration"
+            && name(m, source) == Some("main")
+            && has_modifier(m, "static")
+    });
     found
 }
 
 /// Rust: whether the crate has a top-level `fn main` (then it is compiled as a program).
 pub fn rust_has_main(source: &str) -> bool {
-    let Some(tree) = parse(Lang::Rust, source) else { return source.contains("fn main") };
-    let found = top_level(&tree).into_iter().any(|n| n.kind() == "function_item" && name(n, source) == Some("main"));
+    let Some(tree) = parse(Lang::Rust, source) else {
+        return source.contains("fn main");
+    };
+    let found = top_level(&tree)
+        .into_iter()
+        .any(|n| n.kind() == "function_item" && name(n, source) == Some("main"));
     found
 }
 
 /// JavaScript: whether the source uses `import`/`export` declarations (an ES module).
 pub fn js_is_module(source: &str) -> bool {
-    let Some(tree) = parse(Lang::JavaScript, source) else { return false };
-    let found = top_level(&tree).into_iter().any(|n| matches!(n.kind(), "import_statement" | "export_statement"));
+    let Some(tree) = parse(Lang::JavaScript, source) else {
+        return false;
+    };
+    let found = top_level(&tree)
+        .into_iter()
+        .any(|n| matches!(n.kind(), "import_statement" | "export_statement"));
     found
 }
 
@@ -124,7 +151,9 @@ mod tests {
         assert_eq!(n.file_stem, "Demo");
         assert_eq!(n.main_class, "Demo");
         assert_eq!(n.qualified_main(), "a.b.Demo");
-        let n = java_names("// public class Nope\nclass Foo { static public void main(String[] a) {} }");
+        let n = java_names(
+            "// public class Nope\nclass Foo { static public void main(String[] a) {} }",
+        );
         assert_eq!(n.file_stem, "Main");
         assert_eq!(n.main_class, "Foo");
         assert_eq!(java_names("int x").file_stem, "Main");
@@ -133,7 +162,9 @@ mod tests {
     #[test]
     fn rust_and_js() {
         assert!(rust_has_main("// x\nfn main() {}"));
-        assert!(!rust_has_main("pub fn f() {} // fn main()\nmod m { fn main() {} }"));
+        assert!(!rust_has_main(
+            "pub fn f() {} // fn main()\nmod m { fn main() {} }"
+        ));
         assert!(js_is_module("import fs from 'fs';\nconsole.log(1)"));
         assert!(!js_is_module("const s = 'import x from y'; console.log(s)"));
     }

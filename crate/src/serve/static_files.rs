@@ -37,12 +37,18 @@ pub const WASM_FILE: &str = "web/pkg/whittle_bg.wasm";
 
 impl StaticFiles {
     pub fn new(root: PathBuf) -> StaticFiles {
-        StaticFiles { root, gzipped: Mutex::new(HashMap::new()) }
+        StaticFiles {
+            root,
+            gzipped: Mutex::new(HashMap::new()),
+        }
     }
 
     pub fn respond(&self, req: &Request) -> ResponseBox {
         if !matches!(req.method(), Method::Get | Method::Head) {
-            let mut r = http::text(405, "only GET and HEAD are served here; the compile API is under /api/\n");
+            let mut r = http::text(
+                405,
+                "only GET and HEAD are served here; the compile API is under /api/\n",
+            );
             r.add_header(header("Allow", "GET, HEAD"));
             return r;
         }
@@ -52,7 +58,10 @@ impl StaticFiles {
         };
         match self.resolve(&path) {
             Ok(file) => self.file(req, &file),
-            Err(Refusal::Traversal) => http::text(403, format!("refused {path}: paths may not contain `..` or `.` segments\n")),
+            Err(Refusal::Traversal) => http::text(
+                403,
+                format!("refused {path}: paths may not contain `..` or `.` segments\n"),
+            ),
             Err(Refusal::NotFound) => self.not_found(&path),
         }
     }
@@ -61,7 +70,9 @@ impl StaticFiles {
         if matches!(path, "/" | "/index.html" | "/e" | "/e/") {
             return Ok(self.root.join("index.html"));
         }
-        let Some(rest) = path.strip_prefix("/web/") else { return Err(Refusal::NotFound) };
+        let Some(rest) = path.strip_prefix("/web/") else {
+            return Err(Refusal::NotFound);
+        };
         let mut file = self.root.join("web");
         for segment in rest.split('/') {
             match segment {
@@ -84,22 +95,36 @@ impl StaticFiles {
     }
 
     fn file(&self, req: &Request, path: &Path) -> ResponseBox {
-        let (file, meta) = match std::fs::File::open(path).and_then(|f| f.metadata().map(|m| (f, m))) {
-            Ok(x) => x,
-            Err(_) => return self.not_found(&path.display().to_string()),
-        };
-        let mtime = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map(|d| d.as_nanos()).unwrap_or(0);
+        let (file, meta) =
+            match std::fs::File::open(path).and_then(|f| f.metadata().map(|m| (f, m))) {
+                Ok(x) => x,
+                Err(_) => return self.not_found(&path.display().to_string()),
+            };
+        let mtime = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
         let compressible = is_compressible(path) && meta.len() > GZIP_MIN_LEN;
         let gzip = compressible && accepts_gzip(req);
         // The two encodings are different representations, so they get different ETags.
-        let etag = format!("\"{:x}-{:x}{}\"", meta.len(), mtime, if gzip { "-gz" } else { "" });
-        let cached = header_value(req, "If-None-Match").is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+        let etag = format!(
+            "\"{:x}-{:x}{}\"",
+            meta.len(),
+            mtime,
+            if gzip { "-gz" } else { "" }
+        );
+        let cached = header_value(req, "If-None-Match")
+            .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
         let mut response = if cached {
             Response::empty(StatusCode(304)).boxed()
         } else if gzip {
             let bytes = match self.gzipped(path, file, meta.len(), mtime) {
                 Ok(b) => b,
-                Err(e) => return http::text(500, format!("could not read {}: {e}\n", path.display())),
+                Err(e) => {
+                    return http::text(500, format!("could not read {}: {e}\n", path.display()))
+                }
             };
             let len = bytes.len();
             let mut r = Response::new(StatusCode(200), vec![], Cursor::new(bytes), Some(len), None)
@@ -110,7 +135,9 @@ impl StaticFiles {
             r
         } else {
             // With a Content-Length (not chunked), so that transfers are measurable and resumable.
-            let mut r = Response::from_file(file).with_chunked_threshold(usize::MAX).boxed();
+            let mut r = Response::from_file(file)
+                .with_chunked_threshold(usize::MAX)
+                .boxed();
             r.add_header(header("Content-Type", content_type(path)));
             r
         };
@@ -125,18 +152,37 @@ impl StaticFiles {
 
     /// The gzip encoding of `file` (of length `len`, modified at `mtime`), from the cache or made
     /// now. Compression runs outside the lock, so other files are served meanwhile.
-    fn gzipped(&self, path: &Path, mut file: std::fs::File, len: u64, mtime: u128) -> std::io::Result<Arc<[u8]>> {
+    fn gzipped(
+        &self,
+        path: &Path,
+        mut file: std::fs::File,
+        len: u64,
+        mtime: u128,
+    ) -> std::io::Result<Arc<[u8]>> {
         let lock = || self.gzipped.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(g) = lock().get(path).filter(|g| g.len == len && g.mtime == mtime) {
+        if let Some(g) = lock()
+            .get(path)
+            .filter(|g| g.len == len && g.mtime == mtime)
+        {
             return Ok(g.bytes.clone());
         }
         let mut raw = Vec::with_capacity(len as usize);
         file.read_to_end(&mut raw)?;
-        let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(raw.len() / 3), flate2::Compression::default());
+        let mut encoder = flate2::write::GzEncoder::new(
+            Vec::with_capacity(raw.len() / 3),
+            flate2::Compression::default(),
+        );
         encoder.write_all(&raw)?;
         let bytes: Arc<[u8]> = encoder.finish()?.into();
         // Keyed by path alone: a changed file replaces its stale entry instead of adding one.
-        lock().insert(path.to_path_buf(), Gzipped { len, mtime, bytes: bytes.clone() });
+        lock().insert(
+            path.to_path_buf(),
+            Gzipped {
+                len,
+                mtime,
+                bytes: bytes.clone(),
+            },
+        );
         Ok(bytes)
     }
 
@@ -145,7 +191,8 @@ impl StaticFiles {
         let hint = if path == "/" || path == "/e" || path == "/e/" || path == "/index.html" {
             format!("there is no {}; start whittle serve with --root <the project folder> (the one with index.html and web/)", index.display())
         } else if path.starts_with("/web/pkg/") {
-            "the engine's wasm build is missing: run `npm run build` in the project folder".to_string()
+            "the engine's wasm build is missing: run `npm run build` in the project folder"
+                .to_string()
         } else {
             "the page is at /, the embed at /e, its files under /web/, the compile API under /api/ (try /api/compilers)".to_string()
         };
@@ -170,7 +217,10 @@ fn accepts_gzip_value(value: &str) -> bool {
         let coding = parts.next().unwrap_or("").trim();
         let q_zero = parts.any(|p| {
             let p = p.trim();
-            p.strip_prefix("q=").or_else(|| p.strip_prefix("Q=")).and_then(|q| q.trim().parse::<f32>().ok()) == Some(0.0)
+            p.strip_prefix("q=")
+                .or_else(|| p.strip_prefix("Q="))
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                == Some(0.0)
         });
         (coding.eq_ignore_ascii_case("gzip") || coding.eq_ignore_ascii_case("x-gzip")) && !q_zero
     })
@@ -178,12 +228,23 @@ fn accepts_gzip_value(value: &str) -> bool {
 
 /// Types that gzip shrinks (images and fonts are compressed already).
 fn is_compressible(path: &Path) -> bool {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    matches!(ext.as_str(), "html" | "htm" | "js" | "mjs" | "css" | "json" | "map" | "wasm" | "svg" | "txt")
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(
+        ext.as_str(),
+        "html" | "htm" | "js" | "mjs" | "css" | "json" | "map" | "wasm" | "svg" | "txt"
+    )
 }
 
 pub fn content_type(path: &Path) -> &'static str {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
     match ext.as_str() {
         "html" | "htm" => "text/html; charset=utf-8",
         "js" | "mjs" => "text/javascript; charset=utf-8",
@@ -198,7 +259,9 @@ pub fn content_type(path: &Path) -> &'static str {
         "webp" => "image/webp",
         "woff" => "font/woff",
         "woff2" => "font/woff2",
-        "txt" | "md" | "c" | "h" | "cpp" | "cc" | "rs" | "java" | "sh" => "text/plain; charset=utf-8",
+        "txt" | "md" | "c" | "h" | "cpp" | "cc" | "rs" | "java" | "sh" => {
+            "text/plain; charset=utf-8"
+        }
         "ts" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
@@ -219,9 +282,18 @@ mod tests {
         assert!(s.resolve("/").unwrap().ends_with("index.html"));
         assert!(s.resolve("/e").unwrap().ends_with("index.html"));
         assert!(s.resolve("/web/pkg/a.js").is_ok());
-        assert!(matches!(s.resolve("/web/../index.html"), Err(Refusal::Traversal)));
-        assert!(matches!(s.resolve("/web/pkg/../../../etc/passwd"), Err(Refusal::Traversal)));
-        assert!(matches!(s.resolve("/web/etc/passwd"), Err(Refusal::Traversal)));
+        assert!(matches!(
+            s.resolve("/web/../index.html"),
+            Err(Refusal::Traversal)
+        ));
+        assert!(matches!(
+            s.resolve("/web/pkg/../../../etc/passwd"),
+            Err(Refusal::Traversal)
+        ));
+        assert!(matches!(
+            s.resolve("/web/etc/passwd"),
+            Err(Refusal::Traversal)
+        ));
         assert!(matches!(s.resolve("/web/pkg"), Err(Refusal::NotFound)));
         assert!(matches!(s.resolve("/nope"), Err(Refusal::NotFound)));
     }
@@ -229,7 +301,10 @@ mod tests {
     #[test]
     fn content_types() {
         assert_eq!(content_type(Path::new("a.wasm")), "application/wasm");
-        assert_eq!(content_type(Path::new("a.mjs")), "text/javascript; charset=utf-8");
+        assert_eq!(
+            content_type(Path::new("a.mjs")),
+            "text/javascript; charset=utf-8"
+        );
         assert_eq!(content_type(Path::new("a.svg")), "image/svg+xml");
     }
 

@@ -25,7 +25,9 @@ pub fn check(kind: Kind, args: &[String]) -> Result<(), String> {
 
 fn refusal(kind: Kind, arg: &str, prev: Option<&str>) -> Option<&'static str> {
     if arg.starts_with('@') {
-        return Some("response files (@file) are not read; put the flags themselves in userArguments");
+        return Some(
+            "response files (@file) are not read; put the flags themselves in userArguments",
+        );
     }
     if has_parent_dir(arg) {
         return Some("paths with `..` are refused; each job runs in its own folder with only the source in it");
@@ -40,8 +42,15 @@ fn refusal(kind: Kind, arg: &str, prev: Option<&str>) -> Option<&'static str> {
 
 /// True when `arg` names a path with a `..` component (`-I../x`, `-I..`, `-Lx/..`).
 fn has_parent_dir(arg: &str) -> bool {
-    let ends_in_parent = arg.strip_suffix("..").is_some_and(|rest| !rest.ends_with('.')); // `-I..`, not `-DX=...`
-    arg.contains("../") || arg.contains("..\\") || ends_in_parent || arg.split(['/', '\\', '=', ',', ':']).any(|part| part == "..")
+    let ends_in_parent = arg
+        .strip_suffix("..")
+        .is_some_and(|rest| !rest.ends_with('.')); // `-I..`, not `-DX=...`
+    arg.contains("../")
+        || arg.contains("..\\")
+        || ends_in_parent
+        || arg
+            .split(['/', '\\', '=', ',', ':'])
+            .any(|part| part == "..")
 }
 
 const OUTPUT_IS_OURS: &str = "whittle serve chooses the output file itself (output.s, or the program when executing); remove it";
@@ -50,7 +59,11 @@ fn c_refusal(arg: &str, prev: Option<&str>) -> Option<&'static str> {
     if arg.starts_with("-o") || arg.starts_with("--output") {
         return Some(OUTPUT_IS_OURS);
     }
-    if arg.starts_with("-fplugin") || arg.starts_with("-fpass-plugin") || arg == "-load" || arg == "-plugin" {
+    if arg.starts_with("-fplugin")
+        || arg.starts_with("-fpass-plugin")
+        || arg == "-load"
+        || arg == "-plugin"
+    {
         return Some("compiler plugins are not loaded; remove the flag");
     }
     if arg.starts_with("-specs") || arg.starts_with("--specs") {
@@ -65,9 +78,15 @@ fn c_refusal(arg: &str, prev: Option<&str>) -> Option<&'static str> {
     if arg.starts_with("-B") || arg.starts_with("--prefix") {
         return Some("-B makes the driver run programs from another folder; remove it");
     }
-    let linker_words = arg.strip_prefix("-Wl,").map(|s| s.split(',').collect::<Vec<_>>());
-    let passes_to_linker = |w: &str| w == "-o" || w.starts_with("--output") || w.starts_with("-Map") || w.starts_with("--Map");
-    if linker_words.is_some_and(|ws| ws.iter().any(|w| passes_to_linker(w))) || (prev == Some("-Xlinker") && passes_to_linker(arg)) {
+    let linker_words = arg
+        .strip_prefix("-Wl,")
+        .map(|s| s.split(',').collect::<Vec<_>>());
+    let passes_to_linker = |w: &str| {
+        w == "-o" || w.starts_with("--output") || w.starts_with("-Map") || w.starts_with("--Map")
+    };
+    if linker_words.is_some_and(|ws| ws.iter().any(|w| passes_to_linker(w)))
+        || (prev == Some("-Xlinker") && passes_to_linker(arg))
+    {
         return Some("linker output paths are set by whittle serve; remove it");
     }
     None
@@ -84,9 +103,26 @@ fn rustc_refusal(arg: &str, prev: Option<&str>) -> Option<&'static str> {
     let codegen = arg
         .strip_prefix("-C")
         .filter(|s| !s.is_empty())
-        .or_else(|| arg.strip_prefix("--codegen=").or(if matches!(prev, Some("-C" | "--codegen")) { Some(arg) } else { None }));
+        .or_else(|| {
+            arg.strip_prefix("--codegen=")
+                .or(if matches!(prev, Some("-C" | "--codegen")) {
+                    Some(arg)
+                } else {
+                    None
+                })
+        });
     if let Some(opt) = codegen {
-        if ["incremental", "linker", "link-arg", "link-args", "profile-generate", "save-temps"].iter().any(|p| opt.starts_with(p)) {
+        if [
+            "incremental",
+            "linker",
+            "link-arg",
+            "link-args",
+            "profile-generate",
+            "save-temps",
+        ]
+        .iter()
+        .any(|p| opt.starts_with(p))
+        {
             return Some("this codegen option writes or runs files outside the job; remove it");
         }
     }
@@ -98,8 +134,13 @@ fn rustc_refusal(arg: &str, prev: Option<&str>) -> Option<&'static str> {
 
 fn javac_refusal(arg: &str) -> Option<&'static str> {
     match arg {
-        "-d" | "-s" | "-h" | "--directory" | "--source-output" | "--header-output" => Some(OUTPUT_IS_OURS),
-        _ if arg.starts_with("-Xplugin") || arg == "-processorpath" || arg == "--processor-path" => {
+        "-d" | "-s" | "-h" | "--directory" | "--source-output" | "--header-output" => {
+            Some(OUTPUT_IS_OURS)
+        }
+        _ if arg.starts_with("-Xplugin")
+            || arg == "-processorpath"
+            || arg == "--processor-path" =>
+        {
             Some("compiler plugins and annotation processors are not loaded; remove the flag")
         }
         _ => None,
@@ -107,11 +148,27 @@ fn javac_refusal(arg: &str) -> Option<&'static str> {
 }
 
 fn node_refusal(arg: &str) -> Option<&'static str> {
-    let writes = ["--cpu-prof", "--heap-prof", "--diagnostic-dir", "--report", "--redirect-warnings", "--prof", "--trace-event-file-pattern", "--snapshot-blob", "--build-snapshot"];
+    let writes = [
+        "--cpu-prof",
+        "--heap-prof",
+        "--diagnostic-dir",
+        "--report",
+        "--redirect-warnings",
+        "--prof",
+        "--trace-event-file-pattern",
+        "--snapshot-blob",
+        "--build-snapshot",
+    ];
     if writes.iter().any(|w| arg.starts_with(w)) {
         return Some("it writes files outside the job's output; remove it");
     }
-    if arg == "-e" || arg == "--eval" || arg == "-p" || arg == "--print" || arg == "-c" || arg == "--check" {
+    if arg == "-e"
+        || arg == "--eval"
+        || arg == "-p"
+        || arg == "--print"
+        || arg == "-c"
+        || arg == "--check"
+    {
         return Some("whittle serve runs the source itself (node --check, or node file when executing); remove it");
     }
     None
@@ -127,17 +184,37 @@ mod tests {
 
     #[test]
     fn splits_like_a_shell() {
-        assert_eq!(words("-O2  -Wall -DX='a b' \"-DY=c d\""), ["-O2", "-Wall", "-DX=a b", "-DY=c d"]);
+        assert_eq!(
+            words("-O2  -Wall -DX='a b' \"-DY=c d\""),
+            ["-O2", "-Wall", "-DX=a b", "-DY=c d"]
+        );
         assert_eq!(words(""), Vec::<String>::new());
         assert!(split("-DX='unclosed").is_err());
     }
 
     #[test]
     fn refuses_what_writes_elsewhere() {
-        for bad in ["-o /tmp/x", "-o/tmp/x", "-fplugin=./p.so", "-specs=x", "@args.txt", "-I../include", "-include=/a/../b", "-Wl,-o,/tmp/x", "-MF /tmp/d"] {
+        for bad in [
+            "-o /tmp/x",
+            "-o/tmp/x",
+            "-fplugin=./p.so",
+            "-specs=x",
+            "@args.txt",
+            "-I../include",
+            "-include=/a/../b",
+            "-Wl,-o,/tmp/x",
+            "-MF /tmp/d",
+        ] {
             assert!(check(Kind::Gcc, &words(bad)).is_err(), "{bad} was allowed");
         }
-        for good in ["-DDOTS=...", "-O2 -Wall", "-std=c11 -fsanitize=undefined", "-I/usr/include -DN=3", "-x c++ -march=native", "-save-temps"] {
+        for good in [
+            "-DDOTS=...",
+            "-O2 -Wall",
+            "-std=c11 -fsanitize=undefined",
+            "-I/usr/include -DN=3",
+            "-x c++ -march=native",
+            "-save-temps",
+        ] {
             assert_eq!(check(Kind::Gcc, &words(good)), Ok(()), "{good}");
         }
     }
@@ -146,10 +223,19 @@ mod tests {
     fn rustc_javac_node_rules() {
         assert!(check(Kind::Rustc, &words("-C incremental=/tmp/x")).is_err());
         assert!(check(Kind::Rustc, &words("--emit=llvm-ir")).is_err());
-        assert_eq!(check(Kind::Rustc, &words("-C opt-level=3 --edition 2018")), Ok(()));
+        assert_eq!(
+            check(Kind::Rustc, &words("-C opt-level=3 --edition 2018")),
+            Ok(())
+        );
         assert!(check(Kind::Javac, &words("-d /tmp")).is_err());
-        assert_eq!(check(Kind::Javac, &words("-Xlint:all --release 17")), Ok(()));
+        assert_eq!(
+            check(Kind::Javac, &words("-Xlint:all --release 17")),
+            Ok(())
+        );
         assert!(check(Kind::Node, &words("--cpu-prof-dir=/tmp")).is_err());
-        assert_eq!(check(Kind::Node, &words("--harmony --stack-size=2000")), Ok(()));
+        assert_eq!(
+            check(Kind::Node, &words("--harmony --stack-size=2000")),
+            Ok(())
+        );
     }
 }
