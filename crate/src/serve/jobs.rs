@@ -167,7 +167,10 @@ mod tests {
         q.submit(
             b,
             || 7,
-            move |r| tx.send((r, q2.reserve().is_some())).unwrap(),
+            move |r| {
+                let free = q2.reserve().is_some(); // the ticket taken here is dropped at once
+                tx.send((r, free)).unwrap()
+            },
         );
         assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), (7, true));
         let c = q.reserve().unwrap();
