@@ -305,3 +305,17 @@ fn transforms_replace_a_variable_read_by_zero() {
         s.best()
     );
 }
+
+#[test]
+fn transforms_propagate_a_constant() {
+    let text = "static int k = 41, j = 2;\nint f(int *a) { return a[k + 1] + j; }\n";
+    // Like a compiler warning about index 42: `k` may only be read while declared, as 41.
+    let oracle =
+        |t: &str| t.contains("a[41 + 1]") || (t.contains("k = 41") && t.contains("a[k + 1]"));
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(
+        s.best().contains("a[41 + 1]") && !s.best().contains('k'),
+        "{}",
+        s.best()
+    );
+}

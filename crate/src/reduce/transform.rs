@@ -4,6 +4,8 @@
 //! - inline a typedef: its uses get the type it names, and the typedef goes;
 //! - drop a function parameter together with the matching argument of every call;
 //! - drop an array's last dimension together with the last subscript of every use;
+//! - propagate a constant: a variable initialised with a literal and never written is read
+//!   as that literal everywhere, and its declaration goes;
 //! - replace an expression, or a variable where it is read, by `0`.
 
 use super::lists::{deletion_edit, list_slots};
@@ -26,6 +28,8 @@ enum Site {
     },
     /// An outermost `array_declarator`.
     Dimension(NodeId),
+    /// An `init_declarator` whose value is a literal.
+    Constant(NodeId),
     Zero(NodeId),
 }
 
@@ -67,6 +71,7 @@ impl Transform {
         let mut typedefs = Vec::new();
         let mut params = Vec::new();
         let mut dimensions = Vec::new();
+        let mut constants = Vec::new();
         let mut zeros: Vec<(usize, NodeId)> = Vec::new();
         for n in 0..tree.nodes.len() as NodeId {
             let node = tree.node(n);
@@ -81,6 +86,9 @@ impl Transform {
                         .is_some_and(|p| tree.node(p).kind != "array_declarator") =>
                 {
                     dimensions.push(Site::Dimension(n))
+                }
+                "init_declarator" if constant_value(tree, n).is_some() => {
+                    constants.push(Site::Constant(n))
                 }
                 "function_definition" => {
                     let list = field_child(tree, n, "declarator")
@@ -113,6 +121,7 @@ impl Transform {
         let mut sites = typedefs;
         sites.extend(params);
         sites.extend(dimensions);
+        sites.extend(constants);
         sites.extend(
             zeros
                 .into_iter()
@@ -130,6 +139,7 @@ impl Transform {
             Site::Typedef(n) => inline_typedef(prog, n),
             Site::Parameter { list, index } => drop_parameter(prog, list, index),
             Site::Dimension(n) => drop_dimension(prog, n),
+            Site::Constant(n) => propagate_constant(prog, n),
             Site::Zero(n) => zero(prog, n),
         }
     }
@@ -237,6 +247,63 @@ fn drop_dimension(prog: &Program, decl: NodeId) -> Option<Edit> {
         }
     }
     Some(Edit::deleting(delete))
+}
+
+/// The literal `n = literal` initialises its variable with, for a plain variable name.
+fn constant_value(tree: &Tree, n: NodeId) -> Option<NodeId> {
+    let name = field_child(tree, n, "declarator")?;
+    let value = field_child(tree, n, "value")?;
+    let literal = matches!(tree.node(value).kind, "number_literal" | "true" | "false");
+    (tree.node(name).kind == "identifier" && literal).then_some(value)
+}
+
+/// Whether identifier `n` is declared, assigned, incremented or has its address taken there:
+/// a variable so used is not a constant.
+fn written(tree: &Tree, n: NodeId) -> bool {
+    let node = tree.node(n);
+    let Some(parent) = node.parent.map(|p| tree.node(p)) else {
+        return false;
+    };
+    match parent.kind {
+        "assignment_expression" => node.field == Some("left"),
+        "update_expression" => true,
+        "pointer_expression" => tree.node_text(parent.children[0]) == "&",
+        _ => node.field == Some("declarator") || parent.kind.ends_with("declarator"),
+    }
+}
+
+fn propagate_constant(prog: &Program, init: NodeId) -> Option<Edit> {
+    let tree = &prog.tree;
+    let value = constant_value(tree, init)?;
+    let value_tokens = kept_tokens(prog, value);
+    let ([literal], true) = (value_tokens.as_slice(), prog.alive(init)) else {
+        return None;
+    };
+    let name = tree.node_text(field_child(tree, init, "declarator")?);
+    let declaration = tree.node(init).parent?;
+    let inside = tree.node(declaration).tokens();
+    let mut uses = Vec::new();
+    for t in (0..tree.tokens.len() as TokenId).filter(|&t| prog.kept(t) && !inside.contains(&t)) {
+        let n = tree.tokens[t as usize].node;
+        if tree.node(n).kind != "identifier" || prog.text_of(t) != name {
+            continue;
+        }
+        if written(tree, n) {
+            return None;
+        }
+        uses.push((t, prog.text_of(*literal).to_string()));
+    }
+    // The whole declaration goes when this is its only declarator left.
+    let declarators = tree
+        .node(declaration)
+        .children
+        .iter()
+        .filter(|&&c| tree.node(c).field == Some("declarator") && prog.alive(c))
+        .count();
+    let doomed = if declarators == 1 { declaration } else { init };
+    let mut edit = deletion_edit(prog, &[doomed]);
+    edit.replace = uses;
+    Some(edit)
 }
 
 fn zero(prog: &Program, n: NodeId) -> Option<Edit> {
