@@ -89,6 +89,8 @@ pub struct Tree {
 pub struct Parser {
     lang: Lang,
     inner: tree_sitter::Parser,
+    /// The last valid text `check_edit` saw, with its tree: a base for the next check.
+    recent: Option<(String, tree_sitter::Tree)>,
 }
 
 impl Parser {
@@ -97,7 +99,11 @@ impl Parser {
         inner
             .set_language(&lang.language())
             .expect("grammar ABI matches the runtime");
-        Parser { lang, inner }
+        Parser {
+            lang,
+            inner,
+            recent: None,
+        }
     }
 
     pub fn lang(&self) -> Lang {
@@ -119,43 +125,42 @@ impl Parser {
     /// The validity check for `new_text`, an edit of `old_text` whose tree is `old`: an
     /// incremental re-parse, which reuses everything outside the changed span. Returns the
     /// new tree when the text is valid.
+    ///
+    /// Any valid text with its tree can serve as the base; the verdict is the same. The last
+    /// valid text checked often differs from `new_text` far less than `old_text` does (a
+    /// reducer tries its candidates in runs of similar ones), so it is used when cheaper.
     pub fn check_edit(
         &mut self,
         old: &tree_sitter::Tree,
         old_text: &str,
         new_text: &str,
     ) -> Option<tree_sitter::Tree> {
-        let (a, b) = (old_text.as_bytes(), new_text.as_bytes());
-        let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-        let max_suffix = a.len().min(b.len()) - prefix;
-        let suffix = a
-            .iter()
-            .rev()
-            .zip(b.iter().rev())
-            .take(max_suffix)
-            .take_while(|(x, y)| x == y)
-            .count();
-        if a.len() - suffix - prefix > b.len() {
-            // Editing a tree touches every node in the changed span: past a point a fresh
-            // parse of the (smaller) new text is cheaper.
-            let tree = self.raw(new_text);
-            return (!tree.root_node().has_error()).then_some(tree);
+        let new = new_text.as_bytes();
+        let mut base = (Span::between(old_text.as_bytes(), new), old, old_text);
+        if let Some((text, tree)) = &self.recent {
+            let span = Span::between(text.as_bytes(), new);
+            if span.cost() < base.0.cost() {
+                base = (span, tree, text);
+            }
         }
-        // Rows and columns: counted once up to the change, then only across it.
-        let start = point_after(tree_sitter::Point { row: 0, column: 0 }, &a[..prefix]);
-        let edit = tree_sitter::InputEdit {
-            start_byte: prefix,
-            old_end_byte: a.len() - suffix,
-            new_end_byte: b.len() - suffix,
-            start_position: start,
-            old_end_position: point_after(start, &a[prefix..a.len() - suffix]),
-            new_end_position: point_after(start, &b[prefix..b.len() - suffix]),
+        let (span, tree, text) = base;
+        let tree = if span.old_len > 3 * new.len() {
+            // Editing a tree touches every node in the changed span: past a point a fresh
+            // parse of the (smaller) new text is cheaper. Walking a node costs about a third
+            // of parsing it (measured on the bench cases).
+            None
+        } else {
+            let mut edited = tree.clone();
+            edited.edit(&span.input_edit(text.as_bytes(), new));
+            Some(edited)
         };
-        let mut edited = old.clone();
-        edited.edit(&edit);
         self.inner.reset();
-        let tree = self.inner.parse(new_text, Some(&edited))?;
-        (!tree.root_node().has_error()).then_some(tree)
+        let tree = self.inner.parse(new_text, tree.as_ref())?;
+        if tree.root_node().has_error() {
+            return None;
+        }
+        self.recent = Some((new_text.to_string(), tree.clone()));
+        Some(tree)
     }
 
     /// The first syntax error of `text`, if any.
@@ -177,6 +182,52 @@ impl Parser {
     /// The arena tree of `text` from its tree-sitter tree, without parsing again.
     pub fn tree_from_raw(&self, text: &str, raw: &tree_sitter::Tree) -> Tree {
         Tree::build(self.lang, text, raw)
+    }
+}
+
+/// Where two texts differ: the bytes they share at the start and at the end.
+#[derive(Clone, Copy)]
+struct Span {
+    prefix: usize,
+    /// Changed bytes of the old text and of the new one.
+    old_len: usize,
+    new_len: usize,
+}
+
+impl Span {
+    fn between(a: &[u8], b: &[u8]) -> Span {
+        let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let max_suffix = a.len().min(b.len()) - prefix;
+        let suffix = a
+            .iter()
+            .rev()
+            .zip(b.iter().rev())
+            .take(max_suffix)
+            .take_while(|(x, y)| x == y)
+            .count();
+        Span {
+            prefix,
+            old_len: a.len() - suffix - prefix,
+            new_len: b.len() - suffix - prefix,
+        }
+    }
+
+    /// Roughly what re-parsing across this span costs, in bytes parsed.
+    fn cost(&self) -> usize {
+        self.old_len / 3 + self.new_len
+    }
+
+    fn input_edit(&self, a: &[u8], b: &[u8]) -> tree_sitter::InputEdit {
+        // Rows and columns: counted once up to the change, then only across it.
+        let start = point_after(tree_sitter::Point { row: 0, column: 0 }, &a[..self.prefix]);
+        tree_sitter::InputEdit {
+            start_byte: self.prefix,
+            old_end_byte: self.prefix + self.old_len,
+            new_end_byte: self.prefix + self.new_len,
+            start_position: start,
+            old_end_position: point_after(start, &a[self.prefix..self.prefix + self.old_len]),
+            new_end_position: point_after(start, &b[self.prefix..self.prefix + self.new_len]),
+        }
     }
 }
 
@@ -241,8 +292,9 @@ impl Tree {
         let mut tree = Tree {
             lang,
             text: text.to_string(),
-            nodes: Vec::new(),
-            tokens: Vec::new(),
+            // Sized once: growing a vector of a big program's nodes copies it again and again.
+            nodes: Vec::with_capacity(raw.root_node().descendant_count()),
+            tokens: Vec::with_capacity(raw.root_node().descendant_count() / 2),
             error: find_first_error(raw.root_node(), text),
         };
         let mut cursor = raw.walk();
@@ -276,8 +328,13 @@ impl Tree {
             end_token: 0,
             depth,
         });
-        let atomic = n.child_count() == 0 || !children_cover_text(&n, self.text.as_bytes());
-        if atomic {
+        // A node whose children leave text uncovered (a string's contents) is one token;
+        // that shows only while walking the children, which are then taken back.
+        if !(cursor.goto_first_child() && self.visit_children(cursor, id, depth)) {
+            self.nodes.truncate(id as usize + 1);
+            self.nodes[id as usize].children.clear();
+            self.tokens
+                .truncate(self.nodes[id as usize].first_token as usize);
             if end > start {
                 let slice = &self.text[start as usize..end as usize];
                 let comment = self.lang.is_comment_kind(n.kind())
@@ -290,17 +347,6 @@ impl Tree {
                     blank: slice.trim().is_empty(),
                 });
             }
-        } else if cursor.goto_first_child() {
-            let mut children = Vec::new();
-            loop {
-                let f = cursor.field_name();
-                children.push(self.visit(cursor, Some(id), f, depth + 1));
-                if !cursor.goto_next_sibling() {
-                    break;
-                }
-            }
-            cursor.goto_parent();
-            self.nodes[id as usize].children = children;
         }
         if self.lang.is_comment_kind(n.kind()) {
             // Comments with inner structure (doc comments) are comments all through.
@@ -311,6 +357,42 @@ impl Tree {
         }
         self.nodes[id as usize].end_token = self.tokens.len() as TokenId;
         id
+    }
+
+    /// Visits the children of node `id` from its first child; false (with the cursor back on
+    /// `id`) when some text between or after them is not whitespace.
+    fn visit_children(
+        &mut self,
+        cursor: &mut tree_sitter::TreeCursor,
+        id: NodeId,
+        depth: u32,
+    ) -> bool {
+        let (mut pos, end) = (
+            self.nodes[id as usize].start as usize,
+            self.nodes[id as usize].end as usize,
+        );
+        let uncovered = |text: &str, from: usize, to: usize| {
+            text.as_bytes()[from..to.max(from)]
+                .iter()
+                .any(|b| !b.is_ascii_whitespace())
+        };
+        let mut children = Vec::new();
+        loop {
+            let child = cursor.node();
+            if uncovered(&self.text, pos, child.start_byte()) {
+                cursor.goto_parent();
+                return false;
+            }
+            pos = pos.max(child.end_byte());
+            let f = cursor.field_name();
+            children.push(self.visit(cursor, Some(id), f, depth + 1));
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+        cursor.goto_parent();
+        self.nodes[id as usize].children = children;
+        !uncovered(&self.text, pos, end)
     }
 
     pub fn root(&self) -> NodeId {
@@ -378,23 +460,6 @@ impl Tree {
 }
 
 /// Whether a node's children cover all of its non-white-space text.
-fn children_cover_text(n: &tree_sitter::Node, text: &[u8]) -> bool {
-    let mut pos = n.start_byte();
-    let mut cursor = n.walk();
-    for child in n.children(&mut cursor) {
-        if text[pos..child.start_byte().max(pos)]
-            .iter()
-            .any(|b| !b.is_ascii_whitespace())
-        {
-            return false;
-        }
-        pos = pos.max(child.end_byte());
-    }
-    !text[pos..n.end_byte().max(pos)]
-        .iter()
-        .any(|b| !b.is_ascii_whitespace())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,6 +54,13 @@ fn thread_cpu() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
+/// Runs `f`, with the CPU time this thread spent in it.
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let t = thread_cpu();
+    let out = f();
+    (out, thread_cpu().saturating_sub(t))
+}
+
 pub struct Run {
     pub ending: Ending,
     /// CPU time the engine used (in next and report), on this thread.

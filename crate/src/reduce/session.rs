@@ -594,14 +594,18 @@ pub struct Single {
     best: String,
     best_raw: tree_sitter::Tree,
     size: usize,
+    /// Whether a candidate text (by hash) parses: passes propose the same text again
+    /// (cache hits, repeated invalid edits), and parsing it again is the engine's main cost.
+    validity: HashMap<u64, bool>,
 }
 
 /// What accepting a single-program candidate takes.
 pub struct SingleChange {
     prog: Program,
     size: usize,
-    /// The candidate's tree-sitter tree, the base of incremental checks once it is the best.
-    raw: tree_sitter::Tree,
+    /// The candidate's tree-sitter tree, the base of incremental checks once it is the best;
+    /// `None` when its validity was known without a parse (then parsed if accepted).
+    raw: Option<tree_sitter::Tree>,
 }
 
 impl Single {
@@ -615,9 +619,22 @@ impl Single {
         if text == self.best {
             return None;
         }
-        let Some(raw) = self.parser.check_edit(&self.best_raw, &self.best, &text) else {
-            stats.invalid_skipped += 1;
-            return None;
+        let hash = part_hash(0, &text);
+        let raw = match self.validity.get(&hash) {
+            Some(true) => None,
+            Some(false) => {
+                stats.invalid_skipped += 1;
+                return None;
+            }
+            None => {
+                let raw = self.parser.check_edit(&self.best_raw, &self.best, &text);
+                self.validity.insert(hash, raw.is_some());
+                if raw.is_none() {
+                    stats.invalid_skipped += 1;
+                    return None;
+                }
+                raw
+            }
         };
         if cfg!(debug_assertions) || std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some() {
             assert!(
@@ -677,9 +694,14 @@ impl Subject for Single {
     }
 
     fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, pass: &mut Self::Pass) {
+        let text = texts.swap_remove(0);
+        self.best_raw = change.raw.unwrap_or_else(|| {
+            self.parser
+                .check_edit(&self.best_raw, &self.best, &text)
+                .expect("a text that parsed once parses again")
+        });
         self.prog = change.prog;
-        self.best = texts.swap_remove(0);
-        self.best_raw = change.raw;
+        self.best = text;
         self.size = change.size;
         pass.accepted(&self.prog);
     }
@@ -722,6 +744,7 @@ impl Engine<Single> {
             prog,
             best: text.to_string(),
             best_raw,
+            validity: HashMap::new(),
             size,
         };
         Ok(Engine::start(subject, vec![text.to_string()]))
