@@ -144,16 +144,13 @@ impl Parser {
             }
         }
         let (span, tree, text) = base;
-        let tree = if span.old_len > 3 * new.len() {
-            // Editing a tree touches every node in the changed span: past a point a fresh
-            // parse of the (smaller) new text is cheaper. Walking a node costs about a third
-            // of parsing it (measured on the bench cases).
-            None
-        } else {
+        // Editing a tree touches every node in the changed span: past a point a fresh parse
+        // of the new text is cheaper.
+        let tree = (span.cost() < new.len()).then(|| {
             let mut edited = tree.clone();
             edited.edit(&span.input_edit(text.as_bytes(), new));
-            Some(edited)
-        };
+            edited
+        });
         self.inner.reset();
         let tree = self.inner.parse(new_text, tree.as_ref())?;
         if tree.root_node().has_error() {
@@ -212,7 +209,8 @@ impl Span {
         }
     }
 
-    /// Roughly what re-parsing across this span costs, in bytes parsed.
+    /// Roughly what re-parsing across this span costs, in bytes parsed: walking a node of
+    /// the old tree costs about a third of parsing it (measured on the bench cases).
     fn cost(&self) -> usize {
         self.old_len / 3 + self.new_len
     }

@@ -69,10 +69,31 @@ pub fn unparse_refs_with(
     };
     let mut out = String::with_capacity(trees[0].text.len());
     let mut prev: Option<(usize, TokenId)> = None;
+    // An untouched stretch of the original (adjacent kept tokens, none rewritten) is copied
+    // in one piece: its tree and byte range, not yet in `out`.
+    let mut run: Option<(usize, usize, usize)> = None;
+    let flush = |out: &mut String, run: &mut Option<(usize, usize, usize)>| {
+        if let Some((i, a, b)) = run.take() {
+            out.push_str(&trees[i].text[a..b]);
+        }
+    };
     for (i, t) in kept {
         let tree = trees[i];
         let text = tree.text.as_str();
         let tok = &tree.tokens[t as usize];
+        let rewritten = substs.get(i).is_some_and(|m| m.contains_key(&t));
+        match prev {
+            Some((pi, p)) if pi == i && p + 1 == t && !rewritten => {
+                let start = match run {
+                    Some((_, a, _)) => a,
+                    None => tree.tokens[p as usize].end as usize,
+                };
+                run = Some((i, start, tok.end as usize));
+                prev = Some((i, t));
+                continue;
+            }
+            _ => flush(&mut out, &mut run),
+        }
         let gap_start = if t == 0 {
             0
         } else {
@@ -112,6 +133,7 @@ pub fn unparse_refs_with(
         out.push_str(token_text(i, t));
         prev = Some((i, t));
     }
+    flush(&mut out, &mut run);
     // The original trailing white space (usually the final newline) stays.
     if let Some(last) = trees[0].tokens.last() {
         if prev.is_some() {
