@@ -54,6 +54,21 @@ fn thread_cpu() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
+/// Writes a run's statistics (`--stats-json`) as pretty JSON.
+pub fn write_stats(path: &Path, json: &serde_json::Value) -> Result<(), String> {
+    std::fs::write(path, serde_json::to_string_pretty(json).unwrap_or_default())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The exit status of a run that ended: 130 after Ctrl-C, as shells expect.
+pub fn exit_status(interrupted: &AtomicBool) -> i32 {
+    if interrupted.load(Ordering::SeqCst) {
+        130
+    } else {
+        0
+    }
+}
+
 /// Runs `f`, with the CPU time this thread spent in it.
 pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     let t = thread_cpu();

@@ -5,12 +5,11 @@
 //! and its seed only if the variant passed and the seed's verdict is not known already.
 
 use super::drive::{
-    describe, interrupt_flag, jobs, property_from, run_tests, save, timed, verdict_string, Ending,
-    Tests,
+    describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
+    verdict_string, write_stats, Ending, Tests,
 };
 use super::runner::{Done, Job, Runner};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use whittle::pair::{diff_tokens, unified_diff, PairCandidate, PairSession, PairSettings, Side};
 use whittle::reduce::{Stats, Verdict};
@@ -331,15 +330,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
         // The verdicts replay the reduction without the tests (`PairSession::replay`).
         json["verdicts"] = verdict_string(session.verdicts()).into();
-        std::fs::write(
-            path,
-            serde_json::to_string_pretty(&json).unwrap_or_default(),
-        )
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write_stats(path, &json)?;
     }
-    Ok(if interrupted.load(Ordering::SeqCst) {
-        130
-    } else {
-        0
-    })
+    Ok(exit_status(&interrupted))
 }

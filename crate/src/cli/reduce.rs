@@ -1,12 +1,11 @@
 //! `whittle reduce`: the C-Reduce/C-Vise protocol around a [`Session`].
 
 use super::drive::{
-    describe, interrupt_flag, jobs, property_from, run_tests, save, timed, verdict_string, Ending,
-    Tests,
+    describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
+    verdict_string, write_stats, Ending, Tests,
 };
 use super::runner::{Done, Job, Runner};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use whittle::reduce::{Session, Settings, Stats, Strategy, Verdict};
 
@@ -214,15 +213,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
         // The verdicts replay the reduction without the test (`Session::replay`).
         json["verdicts"] = verdict_string(session.verdicts()).into();
-        std::fs::write(
-            path,
-            serde_json::to_string_pretty(&json).unwrap_or_default(),
-        )
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write_stats(path, &json)?;
     }
-    Ok(if interrupted.load(Ordering::SeqCst) {
-        130
-    } else {
-        0
-    })
+    Ok(exit_status(&interrupted))
 }
