@@ -319,3 +319,23 @@ fn transforms_propagate_a_constant() {
         s.best()
     );
 }
+
+#[test]
+fn transforms_replace_a_statement_by_a_trivial_one() {
+    let text = "int g;\nint f(void) { if (g) while (g) { g = g - 1; } return 0; }\n";
+    // Like a warning about what `if` guards: a statement in `f`, not a block, not empty and
+    // not the return.
+    let oracle = |t: &str| {
+        t.contains("int f(void)")
+            && t.contains("if (g) ")
+            && !["if (g) {", "if (g) return", "if (g) ;"]
+                .iter()
+                .any(|s| t.contains(s))
+    };
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(
+        s.best().contains("if (g) 0") && !s.best().contains("while"),
+        "{}",
+        s.best()
+    );
+}

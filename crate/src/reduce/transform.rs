@@ -6,6 +6,8 @@
 //! - drop an array's last dimension together with the last subscript of every use;
 //! - propagate a constant: a variable initialised with a literal and never written is read
 //!   as that literal everywhere, and its declaration goes;
+//! - replace a statement by the trivial one, `0;` (a loop or a branch is often kept only for
+//!   being a statement there);
 //! - replace an expression, or a variable where it is read, by `0`.
 
 use super::lists::{deletion_edit, list_slots};
@@ -17,6 +19,8 @@ use std::rc::Rc;
 const MAX_INLINED_TYPE_TOKENS: usize = 3;
 /// At most this many expressions are tried as `0` in one round, largest first.
 const MAX_ZERO_SITES: usize = 400;
+/// At most this many statements are tried as `0;` in one round, largest first.
+const MAX_STATEMENT_SITES: usize = 200;
 
 #[derive(Clone, Debug)]
 enum Site {
@@ -30,6 +34,7 @@ enum Site {
     Dimension(NodeId),
     /// An `init_declarator` whose value is a literal.
     Constant(NodeId),
+    Statement(NodeId),
     Zero(NodeId),
 }
 
@@ -39,11 +44,12 @@ pub struct Transform {
     next: usize,
 }
 
-fn is_expression(tree: &Tree, kind: &str) -> bool {
+/// Whether `kind` is an expression (`what` = "expression") or a statement, by its supertypes.
+fn is_a(tree: &Tree, kind: &str, what: &str) -> bool {
     tree.lang
         .node_types()
         .supertypes(kind)
-        .any(|s| s.trim_start_matches('_') == "expression")
+        .any(|s| s.trim_start_matches('_') == what)
 }
 
 fn field_child(tree: &Tree, n: NodeId, field: &str) -> Option<NodeId> {
@@ -73,6 +79,7 @@ impl Transform {
         let mut dimensions = Vec::new();
         let mut constants = Vec::new();
         let mut zeros: Vec<(usize, NodeId)> = Vec::new();
+        let mut statements: Vec<(usize, NodeId)> = Vec::new();
         for n in 0..tree.nodes.len() as NodeId {
             let node = tree.node(n);
             if node.extra || !prog.alive(n) {
@@ -104,7 +111,11 @@ impl Transform {
                         );
                     }
                 }
-                kind if node.named && is_expression(tree, kind) => {
+                // `{}` and `x;` are no bigger than `0;`.
+                kind if node.named && is_a(tree, kind, "statement") && prog.size_of(n) > 2 => {
+                    statements.push((prog.size_of(n), n))
+                }
+                kind if node.named && is_a(tree, kind, "expression") => {
                     let size = prog.size_of(n);
                     // A variable read as `0` no longer needs its declaration (C-Reduce's
                     // "replace a variable by a constant"); names being declared or called stay.
@@ -118,10 +129,17 @@ impl Transform {
             }
         }
         zeros.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
+        statements.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
         let mut sites = typedefs;
         sites.extend(params);
         sites.extend(dimensions);
         sites.extend(constants);
+        sites.extend(
+            statements
+                .into_iter()
+                .take(MAX_STATEMENT_SITES)
+                .map(|(_, n)| Site::Statement(n)),
+        );
         sites.extend(
             zeros
                 .into_iter()
@@ -140,7 +158,8 @@ impl Transform {
             Site::Parameter { list, index } => drop_parameter(prog, list, index),
             Site::Dimension(n) => drop_dimension(prog, n),
             Site::Constant(n) => propagate_constant(prog, n),
-            Site::Zero(n) => zero(prog, n),
+            Site::Statement(n) => replace_by(prog, n, "0;"),
+            Site::Zero(n) => replace_by(prog, n, "0"),
         }
     }
 }
@@ -306,11 +325,12 @@ fn propagate_constant(prog: &Program, init: NodeId) -> Option<Edit> {
     Some(edit)
 }
 
-fn zero(prog: &Program, n: NodeId) -> Option<Edit> {
+/// Node `n` rewritten as `text`.
+fn replace_by(prog: &Program, n: NodeId, text: &str) -> Option<Edit> {
     let tokens = kept_tokens(prog, n);
     let (&first, rest) = tokens.split_first()?;
     let range = prog.tree.node(n).tokens();
-    // Everything of the expression goes but its first token, which becomes `0`.
+    // Everything of the node goes but its first token, which becomes `text`.
     let mut delete = Vec::new();
     if range.start < first {
         delete.push(range.start..first);
@@ -320,7 +340,7 @@ fn zero(prog: &Program, n: NodeId) -> Option<Edit> {
     }
     Some(Edit {
         delete,
-        replace: vec![(first, "0".to_string())],
+        replace: vec![(first, text.to_string())],
     })
 }
 
