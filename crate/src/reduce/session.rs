@@ -513,6 +513,7 @@ impl<S: Subject> Engine<S> {
         self.round_deferred |= S::pass_deferred(&self.current);
         if self.pass_progress {
             self.subject.refresh();
+            self.stats.tokens_now = self.subject.size();
             self.round_progress = true;
             self.pass_progress = false;
         }
@@ -678,6 +679,8 @@ impl Subject for Single {
     fn refresh(&mut self) {
         // A fresh tree for the next pass: the program as it now reads.
         self.prog = Program::new(self.parser.tree_from_raw(&self.best, &self.best_raw));
+        // Exact again: a rewritten token ("long long" for a typedef) counted as one till now.
+        self.size = self.prog.size();
     }
 
     fn propose(&mut self, pass: &mut Self::Pass, stats: &mut Stats) -> Proposal<SingleChange> {
