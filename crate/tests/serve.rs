@@ -537,6 +537,44 @@ fn a_job_that_never_ends_times_out_and_the_server_lives_on() {
 }
 
 #[test]
+fn a_called_off_job_stops_at_once_and_frees_its_slot() {
+    if !have_gcc() {
+        return;
+    }
+    let s = Server::start(&["--job-timeout", "30", "--max-jobs", "1"]);
+    let start = Instant::now();
+    let looping = std::thread::scope(|scope| {
+        let job = scope.spawn(|| {
+            let body = json!({"source": "int main(){for(;;);}", "options": {"filters": {"execute": true}}});
+            s.request(
+                "POST",
+                "/api/compiler/gcc/compile",
+                &[("Content-Type", "application/json"), ("Accept", "application/json"), ("X-Whittle-Job", "reducer-7")],
+                &serde_json::to_vec(&body).unwrap(),
+            )
+        });
+        std::thread::sleep(Duration::from_millis(1500));
+        let unknown = s
+            .request("POST", "/api/cancel/no-such-job", &[], b"")
+            .json();
+        assert_eq!(unknown["cancelled"], false);
+        let called_off = s.request("POST", "/api/cancel/reducer-7", &[], b"").json();
+        assert_eq!(called_off["cancelled"], true, "{called_off}");
+        job.join().unwrap()
+    });
+    // Well before the 30 s job timeout: the program was killed when the job was called off.
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert_eq!(looping.json()["execResult"]["okToCache"], false);
+    // The only slot is free again.
+    let ok = s.compile("gcc", &json!({"source": "int main(void){return 0;}", "options": {"filters": {"execute": true}}})).json();
+    assert_eq!(ok["execResult"]["code"], 0, "{ok}");
+}
+
+#[test]
 fn refuses_bad_requests_with_json_errors() {
     let s = Server::start(&[]);
     // Unknown compiler: 404 listing the known ids.

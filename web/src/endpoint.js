@@ -109,10 +109,20 @@ export class Compiler {
       allowStoreCodeDebug: false,
     };
     const timeout = AbortSignal.timeout(timeoutMs);
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    if (endpoint.kind === 'whittle') {
+      // whittle serve cannot see an aborted request: name the job, and call it off by name
+      // when the reducer no longer needs it, so its compiler stops and frees a slot.
+      const key = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+      headers['X-Whittle-Job'] = key;
+      signal.addEventListener('abort', () => {
+        fetch(`${this.base}/api/cancel/${key}`, { method: 'POST' }).catch(() => {});
+      }, { once: true });
+    }
     try {
       return await fetch(url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        headers,
         body: JSON.stringify(body),
         signal: AbortSignal.any([signal, timeout]),
       });

@@ -11,11 +11,13 @@
 //! that origin was allowed with `--allow-origin`: with CORS open, any web page could otherwise
 //! run programs on this machine while its user merely visits it.
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
 use tiny_http::{Method, Request, ResponseBox};
 
+use super::cancel::Cancels;
 use super::compile::{self, CompileRequest};
 use super::compilers::{self, Compiler};
 use super::http::{self, header, header_value, BodyError};
@@ -46,7 +48,8 @@ pub fn handle(state: &Arc<State>, req: Request) {
             let id = id.to_string();
             return compile_request(state, req, &id, &query);
         }
-        (_, ["api", "compiler", _, "compile"]) => method_not_allowed("POST"),
+        (Method::Post, ["api", "cancel", key]) => cancel_job(state, &req, key),
+        (_, ["api", "compiler", _, "compile"] | ["api", "cancel", _]) => method_not_allowed("POST"),
         (_, ["api", "compilers", ..] | ["api", "languages"]) => method_not_allowed("GET"),
         _ => http::error(
             404,
@@ -57,6 +60,14 @@ pub fn handle(state: &Arc<State>, req: Request) {
         ),
     };
     respond(req, response);
+}
+
+/// `POST /api/cancel/<key>`: calls off the job whose request carried `X-Whittle-Job: <key>`.
+fn cancel_job(state: &State, req: &Request, key: &str) -> ResponseBox {
+    if let Err(msg) = origin_allowed(state, req) {
+        return http::error(403, msg);
+    }
+    http::json(200, &json!({"cancelled": state.cancels.cancel(key)}))
 }
 
 /// Sends `response` with the CORS header every API answer carries.
@@ -241,7 +252,7 @@ fn compile_request(state: &Arc<State>, mut req: Request, id: &str, query: &str) 
         r.options.user_arguments = http::query_param(query, "options").unwrap_or_default();
         r
     };
-    let job = match compile::prepare(compiler, request, &state.limits) {
+    let mut job = match compile::prepare(compiler, request, &state.limits) {
         Ok(job) => job,
         Err(msg) => return respond(req, http::error(400, msg)),
     };
@@ -251,12 +262,23 @@ fn compile_request(state: &Arc<State>, mut req: Request, id: &str, query: &str) 
         return respond(req, r);
     };
     let as_json = http::wants_json(&req);
-    let work = move || match compile::run(job) {
-        Ok(v) if as_json => http::json(200, &v),
-        Ok(v) => http::text(200, as_text(&v)),
-        Err(e) => {
-            eprintln!("whittle serve: {e}");
-            http::error(500, e)
+    let registration = Cancels::register(
+        &state.cancels,
+        header_value(&req, "X-Whittle-Job").as_deref(),
+    );
+    job.cancel = registration.flag.clone();
+    let work = move || {
+        let _registration = registration; // the key is forgotten when the job ends
+        if job.cancel.load(Ordering::SeqCst) {
+            return http::error(409, "the job was called off before it started");
+        }
+        match compile::run(job) {
+            Ok(v) if as_json => http::json(200, &v),
+            Ok(v) => http::text(200, as_text(&v)),
+            Err(e) => {
+                eprintln!("whittle serve: {e}");
+                http::error(500, e)
+            }
         }
     };
     state

@@ -16,6 +16,8 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Deserialize;
@@ -82,6 +84,8 @@ pub struct Job {
     program_args: Vec<String>,
     stdin: String,
     limits: Limits,
+    /// Set to call the job off (see `cancel.rs`).
+    pub cancel: Arc<AtomicBool>,
 }
 
 /// Checks a request; `Err` is a message for a 400 answer.
@@ -101,6 +105,7 @@ pub fn prepare(compiler: &Compiler, req: CompileRequest, limits: &Limits) -> Res
         program_args,
         stdin: req.options.execute_parameters.stdin,
         limits: limits.clone(),
+        cancel: Arc::default(),
     })
 }
 
@@ -168,6 +173,7 @@ impl Ctx<'_> {
             deadline: self.deadline,
             address_space,
             output_cap: self.job.limits.output_bytes,
+            cancel: self.job.cancel.clone(),
         };
         process::run(spec).unwrap_or_else(|e| Outcome {
             code: -1,
@@ -316,7 +322,7 @@ impl JobResult {
         o.insert("code".into(), json!(c.code));
         o.insert(
             "okToCache".into(),
-            json!(!c.timed_out && !self.exec_timed_out()),
+            json!(!c.timed_out && !c.cancelled && !self.exec_timed_out()),
         );
         o.insert("timedOut".into(), json!(c.timed_out));
         o.insert(
@@ -359,7 +365,7 @@ impl ExecResult {
                 let mut o = json!({
                     "code": run.code,
                     "didExecute": true,
-                    "okToCache": !run.timed_out,
+                    "okToCache": !run.timed_out && !run.cancelled,
                     "timedOut": run.timed_out,
                     "truncated": run.truncated(),
                     "stdout": lines_json(&run.stdout, run.stdout_truncated, false, cap),

@@ -238,6 +238,7 @@ fn version(exe: &Path) -> Option<String> {
         deadline: Instant::now() + Duration::from_secs(15),
         address_space: None,
         output_cap: 64 * 1024,
+        cancel: Default::default(),
     })
     .ok()?;
     if out.code != 0 {

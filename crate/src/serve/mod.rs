@@ -12,6 +12,7 @@
 //! keeps loading while jobs run.
 
 mod api;
+mod cancel;
 mod compile;
 mod compilers;
 mod http;
@@ -60,6 +61,7 @@ pub(crate) struct State {
     compilers: Vec<compilers::Compiler>,
     limits: Limits,
     jobs: jobs::JobQueue,
+    cancels: Arc<cancel::Cancels>,
     files: static_files::StaticFiles,
     allowed_origins: Vec<String>,
     allow_any_origin: bool,
@@ -129,6 +131,7 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
     let state = Arc::new(State {
         compilers: found.compilers,
         jobs: jobs::JobQueue::new(opts.limits.max_jobs, opts.limits.queue_len),
+        cancels: Arc::default(),
         limits: opts.limits,
         files: static_files::StaticFiles::new(opts.root),
         allowed_origins: opts.allowed_origins,

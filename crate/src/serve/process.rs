@@ -11,6 +11,7 @@ use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -30,6 +31,8 @@ pub struct Spec {
     pub address_space: Option<u64>,
     /// Bytes kept per stream; the rest is read and dropped.
     pub output_cap: usize,
+    /// Set when the client no longer wants the answer: the group is killed at once.
+    pub cancel: Arc<AtomicBool>,
 }
 
 /// How a run ended.
@@ -43,6 +46,8 @@ pub struct Outcome {
     pub stdout_truncated: bool,
     pub stderr_truncated: bool,
     pub timed_out: bool,
+    /// Killed because the job was called off.
+    pub cancelled: bool,
     pub elapsed: Duration,
 }
 
@@ -92,6 +97,9 @@ fn kill_group(pgid: i32) {
         libc::kill(-pgid, libc::SIGKILL);
     }
 }
+
+/// How often a running job looks whether it was called off.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// Largest file a job may write (the assembly of a big program is a few MiB at most).
 const FILE_SIZE_LIMIT: u64 = 512 << 20;
@@ -175,11 +183,20 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
         }
         let _ = tx.send(());
     });
-    let timeout = spec.deadline.saturating_duration_since(Instant::now());
-    let timed_out = matches!(
-        rx.recv_timeout(timeout),
-        Err(mpsc::RecvTimeoutError::Timeout)
-    );
+    // Waits in slices, to hear a cancel soon.
+    let (mut timed_out, mut cancelled) = (false, false);
+    loop {
+        let left = spec.deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left.min(CANCEL_POLL)) {
+            Err(mpsc::RecvTimeoutError::Timeout) if spec.cancel.load(Ordering::SeqCst) => {
+                cancelled = true
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) if left > CANCEL_POLL => continue,
+            Err(mpsc::RecvTimeoutError::Timeout) => timed_out = true,
+            _ => {}
+        }
+        break;
+    }
     kill_group(pid);
     let status = child
         .wait()
@@ -206,6 +223,7 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
         stdout_truncated,
         stderr_truncated,
         timed_out,
+        cancelled,
         elapsed,
     })
 }
@@ -286,6 +304,7 @@ mod tests {
             deadline: Instant::now() + Duration::from_secs(secs),
             address_space: Some(1 << 30),
             output_cap: cap,
+            cancel: Arc::default(),
         })
         .unwrap()
     }
