@@ -5,6 +5,8 @@
 //! - `GET /api/languages`: the languages that have a compiler.
 //! - `POST /api/compiler/<id>/compile`: a compile job (see `compile.rs`). The body is CE's JSON,
 //!   or, as with CE, the bare source with flags in `?options=`.
+//! - `POST /api/cancel/<key>`: calls off the job whose request carried `X-Whittle-Job: <key>`
+//!   (see `cancel.rs`).
 //! - `OPTIONS /api/*`: CORS preflight. Every answer carries `Access-Control-Allow-Origin: *`.
 //!
 //! Compile requests that a browser sends from a page of another site are refused (403) unless
@@ -54,7 +56,7 @@ pub fn handle(state: &Arc<State>, req: Request) {
         _ => http::error(
             404,
             format!(
-                "no API endpoint {raw_path}; there are GET /api/compilers, GET /api/compilers/<lang>, GET /api/languages and POST /api/compiler/<id>/compile (ids here: {})",
+                "no API endpoint {raw_path}; there are GET /api/compilers, GET /api/compilers/<lang>, GET /api/languages, POST /api/compiler/<id>/compile and POST /api/cancel/<key> (ids here: {})",
                 compilers::ids(&state.compilers)
             ),
         ),
