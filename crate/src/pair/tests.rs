@@ -4,6 +4,7 @@
 use super::passes::PairPass;
 use super::program::PairProgram;
 use super::*;
+use crate::reduce::tests::{drive_engine, verdict};
 use crate::tree::Parser;
 
 type Oracle<'a> = &'a dyn Fn(&str) -> bool;
@@ -42,50 +43,19 @@ fn drive(
     seed_ok: Oracle,
     variant_ok: Oracle,
 ) -> PairSession {
-    let verdict = |b: bool| {
-        if b {
-            Verdict::Interesting
-        } else {
-            Verdict::Boring
+    drive_engine(&mut s, k, scramble, |s, c| {
+        if whole {
+            let ok =
+                (!c.test_seed || seed_ok(&c.seed)) && (!c.test_variant || variant_ok(&c.variant));
+            return s.report(c.id, verdict(ok));
         }
-    };
-    let mut pending: Vec<PairCandidate> = Vec::new();
-    let mut turn = 0usize;
-    while !s.done() {
-        pending.extend(
-            s.next(
-                k.saturating_sub(pending.len())
-                    .max(if pending.is_empty() { 1 } else { 0 }),
-            ),
-        );
-        if pending.is_empty() {
-            continue;
+        if c.test_variant {
+            s.report_side(c.id, Side::Variant, verdict(variant_ok(&c.variant)));
         }
-        turn += 1;
-        let take = if scramble {
-            1 + turn % pending.len()
-        } else {
-            1
-        };
-        let mut batch: Vec<PairCandidate> = pending.drain(..take.min(pending.len())).collect();
-        if scramble {
-            batch.reverse();
+        if c.test_seed && s.wants_side(c.id, Side::Seed) {
+            s.report_side(c.id, Side::Seed, verdict(seed_ok(&c.seed)));
         }
-        for c in batch {
-            if whole {
-                let ok = (!c.test_seed || seed_ok(&c.seed))
-                    && (!c.test_variant || variant_ok(&c.variant));
-                s.report(c.id, verdict(ok));
-                continue;
-            }
-            if c.test_variant {
-                s.report_side(c.id, Side::Variant, verdict(variant_ok(&c.variant)));
-            }
-            if c.test_seed && s.wants_side(c.id, Side::Seed) {
-                s.report_side(c.id, Side::Seed, verdict(seed_ok(&c.seed)));
-            }
-        }
-    }
+    });
     s
 }
 

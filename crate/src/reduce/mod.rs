@@ -222,4 +222,4 @@ impl Strategy {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

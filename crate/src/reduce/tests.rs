@@ -3,10 +3,16 @@
 use super::*;
 use crate::Lang;
 
-/// Drives a session to the end with `k` candidates in flight, answering with `oracle`;
-/// `scramble` reverses the order in which each batch's verdicts are reported.
-pub fn drive(mut s: Session, k: usize, scramble: bool, oracle: &dyn Fn(&str) -> bool) -> Session {
-    let mut pending: Vec<Candidate> = Vec::new();
+/// Drives an engine to its end with `k` candidates in flight; `answer` reports one candidate.
+/// `scramble` takes a varying number of the candidates out at a time and reports each batch
+/// in reverse order.
+pub(crate) fn drive_engine<S: Subject>(
+    s: &mut Engine<S>,
+    k: usize,
+    scramble: bool,
+    mut answer: impl FnMut(&mut Engine<S>, S::Candidate),
+) {
+    let mut pending: Vec<S::Candidate> = Vec::new();
     let mut turn = 0usize;
     while !s.done() {
         pending.extend(
@@ -19,25 +25,34 @@ pub fn drive(mut s: Session, k: usize, scramble: bool, oracle: &dyn Fn(&str) -> 
             continue;
         }
         turn += 1;
-        // Report some of what is out, in a scrambled order.
         let take = if scramble {
             1 + turn % pending.len()
         } else {
             1
         };
-        let mut batch: Vec<Candidate> = pending.drain(..take.min(pending.len())).collect();
+        let mut batch: Vec<S::Candidate> = pending.drain(..take.min(pending.len())).collect();
         if scramble {
             batch.reverse();
         }
         for c in batch {
-            let v = if oracle(&c.text) {
-                Verdict::Interesting
-            } else {
-                Verdict::Boring
-            };
-            s.report(c.id, v);
+            answer(s, c);
         }
     }
+}
+
+pub(crate) fn verdict(interesting: bool) -> Verdict {
+    if interesting {
+        Verdict::Interesting
+    } else {
+        Verdict::Boring
+    }
+}
+
+/// Drives a session to the end with `k` candidates in flight, answering with `oracle`.
+pub fn drive(mut s: Session, k: usize, scramble: bool, oracle: &dyn Fn(&str) -> bool) -> Session {
+    drive_engine(&mut s, k, scramble, |s, c| {
+        s.report(c.id, verdict(oracle(&c.text)))
+    });
     s
 }
 
