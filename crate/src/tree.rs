@@ -7,6 +7,8 @@
 
 use crate::Lang;
 use serde::Serialize;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 pub type NodeId = u32;
 pub type TokenId = u32;
@@ -91,6 +93,16 @@ pub struct Parser {
     inner: tree_sitter::Parser,
     /// The last valid text `check_edit` saw, with its tree: a base for the next check.
     recent: Option<(String, tree_sitter::Tree)>,
+    /// Whether a text (by hash) is valid, for each text checked.
+    checked: HashMap<u64, bool>,
+}
+
+/// What the validity check found.
+pub enum Validity {
+    Invalid,
+    /// Valid, with the new tree; `None` when the text was found valid before and its tree is
+    /// not at hand ([`Parser::tree_of_valid`] makes it when it is needed).
+    Valid(Option<tree_sitter::Tree>),
 }
 
 impl Parser {
@@ -103,6 +115,7 @@ impl Parser {
             lang,
             inner,
             recent: None,
+            checked: HashMap::new(),
         }
     }
 
@@ -122,14 +135,59 @@ impl Parser {
         !self.raw(text).root_node().has_error()
     }
 
-    /// The validity check for `new_text`, an edit of `old_text` whose tree is `old`: an
-    /// incremental re-parse, which reuses everything outside the changed span. Returns the
-    /// new tree when the text is valid.
+    /// The validity check for `new_text`, an edit of `old_text` whose tree is `old`. Results
+    /// are remembered by text: a reducer proposes the same text again (cache hits, repeated
+    /// invalid edits), and parsing is the engine's main cost. `WHITTLE_CHECK_INCREMENTAL=1`
+    /// (and debug builds) cross-check every incremental verdict with a full parse.
+    pub fn check(&mut self, old: &tree_sitter::Tree, old_text: &str, new_text: &str) -> Validity {
+        let hash = {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            new_text.hash(&mut h);
+            h.finish()
+        };
+        match self.checked.get(&hash) {
+            Some(true) => return Validity::Valid(None),
+            Some(false) => return Validity::Invalid,
+            None => {}
+        }
+        let tree = self.check_edit(old, old_text, new_text);
+        if tree.is_some()
+            && (cfg!(debug_assertions) || std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some())
+        {
+            assert!(
+                self.is_valid(new_text),
+                "the incremental check passed a text a full parse rejects:\n{new_text}"
+            );
+        }
+        self.checked.insert(hash, tree.is_some());
+        match tree {
+            Some(tree) => Validity::Valid(Some(tree)),
+            None => Validity::Invalid,
+        }
+    }
+
+    /// The tree of a text [`Parser::check`] found valid: `tree` when it was kept, else
+    /// parsed again (incrementally from `old`).
+    pub fn tree_of_valid(
+        &mut self,
+        tree: Option<tree_sitter::Tree>,
+        old: &tree_sitter::Tree,
+        old_text: &str,
+        new_text: &str,
+    ) -> tree_sitter::Tree {
+        tree.unwrap_or_else(|| {
+            self.check_edit(old, old_text, new_text)
+                .expect("a text that parsed once parses again")
+        })
+    }
+
+    /// An incremental re-parse of `new_text`, which reuses everything outside the changed
+    /// span; the new tree when the text is valid.
     ///
     /// Any valid text with its tree can serve as the base; the verdict is the same. The last
     /// valid text checked often differs from `new_text` far less than `old_text` does (a
     /// reducer tries its candidates in runs of similar ones), so it is used when cheaper.
-    pub fn check_edit(
+    fn check_edit(
         &mut self,
         old: &tree_sitter::Tree,
         old_text: &str,

@@ -6,7 +6,7 @@ use super::passes::PairPass;
 use super::program::{PairProgram, Side, Sizes};
 use super::PairCandidate;
 use crate::reduce::{Proposal, Stats, Strategy, Subject};
-use crate::tree::Parser;
+use crate::tree::{Parser, Validity};
 
 pub struct Pair {
     pub(super) parser: Parser,
@@ -22,7 +22,7 @@ pub struct Pair {
 /// What accepting a pair candidate takes.
 pub struct PairChange {
     prog: PairProgram,
-    /// The new tree of each side that changed.
+    /// The new tree of each side that changed, where the validity check kept it.
     raw: [Option<tree_sitter::Tree>; 2],
     sizes: Sizes,
 }
@@ -86,22 +86,12 @@ impl Subject for Pair {
             if texts[i] == self.best[i] {
                 continue;
             }
-            match self
-                .parser
-                .check_edit(&self.raw[i], &self.best[i], &texts[i])
-            {
-                Some(tree) => raw[i] = Some(tree),
-                None => {
+            match self.parser.check(&self.raw[i], &self.best[i], &texts[i]) {
+                Validity::Valid(tree) => raw[i] = tree,
+                Validity::Invalid => {
                     stats.invalid_skipped += 1;
                     return Proposal::Skip;
                 }
-            }
-            if cfg!(debug_assertions) {
-                assert!(
-                    self.parser.is_valid(&texts[i]),
-                    "the incremental check passed a candidate a full parse rejects:\n{}",
-                    texts[i]
-                );
             }
         }
         let sizes = next.sizes();
@@ -118,9 +108,11 @@ impl Subject for Pair {
     fn accept(&mut self, texts: Vec<String>, change: PairChange, pass: &mut PairPass) {
         self.prog = change.prog;
         for (i, (text, raw)) in texts.into_iter().zip(change.raw).enumerate() {
-            self.best[i] = text;
-            if let Some(raw) = raw {
-                self.raw[i] = raw;
+            if text != self.best[i] {
+                self.raw[i] = self
+                    .parser
+                    .tree_of_valid(raw, &self.raw[i], &self.best[i], &text);
+                self.best[i] = text;
             }
         }
         self.sizes = change.sizes;

@@ -9,7 +9,7 @@
 //! each tested by its own property. A candidate is interesting when all its parts are.
 
 use super::{Edit, Pass, Program, Strategy, Verdict};
-use crate::tree::Parser;
+use crate::tree::{Parser, Validity};
 use crate::Lang;
 use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
@@ -595,9 +595,6 @@ pub struct Single {
     best: String,
     best_raw: tree_sitter::Tree,
     size: usize,
-    /// Whether a candidate text (by hash) parses: passes propose the same text again
-    /// (cache hits, repeated invalid edits), and parsing it again is the engine's main cost.
-    validity: HashMap<u64, bool>,
 }
 
 /// What accepting a single-program candidate takes.
@@ -620,29 +617,13 @@ impl Single {
         if text == self.best {
             return None;
         }
-        let hash = part_hash(0, &text);
-        let raw = match self.validity.get(&hash) {
-            Some(true) => None,
-            Some(false) => {
+        let raw = match self.parser.check(&self.best_raw, &self.best, &text) {
+            Validity::Valid(raw) => raw,
+            Validity::Invalid => {
                 stats.invalid_skipped += 1;
                 return None;
             }
-            None => {
-                let raw = self.parser.check_edit(&self.best_raw, &self.best, &text);
-                self.validity.insert(hash, raw.is_some());
-                if raw.is_none() {
-                    stats.invalid_skipped += 1;
-                    return None;
-                }
-                raw
-            }
         };
-        if cfg!(debug_assertions) || std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some() {
-            assert!(
-                self.parser.is_valid(&text),
-                "the incremental check passed a candidate a full parse rejects:\n{text}"
-            );
-        }
         let size = next.size();
         Some((
             text,
@@ -698,11 +679,9 @@ impl Subject for Single {
 
     fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, pass: &mut Self::Pass) {
         let text = texts.swap_remove(0);
-        self.best_raw = change.raw.unwrap_or_else(|| {
-            self.parser
-                .check_edit(&self.best_raw, &self.best, &text)
-                .expect("a text that parsed once parses again")
-        });
+        self.best_raw = self
+            .parser
+            .tree_of_valid(change.raw, &self.best_raw, &self.best, &text);
         self.prog = change.prog;
         self.best = text;
         self.size = change.size;
@@ -747,7 +726,6 @@ impl Engine<Single> {
             prog,
             best: text.to_string(),
             best_raw,
-            validity: HashMap::new(),
             size,
         };
         Ok(Engine::start(subject, vec![text.to_string()]))
