@@ -88,14 +88,14 @@ function progress(msg) {
   process.stderr.write(`${msg}\n`);
 }
 
-/** `cargo build --release -p whittle`, quietly; its output is shown only if it fails. */
+/** `cargo build --release -p whittle-cli`, quietly; its output is shown only if it fails. */
 function build() {
-  progress('building whittle (cargo build --release -p whittle) ...');
+  progress('building whittle (cargo build --release -p whittle-cli) ...');
   const env = { ...process.env, PATH: `${join(process.env.HOME ?? '', '.cargo', 'bin')}:${process.env.PATH}` };
-  const r = spawnSync('cargo', ['build', '--release', '-p', 'whittle'], { cwd: ROOT, env, encoding: 'utf8' });
+  const r = spawnSync('cargo', ['build', '--release', '-p', 'whittle-cli'], { cwd: ROOT, env, encoding: 'utf8' });
   if (r.status !== 0) {
     process.stderr.write(r.stderr ?? String(r.error));
-    throw new Error('cargo build --release -p whittle failed (its output is above)');
+    throw new Error('cargo build --release -p whittle-cli failed (its output is above)');
   }
 }
 
@@ -318,7 +318,7 @@ async function main() {
     pairs: [],
   };
   if (opts.build) build();
-  if (!existsSync(WHITTLE)) throw new Error(`${WHITTLE} is missing: run cargo build --release -p whittle`);
+  if (!existsSync(WHITTLE)) throw new Error(`${WHITTLE} is missing: run cargo build --release -p whittle-cli`);
   const scratch = mkdtempSync(join(tmpdir(), 'whittle-bench-'));
   progress(`scratch folders under ${scratch}`);
 

@@ -2,7 +2,7 @@
 # Builds the engine for the browser: web/pkg/whittle.js + web/pkg/whittle_bg.wasm (git-ignored),
 # then the page's JavaScript bundle (scripts/bundle-web.mjs, when present).
 #
-#   1. cargo build --release --target wasm32-unknown-unknown -p whittle --lib (the cdylib; the CLI bin is native-only)
+#   1. cargo build --profile wasm-release --target wasm32-unknown-unknown -p whittle-wasm (the cdylib in crate/wasm)
 #      The grammars' C sources are compiled with clang for wasm32; the headers in
 #      grammars/wasm-include stand in for a libc (see grammars/wasm-include/README.md).
 #   2. wasm-bindgen --target web into web/pkg
@@ -25,13 +25,13 @@ command -v clang >/dev/null 2>&1 || die "clang not found: run scripts/setup.sh"
 command -v llvm-ar >/dev/null 2>&1 || die "llvm-ar not found: run scripts/setup.sh"
 command -v wasm-bindgen >/dev/null 2>&1 || die "wasm-bindgen not found: run scripts/setup.sh"
 
-say "cargo build --release --target wasm32-unknown-unknown -p whittle --lib"
+say "cargo build --profile wasm-release --target wasm32-unknown-unknown -p whittle-wasm"
 CFLAGS_wasm32_unknown_unknown="-I$ROOT/grammars/wasm-include" \
 CC_wasm32_unknown_unknown=clang \
 AR_wasm32_unknown_unknown=llvm-ar \
-  cargo build --release --target wasm32-unknown-unknown -p whittle --lib
+  cargo build --profile wasm-release --target wasm32-unknown-unknown -p whittle-wasm
 
-WASM_IN="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/whittle.wasm"
+WASM_IN="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/whittle_wasm.wasm"
 [ -f "$WASM_IN" ] || die "$WASM_IN was not produced"
 
 say "wasm-bindgen --target web --out-dir web/pkg"

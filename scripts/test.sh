@@ -3,7 +3,7 @@
 #   1. scripts/setup.sh                  install whatever is missing (fast when all is there)
 #   2. cargo test --workspace --release  all Rust tests (unit, integration, CLI)
 #   3. scripts/build-wasm.sh             the wasm engine in web/pkg and the page bundle
-#   4. cargo build --release -p whittle  the native binary the end-to-end tests run
+#   4. cargo build --release -p whittle-cli  the native binary the end-to-end tests run
 #   5. node --test tests/**/*.test.mjs   end-to-end tests: CLI, server, headless chromium
 set -euo pipefail
 
@@ -23,8 +23,8 @@ cargo test --workspace --release
 step "build wasm"
 bash scripts/build-wasm.sh
 
-step "cargo build --release -p whittle"
-cargo build --release -p whittle
+step "cargo build --release -p whittle-cli"
+cargo build --release -p whittle-cli
 
 step "end-to-end tests"
 mapfile -t files < <(find tests -name node_modules -prune -o -type f -name '*.test.mjs' -print | sort)

@@ -7,9 +7,11 @@
 //! replace what (a descendant whose kind the parent slot accepts).
 
 mod detect;
+pub mod kinds;
 mod node_types;
 
 pub use detect::{detect, detect_from_content, detect_from_name};
+pub use kinds::Kinds;
 pub use node_types::{ChildSlot, KindInfo, NodeTypes, TypeRef};
 pub use tree_sitter::Language;
 
@@ -85,6 +87,14 @@ impl Lang {
             NodeTypes::from_json(self.node_types_json())
                 .expect("a grammar crate shipped a node-types.json that does not parse")
         })
+    }
+
+    /// The node kinds the rewrites look for (see [`kinds`]).
+    pub fn kinds(self) -> &'static Kinds {
+        match self {
+            Lang::C | Lang::Cpp => &kinds::C,
+            Lang::Rust | Lang::JavaScript | Lang::Java => &kinds::STATEMENTS_AND_EXPRESSIONS,
+        }
     }
 
     /// Kinds of tokens that are comments in this language.

@@ -40,7 +40,7 @@ test('pairwise mode reduces seed and variant to a minimal difference', async (t)
 
   await page.selectOption('#mode', 'pair');
   await page.evaluate(([seed, variant]) => {
-    window.whittle.setProgram(variant, 'program');
+    window.whittle.setProgram(variant, 'variant');
     window.whittle.setProgram(seed, 'seed');
   }, [readFileSync(join(PAIR, 'seed.c'), 'utf8'), readFileSync(join(PAIR, 'variant.c'), 'utf8')]);
   await page.waitForSelector('#compiler option[value="gcc"]', { state: 'attached' });

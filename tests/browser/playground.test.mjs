@@ -106,7 +106,7 @@ test('(a) reduces int-conversion with gcc and a regex property; the result passe
   await page.waitForFunction(() => document.querySelector('#share-link').value.includes('#v1,'), null, { polling: 50 });
   const link = await page.inputValue('#share-link');
   const state = decodeLink(link);
-  assert.equal(state.program, INPUT);
+  assert.equal(state.variant, INPUT);
   assert.match(state.verdicts, /^[01]+$/);
   assert.equal(state.compiler, 'gcc');
   assert.equal(state.flags, '-O2 -Wall');

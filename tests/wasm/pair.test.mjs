@@ -1,16 +1,12 @@
 // The wasm engine's PairReducer, driven from JavaScript as the playground's worker drives it:
-// candidates of two sides, per-side and whole-pair reports, stats, best, replay.
-// Needs web/pkg (scripts/build-wasm.sh).
+// queries of one side each, in the engine's order (a candidate's variant first, its seed only
+// after the variant passed), best with the diff, replay. Needs web/pkg (`npm run build`).
+// Run: node --test tests/wasm/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import engine, { drive, replay } from './engine.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const wasm = await import(join(ROOT, 'web', 'pkg', 'whittle.js'));
-wasm.initSync({ module: readFileSync(join(ROOT, 'web', 'pkg', 'whittle_bg.wasm')) });
-
+// Seed and variant differ in one spot; the variant has the behaviour, the seed must not.
 const SEED = `int a(int x) { return x + 1; }
 int c(int x) {
   if (x > 3)
@@ -19,59 +15,87 @@ int c(int x) {
 }
 int main(void) { return a(1) + c(3); }
 `;
-const VARIANT = SEED.replace('x + 1', 'x - 1').replace('x > 3', 'x < 3').replace('a(1)', 'a(2)');
-const seedOk = (t) => !t.includes('x < 3') && t.includes('c(');
-const variantOk = (t) => t.includes('x < 3') && t.includes('c(');
+const VARIANT = SEED.replace('x > 3', 'x < 3');
+const variantOk = (t) => /x\s*<\s*3/.test(t);
+const seedOk = (t) => !variantOk(t);
+const testSide = (q) => (q.side === 'seed' ? seedOk(q.text) : variantOk(q.text));
+const config = () => ({ lang: 'c', seed: SEED, variant: VARIANT });
 
-/** Runs a reducer to its end, `k` candidates at a time; `perSide` reports each side. */
-function drive(r, k, perSide) {
-  const v = (ok) => (ok ? 'interesting' : 'boring');
-  let queries = 0;
-  while (!r.done()) {
-    const batch = r.next(k);
-    for (const c of batch) {
-      assert.equal(typeof c.seed, 'string');
-      assert.equal(typeof c.variant, 'string');
-      if (perSide) {
-        if (c.test_variant) r.reportSide(c.id, 'variant', v(variantOk(c.variant)));
-        if (c.test_seed && r.wantsSide(c.id, 'seed')) r.reportSide(c.id, 'seed', v(seedOk(c.seed)));
-      } else {
-        r.report(c.id, v((!c.test_seed || seedOk(c.seed)) && (!c.test_variant || variantOk(c.variant))));
-      }
-      queries += 1;
+test('PairReducer: variant first, the seed only after the variant passed; best has the diff', () => {
+  const r = new engine.PairReducer(config());
+  // Variant verdicts as they are reported, to check each later batch's seed queries against.
+  const variantPassed = new Set();
+  const variantFailed = new Set();
+  const seedQueried = new Set();
+  let first = true;
+  const reported = drive(r, 2, (q) => {
+    const ok = testSide(q);
+    if (q.side === 'variant' && !q.original) (ok ? variantPassed : variantFailed).add(q.candidate);
+    return ok;
+  }, (batch) => {
+    if (first && batch.length > 0) {
+      first = false;
+      const originals = batch.filter((q) => q.original);
+      assert.equal(originals.length, 2, "the original's two sides come together");
+      assert.deepEqual(originals.map((q) => q.side).sort(), ['seed', 'variant']);
+      assert.equal(originals.find((q) => q.side === 'variant').text, VARIANT);
+      assert.equal(originals.find((q) => q.side === 'seed').text, SEED);
     }
-    assert.ok(queries < 10000, 'the reduction should end');
-  }
-  return r;
-}
+    for (const q of batch) {
+      assert.ok(q.side === 'seed' || q.side === 'variant', `side: ${q.side}`);
+      if (q.original || q.side !== 'seed') continue;
+      assert.ok(variantPassed.has(q.candidate), `candidate ${q.candidate}: its seed is handed out only after its variant passed`);
+      seedQueried.add(q.candidate);
+    }
+  });
+  assert.ok(variantFailed.size > 0, 'some candidates failed on the variant');
+  for (const c of variantFailed) assert.ok(!seedQueried.has(c), `candidate ${c}: no seed query after the variant failed`);
+  assert.ok(seedQueried.size > 0, 'some seeds were queried');
+  assert.equal(new Set(reported.map((q) => q.id)).size, reported.length, 'query ids are unique');
+  assert.ok(reported.filter((q) => q.original).every((q) => q.verdict === 'interesting'));
 
-test('PairReducer minimizes both programs and their difference', () => {
-  const r = drive(new wasm.PairReducer({ lang: 'c', seed: SEED, variant: VARIANT }), 2, true);
   const best = r.best();
-  assert.ok(seedOk(best.seed) && variantOk(best.variant), JSON.stringify(best));
-  assert.equal(best.variant, best.seed.replace('x > 3', 'x < 3'));
-  assert.equal(best.diff_tokens, 2);
-  assert.match(best.diff, /^-.*x > 3/m);
+  assert.ok(variantOk(best.variant) && seedOk(best.seed), JSON.stringify(best));
+  assert.ok(best.variant.length < VARIANT.length && best.seed.length < SEED.length, JSON.stringify(best));
+  assert.equal(typeof best.diff, 'string');
+  assert.match(best.diff, /^-.*x\s*>\s*3/m);
+  assert.match(best.diff, /^\+.*x\s*<\s*3/m);
+  assert.ok(Number.isInteger(best.diff_tokens) && best.diff_tokens > 0, `diff_tokens: ${best.diff_tokens}`);
+
   const s = r.stats();
-  assert.equal(s.diff_tokens_after, 2);
-  assert.ok(s.diff_tokens_before > 2);
+  assert.equal(s.done, true);
+  assert.equal(s.original_interesting, true);
+  assert.equal(s.diff_tokens_after, best.diff_tokens, 'best() and the stats agree on the difference');
+  assert.ok(s.diff_tokens_before >= best.diff_tokens);
+  assert.equal(s.queries, reported.length, 'stats count the verdicts reported');
   assert.equal(s.seed_queries + s.variant_queries, s.queries);
+  assert.equal(s.seed_queries, reported.filter((q) => q.side === 'seed').length);
   assert.equal(s.invalid_queries, 0);
   assert.ok(r.history().length > 0);
+  assert.match(r.verdicts(), /^[01]+$/);
 });
 
-test('the same pair for per-side and whole-pair reports, and by replay', () => {
-  const a = drive(new wasm.PairReducer({ seed: SEED, variant: VARIANT }), 1, true);
-  const b = drive(new wasm.PairReducer({ seed: SEED, variant: VARIANT }), 4, false);
+test('the same pair for any k, and by replay', () => {
+  const a = new engine.PairReducer(config());
+  drive(a, 1, testSide);
+  const b = new engine.PairReducer(config());
+  drive(b, 4, testSide);
   assert.deepEqual(b.best(), a.best());
-  assert.equal(b.verdicts(), a.verdicts());
-  const r = wasm.PairReducer.replay({ seed: SEED, variant: VARIANT }, a.verdicts());
-  while (!r.done()) r.step(20);
+  const r = replay(engine.PairReducer.replay(config(), a.verdicts()));
   assert.deepEqual(r.best(), a.best());
+  assert.equal(r.stats().done, true);
+});
+
+test('an original pair whose seed fails its property is reported, and nothing is reduced', () => {
+  const r = new engine.PairReducer(config());
+  drive(r, 2, (q) => (q.side === 'seed' ? false : variantOk(q.text)));
+  assert.equal(r.stats().original_interesting, false);
+  const best = r.best();
+  assert.deepEqual({ seed: best.seed, variant: best.variant }, { seed: SEED, variant: VARIANT });
 });
 
 test('PairReducer says what is wrong with its input', () => {
-  assert.throws(() => new wasm.PairReducer({ lang: 'c', seed: SEED, variant: 'int main( {' }), /variant does not parse/);
-  const r = new wasm.PairReducer({ lang: 'c', seed: SEED, variant: VARIANT });
-  assert.throws(() => r.reportSide(1, 'left', 'interesting'), /unknown side/);
+  assert.throws(() => new engine.PairReducer({ lang: 'c', seed: SEED, variant: 'int main( {' }), /variant does not parse/);
+  assert.throws(() => new engine.PairReducer({ lang: 'c', seed: 'int main( {', variant: VARIANT }), /seed does not parse/);
+  assert.throws(() => new engine.PairReducer({ ...config(), strategy: 'nope' }), /unknown strategy `nope`.*perses/);
 });

@@ -40,7 +40,7 @@ export class EngineClient {
 
   /** Parses text in the worker; resolves to the engine's parse report, or undefined when a
    *  later parse request superseded this one. */
-  async parse(text, lang, wantTree, key = 'program') {
+  async parse(text, lang, wantTree, key = 'variant') {
     return (await this.call({ type: 'parse', key, text, lang, wantTree })).report;
   }
 

@@ -1,21 +1,10 @@
 // The settings sidebar <-> the playground state's compile and property parts.
+import { defaultK, DEFAULT_JS_PROPERTY, propertyOf } from './state.js';
+
 const $ = (id) => document.getElementById(id);
 
-export const DEFAULT_JS_PROPERTY = `(result, input) =>
-  result.code === 0 &&
-  /makes integer from pointer without a cast/.test(result.stderr)`;
-
-/** The default k: a few queries at once on our own server, one on a public instance. */
-export const defaultK = (endpointKind) => (endpointKind === 'ce' ? 1 : 2);
-
-/** The property of one side: 'program' (the program, or a pair's variant) or 'seed'. */
-export const propertyOf = (state, side) => (side === 'seed' ? state.seedProperty : state.property);
-
-/** A seed's default property: the variant's, negated (the seed must not show the behaviour). */
-export const seedPropertyFrom = (p) => ({ ...p, negate: !p.negate });
-
 /** Writes the compile, property (of side `propSide`) and settings parts of `state` into the form. */
-export function writeForm(state, propSide = 'program') {
+export function writeForm(state, propSide = 'variant') {
   $('mode').value = state.mode;
   $('lang').value = state.lang;
   $('strategy').value = state.strategy;
@@ -41,21 +30,19 @@ function writeProperty(p) {
   $('prop-js').value = p.js ?? DEFAULT_JS_PROPERTY;
 }
 
-/** Reads the form into (a copy of) `state`, the property into side `propSide`'s. The
- *  compiler comes from its select when that is filled. */
-export function readForm(state, propSide = 'program') {
+/** The form's values, for applyForm (state.js): the property shown is one side's; the
+ *  compiler is '' while its select is empty. */
+export function readForm() {
   const kind = document.querySelector('input[name=prop-kind]:checked')?.value ?? 'regex';
-  const compilerSelect = $('compiler');
   return {
-    ...state,
     mode: $('mode').value,
     lang: $('lang').value,
     strategy: $('strategy').value,
     endpoint: { kind: $('endpoint').value, base: $('ce-base').value.trim() },
-    compiler: compilerSelect.value || state.compiler,
+    compiler: $('compiler').value,
     flags: $('flags').value,
     execute: $('execute').checked,
-    [propSide === 'seed' ? 'seedProperty' : 'property']: {
+    property: {
       kind,
       regex: $('prop-regex').value,
       streams: [...document.querySelectorAll('input[name=stream]:checked')].map((c) => c.value),
@@ -74,7 +61,7 @@ export function readForm(state, propSide = 'program') {
 }
 
 /** Shows the fields that apply: CE's base URL, compiler fields unless "none", one property kind. */
-export function showFields(state, propSide = 'program') {
+export function showFields(state, propSide = 'variant') {
   const p = propertyOf(state, propSide);
   $('ce-base-field').hidden = state.endpoint.kind !== 'ce';
   $('compiler-fields').hidden = state.endpoint.kind === 'none';

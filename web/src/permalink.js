@@ -1,6 +1,7 @@
 // Permalinks: the whole playground state in the URL fragment, so a link needs no server
 // storage. Format: `#v1,` + base64url(deflate-raw(JSON)). The version prefix lets a later
-// format read old links.
+// format read old links. Older v1 links name the variant `program`: decodeState gives the JSON
+// as it is, and withDefaults (state.js) reads both, as it does for saved states.
 
 const PREFIX = 'v1,';
 

@@ -1,21 +1,23 @@
-// Drives one reduction in the worker: the engine's Reducer proposes candidates, we query the
-// endpoint for up to k of them at once, evaluate the property and report verdicts back.
-// The engine is sans-IO and deterministic, so this loop owns all the waiting, retrying and
-// pausing. A replay takes its verdicts from a recording instead and needs no endpoint.
+// Drives one reduction in the worker. The engine's Reducer (or PairReducer) hands out
+// queries, each one program text of one side ('variant', or a pair's 'seed'); we compile up
+// to k of them at once through the endpoint, test that side's property on the answer and
+// report the verdict back. The engine decides what to test and in what order (a pair's seed
+// only after its variant passed); this loop owns all the waiting, retrying and pausing. A
+// replay takes its verdicts from a recording instead and needs no endpoint.
 //
-// Pairwise mode (config.mode === 'pair') drives a PairReducer: each candidate is a seed and
-// a variant; the variant is tested first (with config.property) and the seed (with
-// config.seedProperty) only when its verdict still matters. best is then {seed, variant, diff}.
+// config: {mode: 'single' | 'pair', lang, variant, seed?, strategy, k, property,
+//          seedProperty?, endpoint, ...}: property is the variant's (the one program's).
 //
 // Messages out (all carry `run`):
 //   {type: 'state', state: 'running' | 'paused' | 'cancelled', message?}
 //   {type: 'progress', stats, elapsedMs, clientCacheHits, inFlight, best?, replayed?}
 //                                      (best: on improvement; replayed: verdicts used by a replay)
-//   {type: 'original', result, side?}  the endpoint's answer for the original program (or side)
+//   {type: 'original', result, side}   the endpoint's answer for one side of the original
 //   {type: 'notice', message}          back-off on 429, a property that threw on a candidate
 //   {type: 'finished', state: 'done' | 'failed' | 'cancelled', message?, best, stats, history, verdicts, elapsedMs}
 import { Compiler, EndpointError } from './endpoint.js';
 import { makeProperty, PropertyError } from './property.js';
+import { sideLabel } from './state.js';
 
 const PROGRESS_EVERY_MS = 100;
 const REPLAY_STEP = 64; // candidates per replay slice: small enough to hear "cancel" at once
@@ -29,22 +31,21 @@ export class Reduction {
     this.recording = msg.type === 'replay' ? msg.verdicts : null;
     this.send = (m) => post({ ...m, run: this.run });
     this.state = 'idle';
-    this.inflight = new Map(); // candidate id -> {cand, abort}
-    this.retry = []; // candidates whose query failed; sent again on resume
+    this.inflight = new Map(); // query id -> {query, abort}
+    this.retry = []; // queries the endpoint failed to answer; sent again on resume
     this.activeMs = 0;
     this.runningSince = 0;
     this.lastAccepted = -1;
     this.lastProgress = 0;
     this.progressTimer = 0;
-    this.originalId = null;
     this.propertyErrors = 0;
   }
 
   start() {
-    const { lang, text, seed, strategy, mode } = this.config;
+    const { lang, variant, seed, strategy, mode } = this.config;
     this.pair = mode === 'pair';
     const Reducer = this.pair ? this.engine.PairReducer : this.engine.Reducer;
-    const engineConfig = this.pair ? { lang, seed, variant: text, strategy } : { lang, text, strategy };
+    const engineConfig = this.pair ? { lang, seed, variant, strategy } : { lang, text: variant, strategy };
     try {
       if (this.recording !== null) {
         this.reducer = Reducer.replay(engineConfig, this.recording);
@@ -94,16 +95,19 @@ export class Reduction {
 
   // --- live reduction ----------------------------------------------------------------------
 
-  /** Keeps up to k candidates in flight. Called after every verdict and on resume. */
+  /** Keeps up to k queries in flight. Called after every verdict and on resume. */
   pump() {
     if (this.state !== 'running') return;
     const k = Math.max(1, this.config.k | 0);
     try {
-      while (this.retry.length && this.inflight.size < k) this.launch(this.retry.shift());
+      while (this.retry.length && this.inflight.size < k) {
+        const query = this.retry.shift();
+        if (this.reducer.wants(query.id)) this.launch(query);
+      }
       for (let idle = 0; this.inflight.size < k && !this.reducer.done(); ) {
-        const cands = this.reducer.next(k - this.inflight.size);
-        cands.forEach((c) => this.launch(c));
-        if (cands.length > 0) continue;
+        const queries = this.reducer.next(k - this.inflight.size);
+        queries.forEach((q) => this.launch(q));
+        if (queries.length > 0) continue;
         if (this.inflight.size > 0) break; // the engine waits for verdicts
         // Nothing out and nothing new: the engine did a bounded slice of work (e.g. skipped
         // invalid candidates). Go on in a fresh task now and then, so "cancel" gets through.
@@ -119,49 +123,34 @@ export class Reduction {
     if (this.reducer.done() && this.retry.length === 0) this.finish('done');
   }
 
-  launch(cand) {
-    if (this.originalId === null) this.originalId = cand.id; // the engine sends the original first
+  launch(query) {
     const abort = new AbortController();
-    this.inflight.set(cand.id, { cand, abort });
-    this.evaluate(cand, abort.signal).then(
-      (verdict) => this.settle(cand, verdict),
-      (error) => this.failed(cand, error),
+    this.inflight.set(query.id, { query, abort });
+    this.test(query, abort.signal).then(
+      (verdict) => this.settle(query, verdict),
+      (error) => this.failed(query, error),
     );
   }
 
-  /** The candidate's verdict; for a pair, null once each side that matters was reported. */
-  async evaluate(cand, signal) {
-    if (!this.pair) return this.query(cand, 'variant', cand.text, signal);
-    for (const side of ['variant', 'seed']) {
-      if (!cand[`test_${side}`] || !this.reducer.wantsSide(cand.id, side)) continue;
-      const verdict = await this.query(cand, side, cand[side], signal);
-      if (!this.inflight.has(cand.id) || this.isOver()) return null;
-      this.reducer.reportSide(cand.id, side, verdict);
-      if (verdict !== 'interesting') break; // the pair fails: the other side does not matter
-    }
-    return null;
-  }
-
-  /** Compiles one program and tests one side's property on the answer. */
-  async query(cand, side, text, signal) {
-    const result = await this.compiler.compile(text, signal);
-    const original = cand.id === this.originalId;
-    if (original) this.send({ type: 'original', result, side: this.pair ? side : undefined });
+  /** Compiles the query's program and tests its side's property on the answer. */
+  async test(query, signal) {
+    const result = await this.compiler.compile(query.text, signal);
+    if (query.original) this.send({ type: 'original', result, side: query.side });
     try {
-      return (await this.properties[side].test(result, text)) ? 'interesting' : 'boring';
+      return (await this.properties[query.side].test(result, query.text)) ? 'interesting' : 'boring';
     } catch (e) {
       if (!(e instanceof PropertyError)) throw e;
-      if (original) throw e; // nothing to reduce if the original fails
+      if (query.original) throw e; // nothing to reduce if the original fails
       this.propertyErrors++;
       this.send({ type: 'notice', message: `${e.message} (on ${this.propertyErrors} candidate${this.propertyErrors > 1 ? 's' : ''}; counted as not interesting)` });
       return 'error';
     }
   }
 
-  settle(cand, verdict) {
-    if (!this.inflight.delete(cand.id) || this.isOver()) return;
+  settle(query, verdict) {
+    if (!this.inflight.delete(query.id) || this.isOver()) return;
     try {
-      if (verdict !== null) this.reducer.report(cand.id, verdict);
+      this.reducer.report(query.id, verdict);
       this.dropStale();
     } catch (e) {
       return this.finish('failed', `the engine failed: ${e.message}`);
@@ -169,22 +158,24 @@ export class Reduction {
     this.pump();
   }
 
-  failed(cand, error) {
-    if (!this.inflight.delete(cand.id) || this.isOver()) return;
+  failed(query, error) {
+    if (!this.inflight.delete(query.id) || this.isOver()) return;
     if (error?.name === 'AbortError') return;
     if (error instanceof EndpointError) {
-      // Keep the candidate, keep the best so far, and wait for the person to resume.
-      this.retry.push(cand);
+      // Keep the query, keep the best so far, and wait for the person to resume.
+      this.retry.push(query);
       if (this.state === 'running') this.setState('paused', error.message);
       return;
     }
-    if (error instanceof PropertyError) return this.finish('failed', `on the original program, ${error.message}`);
+    if (error instanceof PropertyError) {
+      return this.finish('failed', `on the original ${sideLabel(this.pair, query.side)}, ${error.message}`);
+    }
     this.finish('failed', `unexpected error: ${error?.message ?? error}`);
   }
 
-  /** Stops querying candidates the engine no longer needs (an earlier one was accepted). */
+  /** Stops querying what the engine no longer needs (e.g. an earlier candidate was accepted,
+   *  or a pair's other side failed). */
   dropStale() {
-    if (typeof this.reducer.wants !== 'function') return;
     for (const [id, { abort }] of this.inflight) {
       if (!this.reducer.wants(id)) {
         this.inflight.delete(id);

@@ -18,7 +18,7 @@ export function loadState() {
   return read(STATE_KEY);
 }
 
-/** best: {best, original, lang, tokensBefore, tokensNow, queries, savedAt, finished} */
+/** best: see bestRecord in state.js. */
 export function saveBest(best) {
   write(BEST_KEY, best);
 }

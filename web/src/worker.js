@@ -1,7 +1,7 @@
 // The engine's Web Worker: loads the wasm, parses on request, and drives reductions.
 // Everything heavy happens here so that the page stays responsive.
 //
-// Messages in:  {type: 'parse', seq, key, text, lang, wantTree}  (key: which text, e.g. a side)
+// Messages in:  {type: 'parse', seq, key, text, lang, wantTree}  (key: which text: a side)
 //               {type: 'reduce', run, config}   {type: 'replay', run, config, verdicts}
 //               {type: 'pause' | 'resume' | 'cancel', run}
 //               {type: 'diff', seq, a, b}

@@ -1,0 +1,6 @@
+//! One module a subcommand.
+
+pub mod pair;
+pub mod parse;
+pub mod reduce;
+pub mod serve;

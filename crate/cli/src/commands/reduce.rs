@@ -1,0 +1,209 @@
+//! `whittle reduce`: the C-Reduce/C-Vise protocol around a [`Session`].
+
+use crate::drive::{
+    describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
+    write_stats, Ending, Shell,
+};
+use crate::runner::{Properties, Runner};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use whittle::reduce::{Session, Settings, Single, Strategy};
+use whittle::{catalog, Side};
+
+#[derive(clap::Args)]
+pub struct ReduceArgs {
+    /// The program to reduce; each new best is written back to it (the original is kept as FILE.orig).
+    pub file: PathBuf,
+    /// An interestingness test: run in a folder holding the candidate under FILE's name; exit 0 = interesting.
+    #[arg(long, conflicts_with = "cmd")]
+    pub test: Option<PathBuf>,
+    /// A command instead of a script; `{}` stands for the file, e.g. 'gcc -O2 -Wall -c {}'.
+    #[arg(long, requires = "pattern")]
+    pub cmd: Option<String>,
+    /// With --cmd: a regex the command's output (stdout and stderr) must match.
+    #[arg(long = "match", value_name = "REGEX")]
+    pub pattern: Option<String>,
+    /// With --cmd: the exit status the command must have.
+    #[arg(long)]
+    pub exit: Option<i32>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Options `reduce` and `pair` share.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The strategy (for pairs: what MinCommonality runs).
+    #[arg(long, default_value = "perses", help = strategy_help())]
+    pub strategy: String,
+    /// Tests run in parallel (default: the number of cores).
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
+    /// Seconds a test may run before its whole process group is killed.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    #[arg(long, help = lang_help())]
+    pub lang: Option<String>,
+    /// Write the final statistics as JSON here.
+    #[arg(long, value_name = "PATH")]
+    pub stats_json: Option<PathBuf>,
+    /// No progress line, even on a terminal.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+fn strategy_help() -> String {
+    format!(
+        "{} (for pairs: what MinCommonality runs)",
+        catalog::strategy_names()
+    )
+}
+
+fn lang_help() -> String {
+    format!(
+        "The language ({}), when the file name does not tell",
+        catalog::lang_names()
+    )
+}
+
+impl RunArgs {
+    pub fn strategy(&self) -> Result<Strategy, String> {
+        catalog::strategy(&self.strategy)
+    }
+
+    pub fn settings(&self) -> Result<Settings, String> {
+        Ok(Settings {
+            strategy: self.strategy()?,
+            // A test of the incremental validity check itself: confirm each verdict in full.
+            cross_check: std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some(),
+        })
+    }
+}
+
+pub fn run(args: ReduceArgs) -> i32 {
+    match reduce(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("whittle reduce: {e}");
+            2
+        }
+    }
+}
+
+/// `whittle reduce` around the test loop: one file, written back as it improves.
+struct SingleShell<'a> {
+    name: String,
+    file: &'a Path,
+}
+
+impl Shell<Single> for SingleShell<'_> {
+    fn file_name(&self, _side: Side) -> String {
+        self.name.clone()
+    }
+
+    fn save(&self, session: &Session) -> Result<(), String> {
+        save(self.file, session.best())
+    }
+}
+
+fn reduce(args: ReduceArgs) -> Result<i32, String> {
+    let text = crate::input::read_program(&args.file)?;
+    let lang = crate::input::pick_lang(args.run.lang.as_deref(), &args.file, &text)?;
+    let settings = args.run.settings()?;
+    let strategy = settings.strategy;
+    let property = property_from(
+        args.test.as_deref(),
+        args.cmd.as_deref(),
+        args.pattern.as_deref(),
+        args.exit,
+        false,
+    )?;
+    let name = args
+        .file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or("FILE must name a file")?
+        .to_string();
+    let jobs = jobs(args.run.jobs);
+    // The clocks start before the parse: parsing the original is the engine's work too.
+    let started = Instant::now();
+    let (session, parse_cpu) = timed(|| Session::new(lang, &text, settings));
+    let mut session = session.map_err(|e| crate::input::unparseable(&args.file, &e))?;
+
+    let orig = PathBuf::from(format!("{}.orig", args.file.display()));
+    if !orig.exists() {
+        std::fs::write(&orig, &text)
+            .map_err(|e| format!("cannot keep the original as {}: {e}", orig.display()))?;
+    }
+    let interrupted = interrupt_flag();
+    let runner = Runner::new(
+        Properties {
+            seed: None,
+            variant: property,
+        },
+        jobs,
+        Duration::from_secs_f64(args.run.timeout),
+    );
+    let shell = SingleShell {
+        name: name.clone(),
+        file: &args.file,
+    };
+    let run = run_tests(
+        &mut session,
+        &shell,
+        &runner,
+        jobs,
+        args.run.quiet,
+        &interrupted,
+        started,
+    )?;
+    match run.ending {
+        Ending::OriginalFails { done, verdict } => {
+            eprintln!(
+                "whittle reduce: the original {} is not interesting: the test says {}.",
+                args.file.display(),
+                describe(&verdict)
+            );
+            if !done.output.trim().is_empty() {
+                eprintln!("Its output was:\n{}", done.output.trim_end());
+            }
+            eprintln!("Check the test by hand: copy {name} into an empty folder and run the test there; it must exit 0.");
+            let _ = std::fs::remove_file(&orig);
+            return Ok(1);
+        }
+        Ending::Interrupted => eprintln!(
+            "whittle reduce: interrupted; the best so far ({} tokens) is in {}",
+            session.stats().tokens_now,
+            args.file.display()
+        ),
+        Ending::Done => {}
+    }
+    save(&args.file, session.best())?;
+    let wall = started.elapsed().as_secs_f64();
+    let engine = run.engine + parse_cpu;
+    let s = session.stats();
+    eprintln!(
+        "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s",
+        s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, engine.as_secs_f64()
+    );
+    eprintln!(
+        "whittle reduce: the result is in {} (the original in {})",
+        args.file.display(),
+        orig.display()
+    );
+    if let Some(msg) = run.first_failure {
+        eprintln!("whittle reduce: note: some tests could not run: {msg}");
+    }
+    if let Some(path) = &args.run.stats_json {
+        let mut json = serde_json::to_value(s).unwrap_or_default();
+        json["wall_seconds"] = wall.into();
+        json["engine_seconds"] = engine.as_secs_f64().into();
+        json["strategy"] = strategy.name().into();
+        json["jobs"] = jobs.into();
+        json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
+        // The verdicts replay the reduction without the test (`Session::replay`).
+        json["verdicts"] = session.recording().to_string().into();
+        write_stats(path, &json)?;
+    }
+    Ok(exit_status(&interrupted))
+}

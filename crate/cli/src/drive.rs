@@ -1,0 +1,221 @@
+//! The test loop shared by `whittle reduce` and `whittle pair`: runs the session's queries
+//! on the [`Runner`], reports the verdicts back, kills tests whose verdicts no longer matter,
+//! saves each new best, draws the progress line; and the small helpers both commands use
+//! (saving, Ctrl-C, properties from the command line).
+
+use crate::progress::Progress;
+use crate::runner::{script_path, Done, Job, Outcome, Property, Runner};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use whittle::reduce::{Engine, Subject, Verdict};
+use whittle::Side;
+
+/// What the loop needs of a command beyond its session.
+pub trait Shell<S: Subject> {
+    /// The file name a side's text is tested under.
+    fn file_name(&self, side: Side) -> String;
+    /// The sizes for the progress line, when more than the token count says.
+    fn sizes(&self, _session: &Engine<S>) -> Option<String> {
+        None
+    }
+    /// Writes the best so far.
+    fn save(&self, session: &Engine<S>) -> Result<(), String>;
+}
+
+pub enum Ending {
+    Done,
+    Interrupted,
+    /// A test of the original said no: nothing to reduce.
+    OriginalFails {
+        done: Done,
+        verdict: Verdict,
+    },
+}
+
+/// CPU time this thread has used: the engine's cost without the time the tests' processes
+/// took the cores from it.
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec, which we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Writes a run's statistics (`--stats-json`) as pretty JSON.
+pub fn write_stats(path: &Path, json: &serde_json::Value) -> Result<(), String> {
+    std::fs::write(path, serde_json::to_string_pretty(json).unwrap_or_default())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The exit status of a run that ended: 130 after Ctrl-C, as shells expect.
+pub fn exit_status(interrupted: &AtomicBool) -> i32 {
+    if interrupted.load(Ordering::SeqCst) {
+        130
+    } else {
+        0
+    }
+}
+
+/// Runs `f`, with the CPU time this thread spent in it.
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let t = thread_cpu();
+    let out = f();
+    (out, thread_cpu().saturating_sub(t))
+}
+
+pub struct Run {
+    pub ending: Ending,
+    /// CPU time the engine used (in next and report), on this thread.
+    pub engine: Duration,
+    /// The first message of a test that could not run at all.
+    pub first_failure: Option<String>,
+}
+
+/// Runs `session` to its end with `jobs` tests at a time.
+pub fn run_tests<S: Subject>(
+    session: &mut Engine<S>,
+    shell: &impl Shell<S>,
+    runner: &Runner,
+    jobs: usize,
+    quiet: bool,
+    interrupted: &AtomicBool,
+    started: Instant,
+) -> Result<Run, String> {
+    let mut progress = Progress::new(quiet);
+    let mut engine = Duration::ZERO;
+    let mut out = 0usize;
+    let mut saved_accepts = 0;
+    let mut first_failure: Option<String> = None;
+    let ending = loop {
+        if interrupted.load(Ordering::SeqCst) {
+            runner.cancel_all();
+            break Ending::Interrupted;
+        }
+        if out < jobs {
+            let (queries, cpu) = timed(|| session.next(jobs - out));
+            engine += cpu;
+            for q in queries {
+                runner.submit(Job {
+                    id: q.id,
+                    side: q.side,
+                    original: q.original,
+                    file: (shell.file_name(q.side), q.text),
+                });
+                out += 1;
+            }
+        }
+        if session.done() {
+            runner.cancel_all();
+            break Ending::Done;
+        }
+        if out == 0 {
+            continue; // the session is between passes or filtering invalid candidates
+        }
+        let done = match runner.results.recv_timeout(Duration::from_millis(200)) {
+            Ok(d) => d,
+            Err(_) => {
+                progress.show(session.stats(), started.elapsed(), shell.sizes(session));
+                continue;
+            }
+        };
+        out -= 1;
+        let verdict = match &done.outcome {
+            Outcome::Interesting => Verdict::Interesting,
+            Outcome::Boring => Verdict::Boring,
+            Outcome::Timeout => Verdict::Error("timeout".into()),
+            Outcome::Failed(msg) => {
+                first_failure.get_or_insert(msg.clone());
+                Verdict::Error(msg.clone())
+            }
+            Outcome::Cancelled => continue,
+        };
+        if done.original && verdict != Verdict::Interesting {
+            runner.cancel_all();
+            break Ending::OriginalFails { done, verdict };
+        }
+        let ((), cpu) = timed(|| session.report(done.id, verdict));
+        engine += cpu;
+        // Tests whose verdicts are no longer wanted are killed, freeing their cores.
+        for id in runner.running_ids() {
+            if !session.wants(id) {
+                runner.cancel(id);
+            }
+        }
+        if session.stats().accepted != saved_accepts {
+            shell.save(session)?;
+            saved_accepts = session.stats().accepted;
+        }
+        progress.show(session.stats(), started.elapsed(), shell.sizes(session));
+    };
+    progress.clear();
+    // The figures of a run that ended early are made exact too.
+    session.stop();
+    Ok(Run {
+        ending,
+        engine,
+        first_failure,
+    })
+}
+
+/// What a verdict on the original means, for messages.
+pub fn describe(v: &Verdict) -> String {
+    match v {
+        Verdict::Boring => "it is not (exit status not 0, or the output did not match)".into(),
+        Verdict::Error(e) => format!("nothing: {e}"),
+        Verdict::Interesting => "yes".into(),
+    }
+}
+
+/// The number of tests to run at once: `-j`, else the number of cores.
+pub fn jobs(flag: Option<usize>) -> usize {
+    flag.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1)
+}
+
+pub fn property_from(
+    test: Option<&Path>,
+    cmd: Option<&str>,
+    pattern: Option<&str>,
+    exit: Option<i32>,
+    negate: bool,
+) -> Result<Property, String> {
+    match (test, cmd) {
+        (Some(path), _) => Ok(Property::Script(script_path(path)?)),
+        (None, Some(cmd)) => {
+            let pattern = pattern.ok_or("--cmd needs --match REGEX")?;
+            let regex = regex::Regex::new(pattern)
+                .map_err(|e| format!("--match is not a valid regex: {e}"))?;
+            Ok(Property::Command {
+                cmd: cmd.to_string(),
+                regex,
+                negate,
+                exit,
+            })
+        }
+        (None, None) => Err(
+            "say what is interesting: --test ./check.sh, or --cmd 'CMD {}' --match REGEX".into(),
+        ),
+    }
+}
+
+/// Writes `text` to `path` through a temporary file and a rename, so a crash never leaves
+/// half a file.
+pub fn save(path: &Path, text: &str) -> Result<(), String> {
+    let tmp = path.with_extension("whittle-tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot save {}: {e}", path.display()))
+}
+
+/// Ctrl-C sets this; the loops stop, kill their tests and keep what they saved.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let f = flag.clone();
+    let _ = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst));
+    flag
+}

@@ -1,0 +1,37 @@
+//! Reading a program from the command line: its text and its language.
+
+use whittle::Lang;
+
+/// The language from `--lang`, else from the file name, else from the content.
+pub fn pick_lang(flag: Option<&str>, path: &std::path::Path, text: &str) -> Result<Lang, String> {
+    match flag {
+        Some(name) => whittle::catalog::lang(name),
+        None => Ok(whittle::grammars::detect(
+            path.file_name().and_then(|n| n.to_str()),
+            text,
+        )),
+    }
+}
+
+/// Reads a program file, with a message that names the file when it cannot.
+pub fn read_program(path: &std::path::Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{} is not UTF-8 text (first bad byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// The message for a program that does not parse: the file, where, and what to do.
+pub fn unparseable(path: &std::path::Path, e: &whittle::InputError) -> String {
+    format!(
+        "{}: {}: this does not parse as {}; fix the syntax there, or pass --lang if the language is not {}",
+        path.display(),
+        e.error,
+        e.lang,
+        e.lang
+    )
+}

@@ -1,0 +1,47 @@
+//! The `whittle` command line: parse, reduce, pair, serve. The native shells around the
+//! engine (crate `whittle`): they read files, run tests as processes and serve HTTP.
+
+mod commands;
+mod drive;
+mod input;
+mod process;
+mod progress;
+mod runner;
+mod server;
+
+use clap::{Parser, Subcommand};
+use commands::{pair, parse, reduce, serve};
+
+#[derive(Parser)]
+#[command(
+    name = "whittle",
+    version,
+    about = "Reduce programs that make a compiler misbehave"
+)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse a file and report language, token count, errors and round-trip.
+    Parse(parse::ParseArgs),
+    /// Reduce a program while a test keeps saying it is interesting.
+    Reduce(reduce::ReduceArgs),
+    /// Reduce a seed and a variant together, down to the difference that matters (PPR).
+    Pair(pair::PairArgs),
+    /// Serve the playground page and the compile API.
+    Serve(serve::ServeArgs),
+}
+
+fn main() {
+    let args = Args::parse();
+    let code = match args.command {
+        Command::Parse(a) => parse::run(a),
+        Command::Reduce(a) => reduce::run(a),
+        Command::Pair(a) => pair::run(a),
+        Command::Serve(a) => serve::run(a),
+    };
+    std::process::exit(code);
+}

@@ -1,0 +1,237 @@
+//! Runs interestingness tests on worker threads: each in a fresh temporary folder, through
+//! [`crate::process`] (the runner `whittle serve` uses for compile jobs too): its own process
+//! group, killed whole on timeout, on cancel, and when whittle itself dies.
+
+use crate::process::{self, Spec};
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use whittle::Side;
+
+/// Output kept per stream of a test, for `--match` and for messages.
+const OUTPUT_CAP: usize = 8 << 20;
+
+/// What makes a program interesting.
+#[derive(Clone, Debug)]
+pub enum Property {
+    /// A C-Reduce-style script: exit status 0 means interesting.
+    Script(PathBuf),
+    /// A shell command with `{}` for the file; interesting when the output (stdout and
+    /// stderr together) matches `regex` (or does not, with `negate`) and, if given, the exit
+    /// status is `exit`.
+    Command {
+        cmd: String,
+        regex: regex::Regex,
+        negate: bool,
+        exit: Option<i32>,
+    },
+}
+
+/// One test to run: a query's file, written into a fresh folder.
+pub struct Job {
+    pub id: u64,
+    pub side: Side,
+    /// Whether this tests the original input.
+    pub original: bool,
+    /// The file's name and text.
+    pub file: (String, String),
+}
+
+pub enum Outcome {
+    Interesting,
+    Boring,
+    /// The test ran past the timeout and was killed.
+    Timeout,
+    /// The test could not run at all (message says why).
+    Failed(String),
+    /// Killed on purpose because its verdict is no longer wanted.
+    Cancelled,
+}
+
+pub struct Done {
+    pub id: u64,
+    pub side: Side,
+    pub original: bool,
+    pub outcome: Outcome,
+    /// The test's output, for messages (the first few KiB).
+    pub output: String,
+}
+
+/// Each side's property; a single program has only the variant's.
+pub struct Properties {
+    pub seed: Option<Property>,
+    pub variant: Property,
+}
+
+impl Properties {
+    fn of(&self, side: Side) -> Option<&Property> {
+        match side {
+            Side::Seed => self.seed.as_ref(),
+            Side::Variant => Some(&self.variant),
+        }
+    }
+}
+
+pub struct Runner {
+    jobs: Sender<Job>,
+    pub results: Receiver<Done>,
+    /// The cancel flag of each running job.
+    running: Arc<Mutex<HashMap<u64, Arc<AtomicBool>>>>,
+}
+
+impl Runner {
+    pub fn new(properties: Properties, threads: usize, timeout: Duration) -> Runner {
+        let (job_tx, job_rx) = channel::<Job>();
+        let (done_tx, done_rx) = channel::<Done>();
+        let job_rx = Arc::new(Mutex::new(job_rx));
+        let running = Arc::new(Mutex::new(HashMap::new()));
+        let properties = Arc::new(properties);
+        for _ in 0..threads.max(1) {
+            let (job_rx, done_tx, running, properties) = (
+                job_rx.clone(),
+                done_tx.clone(),
+                running.clone(),
+                properties.clone(),
+            );
+            std::thread::spawn(move || loop {
+                let job = match job_rx.lock().unwrap().recv() {
+                    Ok(job) => job,
+                    Err(_) => return,
+                };
+                let cancel = Arc::new(AtomicBool::new(false));
+                running.lock().unwrap().insert(job.id, cancel.clone());
+                let done = match properties.of(job.side) {
+                    Some(property) => run_job(property, &job, timeout, cancel),
+                    None => done(&job, Outcome::Failed("no test for this side".into()), ""),
+                };
+                running.lock().unwrap().remove(&job.id);
+                if done_tx.send(done).is_err() {
+                    return;
+                }
+            });
+        }
+        Runner {
+            jobs: job_tx,
+            results: done_rx,
+            running,
+        }
+    }
+
+    pub fn submit(&self, job: Job) {
+        let _ = self.jobs.send(job);
+    }
+
+    /// Kills the test of query `id` (its verdict is no longer wanted).
+    pub fn cancel(&self, id: u64) {
+        if let Some(flag) = self.running.lock().unwrap().get(&id) {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+
+    pub fn running_ids(&self) -> Vec<u64> {
+        self.running.lock().unwrap().keys().copied().collect()
+    }
+
+    pub fn cancel_all(&self) {
+        for flag in self.running.lock().unwrap().values() {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+fn done(job: &Job, outcome: Outcome, output: &str) -> Done {
+    Done {
+        id: job.id,
+        side: job.side,
+        original: job.original,
+        outcome,
+        output: output.chars().take(4000).collect(),
+    }
+}
+
+fn run_job(property: &Property, job: &Job, timeout: Duration, cancel: Arc<AtomicBool>) -> Done {
+    let dir = match tempfile::Builder::new().prefix("whittle-").tempdir() {
+        Ok(d) => d,
+        Err(e) => {
+            let msg = format!("cannot make a temporary folder: {e}");
+            return done(job, Outcome::Failed(msg), "");
+        }
+    };
+    let (name, text) = &job.file;
+    if let Err(e) = std::fs::write(dir.path().join(name), text) {
+        let msg = format!("cannot write {name} in {}: {e}", dir.path().display());
+        return done(job, Outcome::Failed(msg), "");
+    }
+    let (program, args): (PathBuf, Vec<OsString>) = match property {
+        Property::Script(path) => (path.clone(), vec![]),
+        Property::Command { cmd, .. } => (
+            "sh".into(),
+            vec!["-c".into(), cmd.replace("{}", name).into()],
+        ),
+    };
+    let outcome = process::run(Spec {
+        program,
+        args,
+        cwd: dir.path().to_path_buf(),
+        env: vec![],
+        stdin: None,
+        deadline: Instant::now() + timeout,
+        address_space: None,
+        output_cap: OUTPUT_CAP,
+        cancel,
+    });
+    let o = match outcome {
+        Ok(o) => o,
+        Err(e) => {
+            return done(
+                job,
+                Outcome::Failed(format!("cannot run the test: {e}")),
+                "",
+            )
+        }
+    };
+    let mut bytes = o.stdout.clone();
+    bytes.extend_from_slice(&o.stderr);
+    let output = String::from_utf8_lossy(&bytes);
+    let verdict = if o.cancelled {
+        Outcome::Cancelled
+    } else if o.timed_out {
+        Outcome::Timeout
+    } else {
+        let interesting = match property {
+            Property::Script(_) => o.code == 0,
+            Property::Command {
+                regex,
+                negate,
+                exit,
+                ..
+            } => exit.is_none_or(|e| e == o.code) && (regex.is_match(&output) != *negate),
+        };
+        if interesting {
+            Outcome::Interesting
+        } else {
+            Outcome::Boring
+        }
+    };
+    done(job, verdict, &output)
+}
+
+/// Resolves a test script given on the command line to an absolute, runnable path.
+pub fn script_path(path: &Path) -> Result<PathBuf, String> {
+    let abs = std::fs::canonicalize(path)
+        .map_err(|e| format!("cannot find the test script {}: {e}", path.display()))?;
+    let meta = std::fs::metadata(&abs).map_err(|e| format!("{}: {e}", abs.display()))?;
+    use std::os::unix::fs::PermissionsExt;
+    if meta.permissions().mode() & 0o111 == 0 {
+        return Err(format!(
+            "the test script {} is not executable: run `chmod +x {}`",
+            path.display(),
+            path.display()
+        ));
+    }
+    Ok(abs)
+}

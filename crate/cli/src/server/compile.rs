@@ -1,0 +1,716 @@
+//! One compile job in Compiler Explorer's shape: the request body it accepts, the commands it
+//! runs for each kind of compiler (in a fresh temporary folder, removed afterwards), and the
+//! JSON it answers.
+//!
+//! - gcc, g++, clang, clang++: `cc -S -o output.s ARGS example.c` (the `binary` filter
+//!   compiles to an object and shows `objdump -d`); executing links `cc -o program ARGS
+//!   example.c` and runs `./program`.
+//! - rustc: `rustc --edition 2021 --crate-type bin|lib --emit asm -o output.s ARGS example.rs`
+//!   (bin when the source has a top-level `fn main`); executing builds and runs a program.
+//! - node: `node ARGS --check example.js` (`.mjs` for ES modules); executing runs it.
+//! - javac: `javac -d classes ARGS Name.java` (named after the public class); asm is
+//!   `javap -c -p` of the classes; executing runs `java -cp classes Main`.
+//!
+//! Compiler messages name the source `<source>`, as Compiler Explorer's do, so that a property
+//! written against one works against the other.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use super::compilers::{Compiler, Kind};
+use super::jobs::Limits;
+use super::{source_facts, user_args};
+use crate::process::{self, Outcome, Spec};
+
+/// The body of `POST /api/compiler/<id>/compile`.
+#[derive(Deserialize, Default, Debug)]
+#[serde(default)]
+pub struct CompileRequest {
+    pub source: Option<String>,
+    pub options: RequestOptions,
+    pub lang: Option<String>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default, rename_all = "camelCase")]
+pub struct RequestOptions {
+    pub user_arguments: String,
+    pub filters: Filters,
+    pub execute_parameters: ExecuteParameters,
+    pub compiler_options: Value,
+}
+
+#[derive(Deserialize, Default, Debug, Clone, Copy)]
+#[serde(default)]
+pub struct Filters {
+    pub execute: bool,
+    pub binary: bool,
+    pub intel: bool,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(default)]
+pub struct ExecuteParameters {
+    pub args: ProgramArgs,
+    pub stdin: String,
+}
+
+/// Program arguments: a list, or one string split shell-like.
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+pub enum ProgramArgs {
+    List(Vec<String>),
+    Line(String),
+}
+
+impl Default for ProgramArgs {
+    fn default() -> Self {
+        ProgramArgs::List(Vec::new())
+    }
+}
+
+/// A validated job, ready to run on a job thread.
+pub struct Job {
+    compiler: Compiler,
+    source: String,
+    user_args: Vec<String>,
+    filters: Filters,
+    program_args: Vec<String>,
+    stdin: String,
+    limits: Limits,
+    /// Set to call the job off (see `cancel.rs`).
+    pub cancel: Arc<AtomicBool>,
+}
+
+/// Checks a request; `Err` is a message for a 400 answer.
+pub fn prepare(compiler: &Compiler, req: CompileRequest, limits: &Limits) -> Result<Job, String> {
+    let source = req.source.ok_or("the body has no \"source\": send {\"source\": \"...\", \"options\": {\"userArguments\": \"-O2\"}}")?;
+    let user_args = user_args::split(&req.options.user_arguments)?;
+    user_args::check(compiler.kind, &user_args)?;
+    let program_args = match req.options.execute_parameters.args {
+        ProgramArgs::List(v) => v,
+        ProgramArgs::Line(s) => user_args::split(&s)?,
+    };
+    Ok(Job {
+        compiler: compiler.clone(),
+        source,
+        user_args,
+        filters: req.options.filters,
+        program_args,
+        stdin: req.options.execute_parameters.stdin,
+        limits: limits.clone(),
+        cancel: Arc::default(),
+    })
+}
+
+/// Runs a job and returns Compiler Explorer's JSON answer. `Err` only when the job folder or
+/// the source file could not be made (a 500).
+pub fn run(job: Job) -> Result<Value, String> {
+    let dir = tempfile::Builder::new()
+        .prefix("whittle-job-")
+        .tempdir()
+        .map_err(|e| {
+            format!(
+                "could not make a job folder in {}: {e}",
+                std::env::temp_dir().display()
+            )
+        })?;
+    let mut ctx = Ctx {
+        job: &job,
+        dir: dir.path().to_path_buf(),
+        deadline: Instant::now() + job.limits.job_timeout,
+        source_name: String::new(),
+    };
+    let result = match job.compiler.kind {
+        Kind::Gcc | Kind::Clang => c_like(&mut ctx),
+        Kind::Rustc => rustc(&mut ctx),
+        Kind::Node => node(&mut ctx),
+        Kind::Javac => javac(&mut ctx),
+    }?;
+    Ok(result.to_json(job.limits.output_bytes))
+    // `dir` is removed here.
+}
+
+struct Ctx<'a> {
+    job: &'a Job,
+    dir: PathBuf,
+    deadline: Instant,
+    /// The source's file name in the job folder.
+    source_name: String,
+}
+
+impl Ctx<'_> {
+    fn write_source(&mut self, name: &str) -> Result<(), String> {
+        self.source_name = name.to_string();
+        let path = self.dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("could not make {}: {e}", parent.display()))?;
+        }
+        std::fs::write(&path, &self.job.source)
+            .map_err(|e| format!("could not write {}: {e}", path.display()))
+    }
+
+    fn step(
+        &self,
+        program: &Path,
+        args: Vec<OsString>,
+        stdin: Option<Vec<u8>>,
+        address_space: Option<u64>,
+    ) -> Outcome {
+        let spec = Spec {
+            program: program.to_path_buf(),
+            args,
+            cwd: self.dir.clone(),
+            env: vec![("TMPDIR".into(), self.dir.clone().into_os_string())],
+            stdin,
+            deadline: self.deadline,
+            address_space,
+            output_cap: self.job.limits.output_bytes,
+            cancel: self.job.cancel.clone(),
+        };
+        process::run(spec).unwrap_or_else(|e| Outcome {
+            code: -1,
+            stderr: e.into_bytes(),
+            ..Outcome::default()
+        })
+    }
+
+    /// Runs a compiler (messages cleaned up, memory-limited unless `address_space` says not).
+    fn compile(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Outcome {
+        let mut out = self.step(program, args, None, address_space);
+        out.stdout = self.clean(&out.stdout);
+        out.stderr = self.clean(&out.stderr);
+        out
+    }
+
+    /// Runs the built program with the request's arguments and stdin.
+    fn execute(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Outcome {
+        let mut all = args;
+        all.extend(self.job.program_args.iter().map(OsString::from));
+        let mut out = self.step(
+            program,
+            all,
+            Some(self.job.stdin.clone().into_bytes()),
+            address_space,
+        );
+        out.stdout = self.without_dir(&out.stdout);
+        out.stderr = self.without_dir(&out.stderr);
+        out
+    }
+
+    /// Compiler messages without the job folder, and with the source called `<source>`.
+    fn clean(&self, bytes: &[u8]) -> Vec<u8> {
+        let mut text = String::from_utf8(self.without_dir(bytes))
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        if !self.source_name.is_empty() {
+            text = text.replace(&self.source_name, "<source>");
+        }
+        text.into_bytes()
+    }
+
+    /// `bytes` with the job folder's random path taken out (`DIR/x` -> `x`, `DIR` -> `.`), so
+    /// that answers do not differ from one job to the next: debug info puts it in the asm, and
+    /// sanitizers print it when the program runs.
+    fn without_dir(&self, bytes: &[u8]) -> Vec<u8> {
+        let dir = self.dir.to_string_lossy().into_owned();
+        let real = self
+            .dir
+            .canonicalize()
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| dir.clone());
+        let needle = |d: &str| bytes.windows(d.len()).any(|w| w == d.as_bytes());
+        if !needle(&dir) && !needle(&real) {
+            return bytes.to_vec();
+        }
+        let mut text = String::from_utf8_lossy(bytes).into_owned();
+        for d in [&real, &dir] {
+            text = text.replace(&format!("{d}/"), "").replace(d.as_str(), ".");
+        }
+        text.into_bytes()
+    }
+
+    fn memory(&self) -> u64 {
+        self.job.limits.memory_bytes
+    }
+
+    fn heap_mib(&self) -> u64 {
+        ((self.memory() / 2) >> 20).max(64)
+    }
+
+    fn wants_execute(&self) -> bool {
+        self.job.filters.execute
+    }
+
+    fn user_args(&self) -> impl Iterator<Item = OsString> + '_ {
+        self.job.user_args.iter().map(OsString::from)
+    }
+
+    fn has_user_arg(&self, prefix: &str) -> bool {
+        self.job.user_args.iter().any(|a| a.starts_with(prefix))
+    }
+
+    fn read_asm(&self, name: &str) -> (Vec<u8>, bool) {
+        let (asm, truncated) = read_capped(&self.dir.join(name), self.job.limits.output_bytes);
+        (self.without_dir(&asm), truncated)
+    }
+}
+
+fn read_capped(path: &Path, cap: usize) -> (Vec<u8>, bool) {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else {
+        return (Vec::new(), false);
+    };
+    let mut buf = Vec::new();
+    let _ = file.take(cap as u64 + 1).read_to_end(&mut buf);
+    let truncated = buf.len() > cap;
+    buf.truncate(cap);
+    (buf, truncated)
+}
+
+fn os(args: &[&str]) -> Vec<OsString> {
+    args.iter().map(OsString::from).collect()
+}
+
+/// What a job produced, before it is turned into JSON.
+#[derive(Default)]
+struct JobResult {
+    compile: Outcome,
+    asm: Vec<u8>,
+    asm_truncated: bool,
+    /// What the compiler was given, for the answer's `compilationOptions`.
+    options: Vec<String>,
+    exec: Option<ExecResult>,
+}
+
+enum ExecResult {
+    /// The program ran.
+    Ran {
+        build: Option<Outcome>,
+        run: Outcome,
+    },
+    /// It was not run: the compile or build failed, or execution is turned off.
+    NotRun {
+        build: Option<Outcome>,
+        reason: String,
+    },
+}
+
+impl JobResult {
+    fn to_json(&self, cap: usize) -> Value {
+        let c = &self.compile;
+        let asm = if c.code != 0 && self.asm.is_empty() {
+            vec![json!({"text": "<Compilation failed>"})]
+        } else {
+            let mut lines: Vec<Value> = String::from_utf8_lossy(&self.asm)
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| json!({"text": l}))
+                .collect();
+            if self.asm_truncated {
+                lines.push(json!({"text": truncation_note(cap)}));
+            }
+            lines
+        };
+        let mut o = Map::new();
+        o.insert("code".into(), json!(c.code));
+        o.insert(
+            "okToCache".into(),
+            json!(!c.timed_out && !c.cancelled && !self.exec_timed_out()),
+        );
+        o.insert("timedOut".into(), json!(c.timed_out));
+        o.insert(
+            "truncated".into(),
+            json!(c.truncated() || self.asm_truncated || self.exec_truncated()),
+        );
+        o.insert(
+            "stdout".into(),
+            lines_json(&c.stdout, c.stdout_truncated, false, cap),
+        );
+        o.insert(
+            "stderr".into(),
+            lines_json(&c.stderr, c.stderr_truncated, c.timed_out, cap),
+        );
+        o.insert("asm".into(), Value::Array(asm));
+        o.insert("compilationOptions".into(), json!(self.options));
+        o.insert("execTime".into(), json!(c.elapsed.as_millis() as u64));
+        if let Some(exec) = &self.exec {
+            let e = exec.to_json(cap);
+            o.insert("didExecute".into(), e["didExecute"].clone());
+            o.insert("execResult".into(), e);
+        }
+        Value::Object(o)
+    }
+
+    fn exec_timed_out(&self) -> bool {
+        matches!(&self.exec, Some(ExecResult::Ran { run, .. }) if run.timed_out)
+            || matches!(&self.exec, Some(ExecResult::Ran { build: Some(b), .. } | ExecResult::NotRun { build: Some(b), .. }) if b.timed_out)
+    }
+
+    fn exec_truncated(&self) -> bool {
+        matches!(&self.exec, Some(ExecResult::Ran { run, .. }) if run.truncated())
+    }
+}
+
+impl ExecResult {
+    fn to_json(&self, cap: usize) -> Value {
+        match self {
+            ExecResult::Ran { build, run } => {
+                let mut o = json!({
+                    "code": run.code,
+                    "didExecute": true,
+                    "okToCache": !run.timed_out && !run.cancelled,
+                    "timedOut": run.timed_out,
+                    "truncated": run.truncated(),
+                    "stdout": lines_json(&run.stdout, run.stdout_truncated, false, cap),
+                    "stderr": lines_json(&run.stderr, run.stderr_truncated, run.timed_out, cap),
+                    "execTime": run.elapsed.as_millis() as u64,
+                });
+                if let Some(s) = run.signal {
+                    o["signal"] = json!(s);
+                }
+                if let Some(b) = build {
+                    o["buildResult"] = build_json(b, cap);
+                }
+                o
+            }
+            ExecResult::NotRun { build, reason } => {
+                let mut o = json!({
+                    "code": -1,
+                    "didExecute": false,
+                    "okToCache": true,
+                    "timedOut": false,
+                    "stdout": [],
+                    "stderr": [{"text": reason}],
+                });
+                if let Some(b) = build {
+                    o["buildResult"] = build_json(b, cap);
+                    o["timedOut"] = json!(b.timed_out);
+                }
+                o
+            }
+        }
+    }
+}
+
+fn build_json(b: &Outcome, cap: usize) -> Value {
+    json!({
+        "code": b.code,
+        "timedOut": b.timed_out,
+        "stdout": lines_json(&b.stdout, b.stdout_truncated, false, cap),
+        "stderr": lines_json(&b.stderr, b.stderr_truncated, b.timed_out, cap),
+    })
+}
+
+fn truncation_note(cap: usize) -> String {
+    format!("[truncated: output longer than {cap} bytes]")
+}
+
+/// `[{"text": line}, ...]`, with a note when the stream was cut short or the step killed.
+fn lines_json(bytes: &[u8], truncated: bool, timed_out: bool, cap: usize) -> Value {
+    let text = String::from_utf8_lossy(bytes);
+    let mut lines: Vec<Value> = text.lines().map(|l| json!({"text": l})).collect();
+    if truncated {
+        lines.push(json!({"text": truncation_note(cap)}));
+    }
+    if timed_out {
+        lines.push(json!({"text": "Killed - processing time exceeded"}));
+    }
+    Value::Array(lines)
+}
+
+fn options_of(args: &[OsString]) -> Vec<String> {
+    args.iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Runs the program built at `program` if `build` succeeded (and execution is allowed).
+fn execute_built(
+    ctx: &Ctx<'_>,
+    build: Option<Outcome>,
+    program: &Path,
+    args: Vec<OsString>,
+    address_space: Option<u64>,
+) -> ExecResult {
+    if let Some(b) = &build {
+        if b.code != 0 || b.timed_out {
+            return ExecResult::NotRun {
+                build,
+                reason: "Build failed".into(),
+            };
+        }
+    }
+    let run = ctx.execute(program, args, address_space);
+    ExecResult::Ran { build, run }
+}
+
+/// What running the program gives, if the request asked for it: refused when this server
+/// does not execute, not run when the compile failed, else what `run` builds and runs.
+fn execution(
+    ctx: &Ctx<'_>,
+    compile: &Outcome,
+    run: impl FnOnce() -> ExecResult,
+) -> Option<ExecResult> {
+    if !ctx.wants_execute() {
+        return None;
+    }
+    if !ctx.job.limits.allow_execute {
+        return Some(ExecResult::NotRun {
+            build: None,
+            reason: "execution is turned off on this server (whittle serve --no-execute)".into(),
+        });
+    }
+    if compile.code != 0 || compile.timed_out {
+        return Some(ExecResult::NotRun {
+            build: None,
+            reason: "Build failed".into(),
+        });
+    }
+    Some(run())
+}
+
+fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
+    let c = &ctx.job.compiler;
+    ctx.write_source(if c.lang == "c++" {
+        "example.cpp"
+    } else {
+        "example.c"
+    })?;
+    let src = ctx.source_name.clone();
+    let binary = ctx.job.filters.binary && c.disassembler.is_some();
+    let intel = ctx.job.filters.intel && std::env::consts::ARCH == "x86_64";
+    let mut args = if binary {
+        os(&["-c", "-o", "output.o"])
+    } else {
+        os(&["-S", "-o", "output.s"])
+    };
+    if intel {
+        args.push("-masm=intel".into());
+    }
+    args.extend(ctx.user_args());
+    args.push(src.clone().into());
+    let options = options_of(&args);
+    let compile = ctx.compile(&c.exe, args, Some(ctx.memory()));
+    let (asm, asm_truncated) = if compile.code != 0 {
+        (Vec::new(), false)
+    } else if binary {
+        let objdump = c.disassembler.as_ref().expect("checked above");
+        let mut dargs = os(&["-d", "-r", "-C", "--no-show-raw-insn"]);
+        if intel {
+            dargs.extend(os(&["-M", "intel"]));
+        }
+        dargs.push("output.o".into());
+        let d = ctx.step(objdump, dargs, None, Some(ctx.memory()));
+        (ctx.without_dir(&d.stdout), d.stdout_truncated)
+    } else {
+        ctx.read_asm("output.s")
+    };
+    let exec = execution(ctx, &compile, || {
+        let mut largs = os(&["-o", "program"]);
+        largs.extend(ctx.user_args());
+        largs.push(src.into());
+        let build = ctx.compile(&c.exe, largs, Some(ctx.memory()));
+        // Sanitizers reserve terabytes of address space for their shadow memory.
+        let run_limit = if ctx.has_user_arg("-fsanitize") {
+            None
+        } else {
+            Some(ctx.memory())
+        };
+        execute_built(
+            ctx,
+            Some(build),
+            &ctx.dir.join("program"),
+            vec![],
+            run_limit,
+        )
+    });
+    Ok(JobResult {
+        compile,
+        asm,
+        asm_truncated,
+        options,
+        exec,
+    })
+}
+
+fn rustc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
+    let c = &ctx.job.compiler;
+    ctx.write_source("example.rs")?;
+    let src = ctx.source_name.clone();
+    let mut base = Vec::new();
+    if !ctx.has_user_arg("--edition") {
+        base.extend(os(&["--edition", "2021"]));
+    }
+    let is_program = source_facts::rust_has_main(&ctx.job.source);
+    let user_sets_crate_type = ctx.has_user_arg("--crate-type");
+    let mut args = base.clone();
+    if !user_sets_crate_type {
+        args.extend(os(&[
+            "--crate-type",
+            if is_program { "bin" } else { "lib" },
+        ]));
+    }
+    // One codegen unit, so that optimised builds still write a single .s file.
+    args.extend(os(&[
+        "--emit",
+        "asm",
+        "-o",
+        "output.s",
+        "-C",
+        "codegen-units=1",
+    ]));
+    args.extend(ctx.user_args());
+    args.push(src.clone().into());
+    let options = options_of(&args);
+    let compile = ctx.compile(&c.exe, args, Some(ctx.memory()));
+    let (asm, asm_truncated) = if compile.code == 0 {
+        ctx.read_asm("output.s")
+    } else {
+        (Vec::new(), false)
+    };
+    let exec = execution(ctx, &compile, || {
+        let mut bargs = base;
+        if !user_sets_crate_type {
+            bargs.extend(os(&["--crate-type", "bin"]));
+        }
+        bargs.extend(os(&["-o", "program"]));
+        bargs.extend(ctx.user_args());
+        bargs.push(src.into());
+        let build = ctx.compile(&c.exe, bargs, Some(ctx.memory()));
+        execute_built(
+            ctx,
+            Some(build),
+            &ctx.dir.join("program"),
+            vec![],
+            Some(ctx.memory()),
+        )
+    });
+    Ok(JobResult {
+        compile,
+        asm,
+        asm_truncated,
+        options,
+        exec,
+    })
+}
+
+fn node(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
+    let c = &ctx.job.compiler;
+    ctx.write_source(if source_facts::js_is_module(&ctx.job.source) {
+        "example.mjs"
+    } else {
+        "example.js"
+    })?;
+    let src = ctx.source_name.clone();
+    let mut args: Vec<OsString> = ctx.user_args().collect();
+    args.push("--check".into());
+    args.push(src.clone().into());
+    let options = options_of(&args);
+    // V8 reserves tens of GiB of address space up front, so node gets a heap limit instead.
+    let compile = ctx.compile(&c.exe, args, None);
+    let exec = execution(ctx, &compile, || {
+        let mut rargs: Vec<OsString> = Vec::new();
+        if !ctx.has_user_arg("--max-old-space-size") {
+            rargs.push(format!("--max-old-space-size={}", ctx.heap_mib()).into());
+        }
+        rargs.extend(ctx.user_args());
+        rargs.push(src.into());
+        execute_built(ctx, None, &c.exe, rargs, None)
+    });
+    Ok(JobResult {
+        compile,
+        asm: Vec::new(),
+        asm_truncated: false,
+        options,
+        exec,
+    })
+}
+
+fn javac(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
+    let c = &ctx.job.compiler;
+    let names = source_facts::java_names(&ctx.job.source);
+    ctx.write_source(&format!("{}.java", names.file_stem))?;
+    let src = ctx.source_name.clone();
+    std::fs::create_dir_all(ctx.dir.join("classes"))
+        .map_err(|e| format!("could not make the classes folder: {e}"))?;
+    let heap = format!("-Xmx{}m", ctx.heap_mib());
+    // The JVM reserves more address space than RLIMIT_AS would allow, so it gets -Xmx instead;
+    // javac and javap start faster with the client compiler and no perf data file.
+    let fast_jvm = |heap: &str| -> Vec<OsString> {
+        [
+            heap,
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:-UsePerfData",
+        ]
+        .iter()
+        .map(|f| OsString::from(format!("-J{f}")))
+        .collect()
+    };
+    let mut args = fast_jvm(&heap);
+    args.extend(os(&["-encoding", "UTF-8", "-d", "classes"]));
+    args.extend(ctx.user_args());
+    args.push(src.clone().into());
+    let options = options_of(&args);
+    let compile = ctx.compile(&c.exe, args, None);
+    let (asm, asm_truncated) = match (&c.disassembler, compile.code) {
+        (Some(javap), 0) => {
+            let mut classes = Vec::new();
+            collect_class_files(&ctx.dir.join("classes"), &mut classes);
+            classes.sort();
+            if classes.is_empty() {
+                (Vec::new(), false)
+            } else {
+                let mut dargs = fast_jvm(&heap);
+                dargs.extend(os(&["-c", "-p"]));
+                dargs.extend(
+                    classes
+                        .iter()
+                        .map(|p| p.strip_prefix(&ctx.dir).unwrap_or(p).as_os_str().to_owned()),
+                );
+                let d = ctx.step(javap, dargs, None, None);
+                (d.stdout, d.stdout_truncated)
+            }
+        }
+        _ => (Vec::new(), false),
+    };
+    let exec = execution(ctx, &compile, || {
+        let java = c.runner.as_ref().expect("javac is offered only with java");
+        let rargs = vec![
+            OsString::from(heap),
+            "-XX:-UsePerfData".into(),
+            "-cp".into(),
+            "classes".into(),
+            names.qualified_main().into(),
+        ];
+        execute_built(ctx, None, java, rargs, None)
+    });
+    Ok(JobResult {
+        compile,
+        asm,
+        asm_truncated,
+        options,
+        exec,
+    })
+}
+
+fn collect_class_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_class_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "class") {
+            out.push(p);
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! The compilers found on this machine at start, described as Compiler Explorer describes its
+//! own (`/api/compilers`, `/api/languages`).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::process;
+
+/// How a compiler is driven (see `compile.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Gcc,
+    Clang,
+    Rustc,
+    Node,
+    Javac,
+}
+
+/// A compiler offered by the API.
+#[derive(Clone, Debug)]
+pub struct Compiler {
+    /// Compiler Explorer-style id: `gcc`, `gpp`, `clang`, `clangpp`, `rustc`, `node`, `javac`.
+    pub id: &'static str,
+    pub name: String,
+    /// Language id as Compiler Explorer spells it: `c`, `c++`, `rust`, `javascript`, `java`.
+    pub lang: &'static str,
+    pub kind: Kind,
+    pub semver: String,
+    pub exe: PathBuf,
+    /// `java` for javac (runs the classes); `None` for the others.
+    pub runner: Option<PathBuf>,
+    /// `javap` for javac, `objdump` for C and C++ (the `binary` filter), when found.
+    pub disassembler: Option<PathBuf>,
+}
+
+impl Compiler {
+    /// Compiler Explorer's `compilerType`.
+    fn compiler_type(&self) -> &'static str {
+        match self.kind {
+            Kind::Gcc => "",
+            Kind::Clang => "clang",
+            Kind::Rustc => "rust",
+            Kind::Node => "nodejs",
+            Kind::Javac => "java",
+        }
+    }
+
+    fn instruction_set(&self) -> &'static str {
+        match self.kind {
+            Kind::Node => "javascript",
+            Kind::Javac => "java",
+            _ => native_instruction_set(),
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "name": self.name,
+            "lang": self.lang,
+            "compilerType": self.compiler_type(),
+            "semver": self.semver,
+            "instructionSet": self.instruction_set(),
+            "supportsExecute": true,
+            "supportsBinary": self.kind == Kind::Javac || (matches!(self.kind, Kind::Gcc | Kind::Clang) && self.disassembler.is_some()),
+        })
+    }
+
+    /// One line of the plain-text listing.
+    pub fn to_text(&self) -> String {
+        format!("{:<12} | {} [{}]", self.id, self.name, self.lang)
+    }
+}
+
+fn native_instruction_set() -> &'static str {
+    match std::env::consts::ARCH {
+        "x86_64" => "amd64",
+        "x86" => "x86",
+        "aarch64" => "aarch64",
+        "arm" => "arm32",
+        "riscv64" => "riscv64",
+        other => other,
+    }
+}
+
+/// Compiler Explorer's machine name for `x86_64` and friends, for display.
+fn native_arch_label() -> &'static str {
+    match std::env::consts::ARCH {
+        "x86_64" => "x86-64",
+        other => other,
+    }
+}
+
+/// A language with at least one compiler here.
+pub struct Language {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub extensions: &'static [&'static str],
+    pub monaco: &'static str,
+}
+
+pub const LANGUAGES: &[Language] = &[
+    Language {
+        id: "c",
+        name: "C",
+        extensions: &[".c", ".h"],
+        monaco: "nc",
+    },
+    Language {
+        id: "c++",
+        name: "C++",
+        extensions: &[".cpp", ".cxx", ".cc", ".hpp", ".h"],
+        monaco: "cppp",
+    },
+    Language {
+        id: "rust",
+        name: "Rust",
+        extensions: &[".rs"],
+        monaco: "rust",
+    },
+    Language {
+        id: "javascript",
+        name: "JavaScript",
+        extensions: &[".js", ".mjs"],
+        monaco: "javascript",
+    },
+    Language {
+        id: "java",
+        name: "Java",
+        extensions: &[".java"],
+        monaco: "java",
+    },
+];
+
+/// `(id, executable, lang, kind, display name)` in the order they are listed.
+const CANDIDATES: &[(&str, &str, &str, Kind, &str)] = &[
+    ("gcc", "gcc", "c", Kind::Gcc, "gcc"),
+    ("gpp", "g++", "c++", Kind::Gcc, "gcc"),
+    ("clang", "clang", "c", Kind::Clang, "clang"),
+    ("clangpp", "clang++", "c++", Kind::Clang, "clang"),
+    ("rustc", "rustc", "rust", Kind::Rustc, "rustc"),
+    ("node", "node", "javascript", Kind::Node, "node"),
+    ("javac", "javac", "java", Kind::Javac, "javac"),
+];
+
+/// What probing found: the compilers, and the executables looked for but missing.
+pub struct Found {
+    pub compilers: Vec<Compiler>,
+    pub missing: Vec<&'static str>,
+}
+
+/// Looks for each known compiler on PATH and asks it for its version (all at once: a JVM
+/// takes a while to say its version).
+pub fn probe() -> Found {
+    let results: Vec<Result<Compiler, &'static str>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = CANDIDATES
+            .iter()
+            .map(|c| scope.spawn(move || probe_one(c)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(Err("?")))
+            .collect()
+    });
+    let mut found = Found {
+        compilers: Vec::new(),
+        missing: Vec::new(),
+    };
+    for r in results {
+        match r {
+            Ok(c) => found.compilers.push(c),
+            Err(name) => found.missing.push(name),
+        }
+    }
+    found
+}
+
+/// The compiler, or the name of the executable that is missing (or did not answer).
+fn probe_one(
+    &(id, exe_name, lang, kind, label): &(
+        &'static str,
+        &'static str,
+        &'static str,
+        Kind,
+        &'static str,
+    ),
+) -> Result<Compiler, &'static str> {
+    let exe = find_in_path(exe_name).ok_or(exe_name)?;
+    let (runner, disassembler) = match kind {
+        Kind::Javac => (
+            Some(find_in_path("java").ok_or("java")?),
+            find_in_path("javap"),
+        ),
+        Kind::Gcc | Kind::Clang => (None, find_in_path("objdump")),
+        _ => (None, None),
+    };
+    let semver = version(&exe).ok_or(exe_name)?;
+    let name = match kind {
+        Kind::Gcc | Kind::Clang => format!("{} {label} {semver}", native_arch_label()),
+        _ => format!("{label} {semver}"),
+    };
+    Ok(Compiler {
+        id,
+        name,
+        lang,
+        kind,
+        semver,
+        exe,
+        runner,
+        disassembler,
+    })
+}
+
+pub fn find_in_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// The first `N.N[.N]` in the first line of `exe --version` (stdout, else stderr).
+fn version(exe: &Path) -> Option<String> {
+    let out = process::run(process::Spec {
+        program: exe.to_path_buf(),
+        args: vec!["--version".into()],
+        cwd: std::env::temp_dir(),
+        env: vec![],
+        stdin: None,
+        deadline: Instant::now() + Duration::from_secs(15),
+        address_space: None,
+        output_cap: 64 * 1024,
+        cancel: Default::default(),
+    })
+    .ok()?;
+    if out.code != 0 {
+        return None;
+    }
+    let text = if out.stdout.is_empty() {
+        out.stderr
+    } else {
+        out.stdout
+    };
+    let text = String::from_utf8_lossy(&text);
+    let first = text.lines().find(|l| !l.trim().is_empty())?;
+    Some(parse_semver(first).unwrap_or_else(|| first.trim().to_string()))
+}
+
+fn parse_semver(line: &str) -> Option<String> {
+    let re = regex::Regex::new(r"\d+\.\d+(?:\.\d+)?").expect("valid regex");
+    re.find(line).map(|m| m.as_str().to_string())
+}
+
+/// The ids of `compilers`, for error messages.
+pub fn ids(compilers: &[Compiler]) -> String {
+    compilers
+        .iter()
+        .map(|c| c.id)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `/api/languages`: the languages that have a compiler here.
+pub fn languages_json(compilers: &[Compiler]) -> Value {
+    let list: Vec<Value> = LANGUAGES
+        .iter()
+        .filter_map(|l| {
+            let default = compilers.iter().find(|c| c.lang == l.id)?;
+            Some(json!({
+                "id": l.id,
+                "name": l.name,
+                "extensions": l.extensions,
+                "monaco": l.monaco,
+                "defaultCompiler": default.id,
+            }))
+        })
+        .collect();
+    Value::Array(list)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_from_first_lines() {
+        assert_eq!(
+            parse_semver("gcc (Debian 12.2.0-14+deb12u1) 12.2.0").as_deref(),
+            Some("12.2.0")
+        );
+        assert_eq!(
+            parse_semver("Debian clang version 14.0.6").as_deref(),
+            Some("14.0.6")
+        );
+        assert_eq!(
+            parse_semver("rustc 1.95.0 (59807616e 2026-04-14)").as_deref(),
+            Some("1.95.0")
+        );
+        assert_eq!(parse_semver("v20.20.2").as_deref(), Some("20.20.2"));
+        assert_eq!(parse_semver("javac 17.0.15").as_deref(), Some("17.0.15"));
+    }
+}

@@ -1,0 +1,54 @@
+//! The names a user may give: strategies and languages, with the messages for a wrong one.
+//! Help texts and errors in every shell come from here.
+
+use crate::reduce::Strategy;
+use crate::Lang;
+
+/// `a, b, c or d`.
+fn either(names: &[&str]) -> String {
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => last.to_string(),
+        None => String::new(),
+    }
+}
+
+/// The strategies, for help texts: `perses, hdd, ddmin-lines or ddmin-tokens`.
+pub fn strategy_names() -> String {
+    either(&Strategy::ALL.map(Strategy::name))
+}
+
+/// The languages, for help texts: `c, cpp, rust, javascript or java`.
+pub fn lang_names() -> String {
+    either(&Lang::ALL.map(Lang::name))
+}
+
+pub fn strategy(name: &str) -> Result<Strategy, String> {
+    Strategy::from_name(name)
+        .ok_or_else(|| format!("unknown strategy `{name}`: use {}", strategy_names()))
+}
+
+pub fn lang(name: &str) -> Result<Lang, String> {
+    Lang::from_name(name).ok_or_else(|| format!("unknown language `{name}`: use {}", lang_names()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_list_every_name() {
+        let err = strategy("quick").unwrap_err();
+        assert_eq!(
+            err,
+            "unknown strategy `quick`: use perses, hdd, ddmin-lines or ddmin-tokens"
+        );
+        let err = lang("cobol").unwrap_err();
+        assert_eq!(
+            err,
+            "unknown language `cobol`: use c, cpp, rust, javascript or java"
+        );
+        assert_eq!(strategy("hdd"), Ok(Strategy::Hdd));
+        assert_eq!(lang("c++"), Ok(Lang::Cpp));
+    }
+}

@@ -1,0 +1,21 @@
+//! Whittle's engine: a program reducer with no I/O. A [`reduce::Session`] (one program) or a
+//! [`pair::PairSession`] (a seed and a variant) hands out [`query::Query`]s (one program
+//! text for one side) and takes verdicts; the shells (the `whittle` CLI, the browser worker
+//! through `whittle-wasm`) run the tests. No clock, no environment, no target-specific code:
+//! the same verdicts give the same result everywhere. See `docs/architecture.md`.
+
+pub mod catalog;
+pub mod input_error;
+pub mod pair;
+pub mod parse_report;
+pub mod query;
+pub mod recording;
+pub mod reduce;
+pub mod textdiff;
+pub mod tree;
+pub mod unparse;
+
+pub use input_error::InputError;
+pub use query::{Query, Side};
+pub use recording::Recording;
+pub use whittle_grammars::{self as grammars, Lang};

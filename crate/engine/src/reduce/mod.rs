@@ -1,0 +1,180 @@
+//! The reduction engine: a program under reduction, the passes that propose smaller
+//! versions of it, and the [`Session`] that hands candidates out and takes verdicts.
+//!
+//! Every pass works on one parse tree per round and proposes *token deletions* over a
+//! keep-mask of that tree's tokens. Replacing a node by its descendant is a deletion too
+//! (everything of the node but the descendant), so edits compose without re-parsing; the
+//! session re-parses the best program between rounds.
+
+mod comments;
+pub(crate) mod ddmin;
+mod hdd;
+mod lists;
+mod perses;
+mod session;
+mod single;
+mod strategy;
+mod transform;
+
+pub use session::{Engine, HistoryStep, Proposal, Stats, Subject};
+pub use single::{Session, Settings, Single, SingleChange};
+pub use strategy::{PassKind, Step, Strategy};
+
+use crate::tree::{NodeId, TokenId, Tree};
+use crate::unparse::Substitutions;
+use std::ops::Range;
+use std::rc::Rc;
+
+/// What a test said of a candidate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Interesting,
+    Boring,
+    /// The test could not run (timeout, crash, endpoint failure): treated as boring, not cached.
+    Error(String),
+}
+
+impl Verdict {
+    pub fn parse(s: &str) -> Option<Verdict> {
+        match s {
+            "interesting" | "1" | "true" => Some(Verdict::Interesting),
+            "boring" | "0" | "false" => Some(Verdict::Boring),
+            s if s.starts_with("error") => Some(Verdict::Error(s.to_string())),
+            _ => None,
+        }
+    }
+}
+
+/// The program as a tree from the last re-parse plus which of its tokens are still kept.
+#[derive(Clone)]
+pub struct Program {
+    pub tree: Rc<Tree>,
+    pub keep: Rc<Vec<bool>>,
+    /// Tokens rewritten by transformations, with their new text.
+    pub subst: Rc<Substitutions>,
+}
+
+impl Program {
+    pub fn new(tree: Tree) -> Program {
+        let n = tree.tokens.len();
+        Program {
+            tree: Rc::new(tree),
+            keep: Rc::new(vec![true; n]),
+            subst: Rc::default(),
+        }
+    }
+
+    pub fn kept(&self, t: TokenId) -> bool {
+        self.keep[t as usize]
+    }
+
+    /// Whether any token of node `n` is still kept.
+    pub fn alive(&self, n: NodeId) -> bool {
+        self.tree.node(n).tokens().any(|t| self.kept(t))
+    }
+
+    /// Kept tokens of node `n` that count towards size.
+    pub fn size_of(&self, n: NodeId) -> usize {
+        self.tree
+            .node(n)
+            .tokens()
+            .filter(|&t| self.kept(t) && self.tree.is_counted(t))
+            .count()
+    }
+
+    pub fn size(&self) -> usize {
+        self.size_of(self.tree.root())
+    }
+
+    /// The keep-mask after deleting `edit`'s token ranges.
+    pub fn mask_after(&self, edit: &Edit) -> Vec<bool> {
+        let mut keep = self.keep.as_ref().clone();
+        for r in &edit.delete {
+            keep[r.start as usize..r.end as usize].fill(false);
+        }
+        keep
+    }
+
+    pub fn with_mask(&self, keep: Vec<bool>) -> Program {
+        Program {
+            tree: self.tree.clone(),
+            keep: Rc::new(keep),
+            subst: self.subst.clone(),
+        }
+    }
+
+    /// The program after `edit`: its deletions and its rewrites.
+    pub fn after(&self, edit: &Edit) -> Program {
+        let mut next = self.with_mask(self.mask_after(edit));
+        if !edit.replace.is_empty() {
+            let subst = Rc::make_mut(&mut next.subst);
+            for (t, text) in &edit.replace {
+                subst.insert(*t, text.clone());
+            }
+        }
+        next
+    }
+
+    /// A token's current text (rewritten or original).
+    pub fn text_of(&self, t: TokenId) -> &str {
+        self.subst
+            .get(&t)
+            .map_or_else(|| self.tree.token_text(t), |s| s.as_str())
+    }
+
+    pub fn text(&self) -> String {
+        crate::unparse::unparse_with(&self.tree, &self.keep, &self.subst)
+    }
+}
+
+/// A proposed change: token ranges to delete, and tokens to rewrite.
+#[derive(Clone, Debug, Default)]
+pub struct Edit {
+    pub delete: Vec<Range<TokenId>>,
+    pub replace: Vec<(TokenId, String)>,
+}
+
+impl Edit {
+    pub fn deleting(delete: Vec<Range<TokenId>>) -> Edit {
+        Edit {
+            delete,
+            replace: Vec::new(),
+        }
+    }
+
+    /// Whether the edit deletes or rewrites anything that is still kept.
+    pub fn changes(&self, prog: &Program) -> bool {
+        self.delete.iter().any(|r| r.clone().any(|t| prog.kept(t)))
+            || self
+                .replace
+                .iter()
+                .any(|(t, s)| prog.kept(*t) && prog.text_of(*t) != s)
+    }
+}
+
+/// A pass: a deterministic generator of edits over one round's tree.
+///
+/// `propose` is called repeatedly and must assume every edit it proposed since the last
+/// `accepted` call failed. The session clones a pass's state after each proposal, so state
+/// should be cheap to clone (share the big parts with `Rc`).
+pub trait Pass {
+    fn name(&self) -> &'static str;
+    /// The next edit to try, or `None` when this round of the pass is over.
+    fn propose(&mut self, prog: &Program) -> Option<Edit>;
+    /// The last proposed edit was accepted; `prog` is the program after it.
+    fn accepted(&mut self, prog: &Program);
+    fn box_clone(&self) -> Box<dyn Pass>;
+    /// Whether this round skipped small edits (coarse mode) that a fine round should try.
+    fn deferred(&self) -> bool {
+        false
+    }
+}
+
+impl Clone for Box<dyn Pass> {
+    fn clone(&self) -> Self {
+        self.box_clone()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,0 +1,188 @@
+//! One program under reduction: the [`Subject`] of a [`Session`].
+
+use super::session::{Engine, Proposal, Stats, Subject};
+use super::{Edit, Pass, Program, Strategy};
+use crate::tree::{Parser, Validity};
+use crate::{InputError, Lang, Recording, Side};
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub strategy: Strategy,
+    /// Cross-check every incremental validity verdict with a full parse (slow; for testing).
+    pub cross_check: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            strategy: Strategy::Perses,
+            cross_check: cfg!(debug_assertions),
+        }
+    }
+}
+
+/// One program under reduction by a [`Strategy`].
+pub struct Single {
+    parser: Parser,
+    strategy: Strategy,
+    prog: Program,
+    best: String,
+    best_raw: tree_sitter::Tree,
+    size: usize,
+}
+
+/// What accepting a single-program candidate takes.
+pub struct SingleChange {
+    prog: Program,
+    size: usize,
+    /// The candidate's tree-sitter tree, the base of incremental checks once it is the best;
+    /// `None` when its validity was known without a parse (then parsed if accepted).
+    raw: Option<tree_sitter::Tree>,
+}
+
+impl Single {
+    /// The text an edit gives, if it changes the program and parses.
+    fn candidate_text(&mut self, edit: &Edit, stats: &mut Stats) -> Option<(String, SingleChange)> {
+        if !edit.changes(&self.prog) {
+            return None;
+        }
+        let next = self.prog.after(edit);
+        let text = next.text();
+        if text == self.best {
+            return None;
+        }
+        let raw = match self.parser.check(&self.best_raw, &self.best, &text) {
+            Validity::Valid(raw) => raw,
+            Validity::Invalid => {
+                stats.invalid_skipped += 1;
+                return None;
+            }
+        };
+        let size = next.size();
+        Some((
+            text,
+            SingleChange {
+                prog: next,
+                size,
+                raw,
+            },
+        ))
+    }
+}
+
+impl Subject for Single {
+    type Pass = Box<dyn Pass>;
+    type Change = SingleChange;
+    const SIDES: &'static [Side] = &[Side::Variant];
+    const TEST_ORDER: &'static [usize] = &[0];
+
+    fn strategy_name(&self) -> &'static str {
+        self.strategy.name()
+    }
+
+    fn pass_name(pass: &Self::Pass) -> &'static str {
+        pass.name()
+    }
+
+    fn pass_deferred(pass: &Self::Pass) -> bool {
+        pass.deferred()
+    }
+
+    fn pass(&mut self, i: usize, coarse: bool) -> Option<Self::Pass> {
+        let kind = self.strategy.steps(coarse).nth(i)?;
+        Some(kind.start(&self.prog, coarse))
+    }
+
+    fn refresh(&mut self) {
+        // A fresh tree for the next pass: the program as it now reads.
+        self.prog = Program::new(self.parser.tree_from_raw(&self.best, &self.best_raw));
+        // Exact again: a rewritten token ("long long" for a typedef) counted as one till now.
+        self.size = self.prog.size();
+    }
+
+    fn propose(&mut self, pass: &mut Self::Pass, stats: &mut Stats) -> Proposal<SingleChange> {
+        let Some(edit) = pass.propose(&self.prog) else {
+            return Proposal::Over;
+        };
+        match self.candidate_text(&edit, stats) {
+            Some((text, change)) => Proposal::Candidate {
+                texts: vec![text],
+                change,
+            },
+            None => Proposal::Skip,
+        }
+    }
+
+    fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, pass: &mut Self::Pass) {
+        let text = texts.swap_remove(0);
+        self.best_raw = self
+            .parser
+            .tree_of_valid(change.raw, &self.best_raw, &self.best, &text);
+        self.prog = change.prog;
+        self.best = text;
+        self.size = change.size;
+        pass.accepted(&self.prog);
+    }
+
+    fn finish(&mut self) {
+        self.refresh();
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn bytes(&self) -> usize {
+        self.best.len()
+    }
+}
+
+/// A session reducing one program.
+pub type Session = Engine<Single>;
+
+impl Engine<Single> {
+    /// A session over `text`, which must parse: a program with syntax errors could only
+    /// yield candidates with syntax errors.
+    pub fn new(lang: Lang, text: &str, settings: Settings) -> Result<Session, InputError> {
+        let mut parser = Parser::new(lang);
+        parser.set_cross_check(settings.cross_check);
+        let (tree, best_raw) = parser.parse_with_raw(text);
+        if let Some(error) = tree.error.clone() {
+            return Err(InputError {
+                side: None,
+                lang,
+                error,
+            });
+        }
+        let prog = Program::new(tree);
+        let size = prog.size();
+        let subject = Single {
+            parser,
+            strategy: settings.strategy,
+            prog,
+            best: text.to_string(),
+            best_raw,
+            size,
+        };
+        Ok(Engine::start(subject, vec![text.to_string()]))
+    }
+
+    /// A session that takes its verdicts from a recording (see [`Engine::recording`])
+    /// instead of reports: `step` runs it without any test.
+    pub fn replay(
+        lang: Lang,
+        text: &str,
+        settings: Settings,
+        recording: Recording,
+    ) -> Result<Session, InputError> {
+        Ok(Session::new(lang, text, settings)?.into_replay(recording))
+    }
+
+    pub fn best(&self) -> &str {
+        &self.subject().best
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.subject().parser.lang()
+    }
+}

@@ -1,0 +1,119 @@
+//! Strategies and their passes, as data: each strategy is a list of steps run in order,
+//! round after round, until a round changes nothing.
+
+use super::{comments, ddmin, hdd, perses, transform, Pass, Program};
+
+/// A single-program pass, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassKind {
+    Comments,
+    Perses,
+    Hdd,
+    DdminLines,
+    DdminTokens,
+    Transform,
+}
+
+impl PassKind {
+    /// The pass, fresh over `prog`. A `coarse` round tries only edits that remove a sizeable
+    /// share of the program.
+    pub fn start(self, prog: &Program, coarse: bool) -> Box<dyn Pass> {
+        match self {
+            PassKind::Comments => Box::new(comments::Comments::new(prog)),
+            PassKind::Perses => Box::new(perses::Perses::new(prog, coarse)),
+            PassKind::Hdd => Box::new(hdd::Hdd::new(prog)),
+            PassKind::DdminLines => Box::new(ddmin::DdminUnits::lines(prog)),
+            PassKind::DdminTokens => Box::new(ddmin::DdminUnits::tokens(prog)),
+            PassKind::Transform => Box::new(transform::Transform::new(prog)),
+        }
+    }
+}
+
+/// One step of a round.
+#[derive(Clone, Copy, Debug)]
+pub struct Step {
+    pub pass: PassKind,
+    /// Only in fine rounds: rewrites wait until deletion has made the program small.
+    pub fine_only: bool,
+}
+
+const fn every_round(pass: PassKind) -> Step {
+    Step {
+        pass,
+        fine_only: false,
+    }
+}
+
+const PERSES: &[Step] = &[
+    every_round(PassKind::Comments),
+    every_round(PassKind::Perses),
+    Step {
+        pass: PassKind::Transform,
+        fine_only: true,
+    },
+];
+const HDD: &[Step] = &[every_round(PassKind::Comments), every_round(PassKind::Hdd)];
+const DDMIN_LINES: &[Step] = &[
+    every_round(PassKind::Comments),
+    every_round(PassKind::DdminLines),
+];
+const DDMIN_TOKENS: &[Step] = &[
+    every_round(PassKind::Comments),
+    every_round(PassKind::DdminTokens),
+];
+
+/// A strategy: which passes run, in order, repeated until none makes progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    Perses,
+    Hdd,
+    DdminLines,
+    DdminTokens,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 4] = [
+        Strategy::Perses,
+        Strategy::Hdd,
+        Strategy::DdminLines,
+        Strategy::DdminTokens,
+    ];
+
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        match name {
+            "perses" => Some(Strategy::Perses),
+            "hdd" => Some(Strategy::Hdd),
+            "ddmin-lines" | "lines" => Some(Strategy::DdminLines),
+            "ddmin-tokens" | "tokens" | "ddmin" => Some(Strategy::DdminTokens),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Perses => "perses",
+            Strategy::Hdd => "hdd",
+            Strategy::DdminLines => "ddmin-lines",
+            Strategy::DdminTokens => "ddmin-tokens",
+        }
+    }
+
+    /// The steps of a round, in order.
+    pub fn schedule(self) -> &'static [Step] {
+        match self {
+            Strategy::Perses => PERSES,
+            Strategy::Hdd => HDD,
+            Strategy::DdminLines => DDMIN_LINES,
+            Strategy::DdminTokens => DDMIN_TOKENS,
+        }
+    }
+
+    /// The steps of a coarse or a fine round.
+    pub fn steps(self, coarse: bool) -> impl Iterator<Item = PassKind> {
+        self.schedule()
+            .iter()
+            .filter(move |s| !(coarse && s.fine_only))
+            .map(|s| s.pass)
+    }
+}

@@ -1,0 +1,366 @@
+//! Session-level tests: known minima, determinism across k and report order, replay.
+
+use super::*;
+use crate::{Lang, Query};
+
+/// Drives an engine to its end with `k` queries out; `answer` says whether a query's text
+/// is interesting. `scramble` takes a varying number of the queries out at a time and
+/// reports each batch in reverse order.
+pub(crate) fn drive_engine<S: Subject>(
+    s: &mut Engine<S>,
+    k: usize,
+    scramble: bool,
+    answer: impl Fn(&Query) -> bool,
+) {
+    let mut pending: Vec<Query> = Vec::new();
+    let mut turn = 0usize;
+    while !s.done() {
+        pending.extend(
+            s.next(
+                k.saturating_sub(pending.len())
+                    .max(if pending.is_empty() { 1 } else { 0 }),
+            ),
+        );
+        if pending.is_empty() {
+            continue;
+        }
+        turn += 1;
+        let take = if scramble {
+            1 + turn % pending.len()
+        } else {
+            1
+        };
+        let mut batch: Vec<Query> = pending.drain(..take.min(pending.len())).collect();
+        if scramble {
+            batch.reverse();
+        }
+        for q in batch {
+            s.report(q.id, verdict(answer(&q)));
+        }
+    }
+}
+
+pub(crate) fn verdict(interesting: bool) -> Verdict {
+    if interesting {
+        Verdict::Interesting
+    } else {
+        Verdict::Boring
+    }
+}
+
+/// Drives a session to the end with `k` candidates in flight, answering with `oracle`.
+pub fn drive(mut s: Session, k: usize, scramble: bool, oracle: &dyn Fn(&str) -> bool) -> Session {
+    drive_engine(&mut s, k, scramble, |q| oracle(&q.text));
+    s
+}
+
+fn session(lang: Lang, text: &str, strategy: Strategy) -> Session {
+    Session::new(
+        lang,
+        text,
+        Settings {
+            strategy,
+            ..Settings::default()
+        },
+    )
+    .unwrap()
+}
+
+const PROGRAM: &str = "#include <stdio.h>\n\
+typedef int T;\n\
+static int unused(int a, int b) { return a * b + 7; }\n\
+int helper(int x) {\n  int y = x * 2;\n  if (y > 10) { y = y - 1; } else { y = 3; }\n  return y;\n}\n\
+int main(void) {\n  int a = 1;\n  int b = helper(a);\n  printf(\"%d\\n\", b);\n  /* BUG here */\n  int marker = 42;\n  for (int i = 0; i < 3; i++) { a += i; }\n  return a + marker;\n}\n";
+
+fn has_marker(t: &str) -> bool {
+    t.contains("marker = 42")
+}
+
+#[test]
+fn perses_finds_a_small_program() {
+    let s = drive(
+        session(Lang::C, PROGRAM, Strategy::Perses),
+        1,
+        false,
+        &has_marker,
+    );
+    let best = s.best().to_string();
+    assert!(has_marker(&best));
+    assert!(
+        s.stats().tokens_now <= 12,
+        "{} tokens:\n{best}",
+        s.stats().tokens_now
+    );
+    assert_eq!(s.stats().invalid_queries, 0);
+    assert!(
+        s.stats().invalid_skipped > 0,
+        "some candidates should have been filtered"
+    );
+    assert!(!s.history().is_empty());
+}
+
+#[test]
+fn every_queried_candidate_parses() {
+    let mut parser = crate::tree::Parser::new(Lang::C);
+    let checked = std::cell::Cell::new(0);
+    let oracle = |t: &str| {
+        assert!(parser_is_valid(t), "invalid candidate sent:\n{t}");
+        checked.set(checked.get() + 1);
+        has_marker(t)
+    };
+    fn parser_is_valid(t: &str) -> bool {
+        crate::tree::Parser::new(Lang::C).is_valid(t)
+    }
+    let _ = &mut parser;
+    for strategy in [
+        Strategy::Perses,
+        Strategy::Hdd,
+        Strategy::DdminLines,
+        Strategy::DdminTokens,
+    ] {
+        let s = drive(session(Lang::C, PROGRAM, strategy), 2, false, &oracle);
+        assert!(has_marker(s.best()), "{strategy:?}");
+        assert!(
+            s.stats().tokens_now < s.stats().tokens_before,
+            "{strategy:?} made no progress"
+        );
+    }
+    assert!(checked.get() > 20);
+}
+
+#[test]
+fn same_result_for_any_k_and_report_order() {
+    let reference = drive(
+        session(Lang::C, PROGRAM, Strategy::Perses),
+        1,
+        false,
+        &has_marker,
+    );
+    for k in [1, 2, 8] {
+        for scramble in [false, true] {
+            let s = drive(
+                session(Lang::C, PROGRAM, Strategy::Perses),
+                k,
+                scramble,
+                &has_marker,
+            );
+            assert_eq!(s.best(), reference.best(), "k={k} scramble={scramble}");
+            assert_eq!(
+                s.recording(),
+                reference.recording(),
+                "k={k} scramble={scramble}"
+            );
+        }
+    }
+}
+
+#[test]
+fn replay_needs_no_test() {
+    let s = drive(
+        session(Lang::C, PROGRAM, Strategy::Perses),
+        4,
+        true,
+        &has_marker,
+    );
+    let mut r = Session::replay(Lang::C, PROGRAM, Settings::default(), s.recording()).unwrap();
+    while !r.done() {
+        r.step(10);
+        assert!(r.next(1).is_empty(), "a replay hands nothing out");
+    }
+    assert_eq!(r.best(), s.best());
+}
+
+#[test]
+fn an_uninteresting_original_ends_the_session() {
+    let s = drive(
+        session(Lang::C, PROGRAM, Strategy::Perses),
+        2,
+        false,
+        &|_| false,
+    );
+    assert_eq!(s.stats().original_interesting, Some(false));
+    assert_eq!(s.best(), PROGRAM);
+    assert_eq!(s.stats().queries, 1);
+}
+
+#[test]
+fn the_cache_answers_repeats() {
+    let s = drive(
+        session(Lang::C, PROGRAM, Strategy::DdminTokens),
+        1,
+        false,
+        &has_marker,
+    );
+    let stats = s.stats();
+    assert_eq!(
+        stats.queries + stats.cache_hits,
+        s.recording().0.len() as u64
+    );
+}
+
+#[test]
+fn other_languages_reduce_too() {
+    let cases: [(Lang, &str, &str); 3] = [
+        (Lang::Rust, "fn helper(x: i32) -> i32 { x + 1 }\nfn main() {\n    let a = helper(2);\n    let keep = 42;\n    println!(\"{}\", a);\n}\n", "keep = 42"),
+        (Lang::JavaScript, "function f(a, b) { return a + b; }\nconst x = f(1, 2);\nconst keep = 42;\nconsole.log(x, keep);\n", "keep = 42"),
+        (Lang::Java, "class A {\n  int f() { return 1; }\n  void g() { int keep = 42; f(); }\n}\n", "keep = 42"),
+    ];
+    for (lang, text, needle) in cases {
+        let s = drive(
+            session(lang, text, Strategy::Perses),
+            2,
+            false,
+            &|t: &str| t.contains(needle),
+        );
+        assert!(s.best().contains(needle));
+        assert!(
+            s.stats().tokens_now < s.stats().tokens_before / 2,
+            "{lang}: {}",
+            s.best()
+        );
+    }
+}
+
+#[test]
+fn unparseable_input_is_refused_with_a_position() {
+    let err = Session::new(Lang::C, "int main( {", Settings::default())
+        .err()
+        .unwrap();
+    assert_eq!((err.error.line, err.side), (1, None));
+    let err = err.to_string();
+    assert!(err.contains("line 1"), "{err}");
+}
+
+#[test]
+fn transforms_inline_a_typedef() {
+    let text = "typedef int myint;\ntypedef char int8_t;\nint8_t g;\nint main(void) { myint x = g; return x; }\n";
+    // Like a compiler: `x` must be declared an int, directly or through the typedef.
+    let oracle = |t: &str| {
+        t.contains("{ int x") || (t.contains("typedef int myint") && t.contains("{ myint x"))
+    };
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(
+        !s.best().contains("typedef") && s.best().contains("{ int x"),
+        "{}",
+        s.best()
+    );
+    let g = drive(
+        session(Lang::C, text, Strategy::Perses),
+        1,
+        false,
+        &|t: &str| {
+            t.contains("char g;") || (t.contains("typedef char int8_t;") && t.contains("int8_t g;"))
+        },
+    );
+    assert!(
+        g.best().contains("char g;") && !g.best().contains("typedef char"),
+        "{}",
+        g.best()
+    );
+    assert!(s.history().iter().any(|h| h.pass == "transform"));
+}
+
+#[test]
+fn transforms_drop_a_parameter_with_its_arguments() {
+    let text = "int f(int a, int b) { return b; }\nint main(void) { return f(1, 2) + f(3, 4); }\n";
+    // Like a compiler: calls must pass as many arguments as `f` takes.
+    let oracle = |t: &str| {
+        let params = t
+            .split_once("f(")
+            .map(|(_, r)| r.split(')').next().unwrap_or("").matches(',').count());
+        let calls: Vec<usize> = t
+            .match_indices("f(")
+            .skip(1)
+            .map(|(i, _)| t[i..].split(')').next().unwrap().matches(',').count())
+            .collect();
+        t.contains("return b") && calls.len() == 2 && calls.iter().all(|&c| Some(c) == params)
+    };
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(
+        !s.best().contains("int a") && !s.best().contains(','),
+        "{}",
+        s.best()
+    );
+}
+
+#[test]
+fn transforms_replace_an_expression_by_zero() {
+    let text = "int main(void) { int y = 7; int x = (y + 3) * 2; return x; }\n";
+    // Deleting alone cannot make `x = 0`: only the rewrite can.
+    let oracle =
+        |t: &str| t.contains("return x") && (t.contains("x = (y + 3) * 2") || t.contains("x = 0"));
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(s.best().contains("int x = 0;"), "{}", s.best());
+}
+
+#[test]
+fn transforms_drop_array_dimensions_with_their_subscripts() {
+    let text = "int g;\nint f(void) { int a[3][2]; a[1][g] = 4; return a[g][1]; }\n";
+    // Like a compiler: as many subscripts on `a` as it has dimensions, and `a` still read.
+    let oracle = |t: &str| {
+        let dims = t.split_once("int a").map_or(9, |(_, r)| {
+            r.split(';').next().unwrap().matches('[').count()
+        });
+        let uses: Vec<usize> = t
+            .match_indices(" a")
+            .map(|(i, _)| {
+                t[i..]
+                    .split(|c| c == ';' || c == '=')
+                    .next()
+                    .unwrap()
+                    .matches('[')
+                    .count()
+            })
+            .collect();
+        t.contains("return a") && uses.len() >= 2 && uses.iter().all(|&u| u == dims)
+    };
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(!s.best().contains('['), "{}", s.best());
+}
+
+#[test]
+fn transforms_replace_a_variable_read_by_zero() {
+    let text = "int g;\nint f(void) { if (g) return 1; return 2; }\n";
+    // Like a compiler: `g` may only be read while declared.
+    let oracle = |t: &str| t.contains("if (") && (!t.contains("(g)") || t.contains("int g;"));
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(
+        s.best().contains("if (0)") && !s.best().contains("int g"),
+        "{}",
+        s.best()
+    );
+}
+
+#[test]
+fn transforms_propagate_a_constant() {
+    let text = "static int k = 41, j = 2;\nint f(int *a) { return a[k + 1] + j; }\n";
+    // Like a compiler warning about index 42: `k` may only be read while declared, as 41.
+    let oracle =
+        |t: &str| t.contains("a[41 + 1]") || (t.contains("k = 41") && t.contains("a[k + 1]"));
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(
+        s.best().contains("a[41 + 1]") && !s.best().contains('k'),
+        "{}",
+        s.best()
+    );
+}
+
+#[test]
+fn transforms_replace_a_statement_by_a_trivial_one() {
+    let text = "int g;\nint f(void) { if (g) while (g) { g = g - 1; } return 0; }\n";
+    // Like a warning about what `if` guards: a statement in `f`, not a block, not empty and
+    // not the return.
+    let oracle = |t: &str| {
+        t.contains("int f(void)")
+            && t.contains("if (g) ")
+            && !["if (g) {", "if (g) return", "if (g) ;"]
+                .iter()
+                .any(|s| t.contains(s))
+    };
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(
+        s.best().contains("if (g) 0") && !s.best().contains("while"),
+        "{}",
+        s.best()
+    );
+}

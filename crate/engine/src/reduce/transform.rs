@@ -1,0 +1,374 @@
+//! Transformations beyond deletion, C-Reduce's lesson: a program often shrinks further
+//! only by rewriting it. Each is found from the tree and tried once per fine round:
+//!
+//! - inline a typedef: its uses get the type it names, and the typedef goes;
+//! - drop a function parameter together with the matching argument of every call;
+//! - drop an array's last dimension together with the last subscript of every use;
+//! - propagate a constant: a variable initialised with a literal and never written is read
+//!   as that literal everywhere, and its declaration goes;
+//! - replace a statement by the trivial one, `0;` (a loop or a branch is often kept only for
+//!   being a statement there);
+//! - replace an expression, or a variable where it is read, by `0`.
+//!
+//! The node kinds each rewrite looks for come from the language's table
+//! ([`crate::grammars::Kinds`]); a rewrite whose kinds a language lacks is not tried there.
+
+use super::lists::{deletion_edit, list_slots};
+use super::{Edit, Pass, Program};
+use crate::grammars::Kinds;
+use crate::tree::{NodeId, TokenId, Tree};
+use std::rc::Rc;
+
+/// A typedef whose type is longer than this many tokens is not copied into its uses.
+const MAX_INLINED_TYPE_TOKENS: usize = 3;
+/// At most this many expressions are tried as `0` in one round, largest first.
+const MAX_ZERO_SITES: usize = 400;
+/// At most this many statements are tried as `0;` in one round, largest first.
+const MAX_STATEMENT_SITES: usize = 200;
+
+#[derive(Clone, Debug)]
+enum Site {
+    Typedef(NodeId),
+    /// A function's parameter list (of its definition) and the parameter's index.
+    Parameter {
+        list: NodeId,
+        index: usize,
+    },
+    /// An outermost `array_declarator`.
+    Dimension(NodeId),
+    /// An `init_declarator` whose value is a literal.
+    Constant(NodeId),
+    Statement(NodeId),
+    Zero(NodeId),
+}
+
+#[derive(Clone)]
+pub struct Transform {
+    sites: Rc<Vec<Site>>,
+    next: usize,
+}
+
+/// Whether `kind` is an expression (`what` = "expression") or a statement, by its supertypes.
+fn is_a(tree: &Tree, kind: &str, what: &str) -> bool {
+    tree.lang
+        .node_types()
+        .supertypes(kind)
+        .any(|s| s.trim_start_matches('_') == what)
+}
+
+fn field_child(tree: &Tree, n: NodeId, field: &str) -> Option<NodeId> {
+    tree.node(n)
+        .children
+        .iter()
+        .copied()
+        .find(|&c| tree.node(c).field == Some(field))
+}
+
+/// The function declarator under a declarator (through pointer declarators).
+fn function_declarator(tree: &Tree, mut n: NodeId) -> Option<NodeId> {
+    for _ in 0..8 {
+        if tree.node(n).kind == tree.lang.kinds().function_declarator {
+            return Some(n);
+        }
+        n = field_child(tree, n, "declarator")?;
+    }
+    None
+}
+
+impl Transform {
+    pub fn new(prog: &Program) -> Transform {
+        let tree = &prog.tree;
+        let k = tree.lang.kinds();
+        let is = |kind: &str, of: Option<&str>| of == Some(kind);
+        let mut typedefs = Vec::new();
+        let mut params = Vec::new();
+        let mut dimensions = Vec::new();
+        let mut constants = Vec::new();
+        let mut zeros: Vec<(usize, NodeId)> = Vec::new();
+        let mut statements: Vec<(usize, NodeId)> = Vec::new();
+        for n in 0..tree.nodes.len() as NodeId {
+            let node = tree.node(n);
+            if node.extra || !prog.alive(n) {
+                continue;
+            }
+            let kind = node.kind;
+            if is(kind, k.type_definition) {
+                typedefs.push(Site::Typedef(n));
+            } else if is(kind, k.array_declarator)
+                && node.parent.is_some_and(|p| tree.node(p).kind != kind)
+            {
+                dimensions.push(Site::Dimension(n));
+            } else if is(kind, k.init_declarator) && constant_value(tree, n).is_some() {
+                constants.push(Site::Constant(n));
+            } else if is(kind, k.function_definition) {
+                let list = field_child(tree, n, "declarator")
+                    .and_then(|d| function_declarator(tree, d))
+                    .and_then(|f| field_child(tree, f, "parameters"));
+                if let Some(list) = list {
+                    let count = list_slots(tree, list).concat().len();
+                    // Last parameter first: calls keep their earlier arguments' positions.
+                    params.extend(
+                        (0..count)
+                            .rev()
+                            .map(|index| Site::Parameter { list, index }),
+                    );
+                }
+            } else if k.trivial_statement.is_some()
+                && node.named
+                && is_a(tree, kind, k.statement)
+                && prog.size_of(n) > 2
+            {
+                // `{}` and `x;` are no bigger than `0;`.
+                statements.push((prog.size_of(n), n));
+            } else if k.trivial_expression.is_some() && node.named && is_a(tree, kind, k.expression)
+            {
+                let size = prog.size_of(n);
+                // A variable read as `0` no longer needs its declaration (C-Reduce's
+                // "replace a variable by a constant"); names being declared or called stay.
+                let read = kind == k.identifier
+                    && !matches!(node.field, Some("declarator" | "function" | "name"));
+                if size >= 2 || read {
+                    zeros.push((size, n));
+                }
+            }
+        }
+        zeros.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
+        statements.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
+        let mut sites = typedefs;
+        sites.extend(params);
+        sites.extend(dimensions);
+        sites.extend(constants);
+        sites.extend(
+            statements
+                .into_iter()
+                .take(MAX_STATEMENT_SITES)
+                .map(|(_, n)| Site::Statement(n)),
+        );
+        sites.extend(
+            zeros
+                .into_iter()
+                .take(MAX_ZERO_SITES)
+                .map(|(_, n)| Site::Zero(n)),
+        );
+        Transform {
+            sites: Rc::new(sites),
+            next: 0,
+        }
+    }
+
+    fn edit(&self, prog: &Program, site: &Site) -> Option<Edit> {
+        let k = prog.tree.lang.kinds();
+        match *site {
+            Site::Typedef(n) => inline_typedef(prog, n),
+            Site::Parameter { list, index } => drop_parameter(prog, list, index),
+            Site::Dimension(n) => drop_dimension(prog, n),
+            Site::Constant(n) => propagate_constant(prog, n),
+            Site::Statement(n) => replace_by(prog, n, k.trivial_statement?),
+            Site::Zero(n) => replace_by(prog, n, k.trivial_expression?),
+        }
+    }
+}
+
+fn kept_tokens(prog: &Program, n: NodeId) -> Vec<TokenId> {
+    prog.tree
+        .node(n)
+        .tokens()
+        .filter(|&t| prog.kept(t) && prog.tree.is_counted(t))
+        .collect()
+}
+
+fn inline_typedef(prog: &Program, n: NodeId) -> Option<Edit> {
+    let tree = &prog.tree;
+    let name_node = field_child(tree, n, "declarator")?;
+    let type_node = field_child(tree, n, "type")?;
+    // tree-sitter-c knows `int32_t` and friends as primitive types, typedef or not.
+    let is_type_name = |kind: &str| tree.lang.kinds().type_names.contains(&kind);
+    if !is_type_name(tree.node(name_node).kind) || !prog.alive(name_node) {
+        return None;
+    }
+    let type_tokens = kept_tokens(prog, type_node);
+    if type_tokens.is_empty() || type_tokens.len() > MAX_INLINED_TYPE_TOKENS {
+        return None;
+    }
+    let type_text: Vec<&str> = type_tokens.iter().map(|&t| prog.text_of(t)).collect();
+    let type_text = type_text.join(" ");
+    let name = prog.text_of(kept_tokens(prog, name_node).first().copied()?);
+    let inside = tree.node(n).tokens();
+    let uses: Vec<(TokenId, String)> = (0..tree.tokens.len() as TokenId)
+        .filter(|&t| prog.kept(t) && !inside.contains(&t))
+        .filter(|&t| {
+            is_type_name(tree.node(tree.tokens[t as usize].node).kind) && prog.text_of(t) == name
+        })
+        .map(|t| (t, type_text.clone()))
+        .collect();
+    let mut edit = deletion_edit(prog, &[n]);
+    edit.replace = uses;
+    Some(edit)
+}
+
+fn drop_parameter(prog: &Program, list: NodeId, index: usize) -> Option<Edit> {
+    let tree = &prog.tree;
+    let k = tree.lang.kinds();
+    let param = *list_slots(tree, list).concat().get(index)?;
+    if !prog.alive(param) || tree.node(param).kind == k.variadic_parameter {
+        return None;
+    }
+    let func = tree.node(list).parent?;
+    let name_node = field_child(tree, func, "declarator")?;
+    let name = tree.node_text(name_node);
+    let mut doomed = vec![param];
+    for c in 0..tree.nodes.len() as NodeId {
+        let node = tree.node(c);
+        if Some(node.kind) != k.call || !prog.alive(c) {
+            continue;
+        }
+        let callee = field_child(tree, c, "function");
+        if callee.is_some_and(|f| tree.node_text(f) == name) {
+            let args = field_child(tree, c, "arguments")
+                .map(|a| list_slots(tree, a).concat())
+                .unwrap_or_default();
+            let alive: Vec<NodeId> = args.into_iter().filter(|&a| prog.alive(a)).collect();
+            if let Some(&arg) = alive.get(index) {
+                doomed.push(arg);
+            }
+        }
+    }
+    Some(deletion_edit(prog, &doomed))
+}
+
+/// The identifier at the bottom of a chain of `field` children (`a` in `a[1][2]`).
+fn innermost(tree: &Tree, mut n: NodeId, kind: &str, field: &str) -> Option<NodeId> {
+    while tree.node(n).kind == kind {
+        n = field_child(tree, n, field)?;
+    }
+    (tree.node(n).kind == tree.lang.kinds().identifier).then_some(n)
+}
+
+/// Tokens of node `n` after its child `inner`: the `[...]` of `a[...]`.
+fn suffix(tree: &Tree, n: NodeId, inner: NodeId) -> std::ops::Range<TokenId> {
+    tree.node(inner).end_token..tree.node(n).end_token
+}
+
+fn drop_dimension(prog: &Program, decl: NodeId) -> Option<Edit> {
+    let tree = &prog.tree;
+    let subscript = tree.lang.kinds().subscript?;
+    let inner = field_child(tree, decl, "declarator")?;
+    let name = tree.node_text(innermost(tree, decl, tree.node(decl).kind, "declarator")?);
+    let mut delete = vec![suffix(tree, decl, inner)];
+    for s in 0..tree.nodes.len() as NodeId {
+        let node = tree.node(s);
+        let outermost = node.parent.is_none_or(|p| tree.node(p).kind != subscript);
+        if node.kind != subscript || !outermost || !prog.alive(s) {
+            continue;
+        }
+        let Some(arg) = field_child(tree, s, "argument") else {
+            continue;
+        };
+        if innermost(tree, s, subscript, "argument").is_some_and(|id| tree.node_text(id) == name) {
+            delete.push(suffix(tree, s, arg));
+        }
+    }
+    Some(Edit::deleting(delete))
+}
+
+/// The literal `n = literal` initialises its variable with, for a plain variable name.
+fn constant_value(tree: &Tree, n: NodeId) -> Option<NodeId> {
+    let name = field_child(tree, n, "declarator")?;
+    let value = field_child(tree, n, "value")?;
+    let k = tree.lang.kinds();
+    let literal = k.literals.contains(&tree.node(value).kind);
+    (tree.node(name).kind == k.identifier && literal).then_some(value)
+}
+
+/// Whether identifier `n` is declared, assigned, incremented or has its address taken there:
+/// a variable so used is not a constant.
+fn written(tree: &Tree, n: NodeId) -> bool {
+    let node = tree.node(n);
+    let Some(parent) = node.parent.map(|p| tree.node(p)) else {
+        return false;
+    };
+    let k: &Kinds = tree.lang.kinds();
+    match parent.kind {
+        kind if kind == k.assignment => node.field == Some("left"),
+        kind if kind == k.update => true,
+        kind if kind == k.address_of => tree.node_text(parent.children[0]) == "&",
+        _ => node.field == Some("declarator") || parent.kind.ends_with("declarator"),
+    }
+}
+
+fn propagate_constant(prog: &Program, init: NodeId) -> Option<Edit> {
+    let tree = &prog.tree;
+    let value = constant_value(tree, init)?;
+    let value_tokens = kept_tokens(prog, value);
+    let ([literal], true) = (value_tokens.as_slice(), prog.alive(init)) else {
+        return None;
+    };
+    let name = tree.node_text(field_child(tree, init, "declarator")?);
+    let declaration = tree.node(init).parent?;
+    let inside = tree.node(declaration).tokens();
+    let mut uses = Vec::new();
+    for t in (0..tree.tokens.len() as TokenId).filter(|&t| prog.kept(t) && !inside.contains(&t)) {
+        let n = tree.tokens[t as usize].node;
+        if tree.node(n).kind != tree.lang.kinds().identifier || prog.text_of(t) != name {
+            continue;
+        }
+        if written(tree, n) {
+            return None;
+        }
+        uses.push((t, prog.text_of(*literal).to_string()));
+    }
+    // The whole declaration goes when this is its only declarator left.
+    let declarators = tree
+        .node(declaration)
+        .children
+        .iter()
+        .filter(|&&c| tree.node(c).field == Some("declarator") && prog.alive(c))
+        .count();
+    let doomed = if declarators == 1 { declaration } else { init };
+    let mut edit = deletion_edit(prog, &[doomed]);
+    edit.replace = uses;
+    Some(edit)
+}
+
+/// Node `n` rewritten as `text`.
+fn replace_by(prog: &Program, n: NodeId, text: &str) -> Option<Edit> {
+    let tokens = kept_tokens(prog, n);
+    let (&first, rest) = tokens.split_first()?;
+    let range = prog.tree.node(n).tokens();
+    // Everything of the node goes but its first token, which becomes `text`.
+    let mut delete = Vec::new();
+    if range.start < first {
+        delete.push(range.start..first);
+    }
+    if !rest.is_empty() {
+        delete.push(first + 1..range.end);
+    }
+    Some(Edit {
+        delete,
+        replace: vec![(first, text.to_string())],
+    })
+}
+
+impl Pass for Transform {
+    fn name(&self) -> &'static str {
+        "transform"
+    }
+
+    fn propose(&mut self, prog: &Program) -> Option<Edit> {
+        while let Some(site) = self.sites.get(self.next) {
+            self.next += 1;
+            if let Some(edit) = self.edit(prog, site) {
+                if edit.changes(prog) {
+                    return Some(edit);
+                }
+            }
+        }
+        None
+    }
+
+    fn accepted(&mut self, _prog: &Program) {}
+
+    fn box_clone(&self) -> Box<dyn Pass> {
+        Box::new(self.clone())
+    }
+}

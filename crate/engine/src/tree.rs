@@ -1,0 +1,554 @@
+//! A parse tree in an arena: kinds, fields, byte ranges, children, and the token list.
+//!
+//! Tokens are the leaves that carry text. A node whose children leave some of its
+//! non-space text uncovered (a few grammars' literals) is treated as one token, so that
+//! the tokens always cover every non-space byte of the program and unparsing all of them
+//! gives back the text exactly.
+
+use crate::Lang;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+pub type NodeId = u32;
+pub type TokenId = u32;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Node {
+    pub kind: &'static str,
+    pub field: Option<&'static str>,
+    pub named: bool,
+    /// Comments and other grammar extras.
+    pub extra: bool,
+    pub error: bool,
+    pub missing: bool,
+    pub start: u32,
+    pub end: u32,
+    pub parent: Option<NodeId>,
+    pub children: Vec<NodeId>,
+    /// The tokens under this node: `first_token..end_token`.
+    pub first_token: TokenId,
+    pub end_token: TokenId,
+    pub depth: u32,
+}
+
+impl Node {
+    pub fn tokens(&self) -> std::ops::Range<TokenId> {
+        self.first_token..self.end_token
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Token {
+    pub node: NodeId,
+    pub start: u32,
+    pub end: u32,
+    /// Part of a comment: not counted in a program's size.
+    pub comment: bool,
+    /// Only white space (a preprocessor line's newline): kept for unparsing, not counted.
+    pub blank: bool,
+}
+
+/// Where the first syntax error is, for messages (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SyntaxError {
+    pub line: usize,
+    pub column: usize,
+    pub byte: usize,
+    /// `"error"` for an ERROR node, `"missing"` for a MISSING one.
+    pub what: &'static str,
+    /// The kind of the missing node, or the text the parser could not place (shortened).
+    pub near: String,
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.what {
+            "missing" => write!(
+                f,
+                "line {}, column {}: missing {}",
+                self.line, self.column, self.near
+            ),
+            _ => write!(
+                f,
+                "line {}, column {}: syntax error near `{}`",
+                self.line, self.column, self.near
+            ),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Tree {
+    pub lang: Lang,
+    pub text: String,
+    pub nodes: Vec<Node>,
+    pub tokens: Vec<Token>,
+    pub error: Option<SyntaxError>,
+}
+
+/// A tree-sitter parser for one language, reused across parses.
+pub struct Parser {
+    lang: Lang,
+    inner: tree_sitter::Parser,
+    /// The last valid text `check_edit` saw, with its tree: a base for the next check.
+    recent: Option<(String, tree_sitter::Tree)>,
+    /// Whether a text (by hash) is valid, for each text checked.
+    checked: HashMap<u64, bool>,
+    /// Whether `check` confirms each incremental verdict with a full parse.
+    cross_check: bool,
+}
+
+/// What the validity check found.
+pub enum Validity {
+    Invalid,
+    /// Valid, with the new tree; `None` when the text was found valid before and its tree is
+    /// not at hand ([`Parser::tree_of_valid`] makes it when it is needed).
+    Valid(Option<tree_sitter::Tree>),
+}
+
+impl Parser {
+    pub fn new(lang: Lang) -> Parser {
+        let mut inner = tree_sitter::Parser::new();
+        inner
+            .set_language(&lang.language())
+            .expect("grammar ABI matches the runtime");
+        Parser {
+            lang,
+            inner,
+            recent: None,
+            checked: HashMap::new(),
+            cross_check: cfg!(debug_assertions),
+        }
+    }
+
+    /// Makes [`Parser::check`] confirm every incremental verdict with a full parse (slow: a
+    /// test of the incremental check itself).
+    pub fn set_cross_check(&mut self, on: bool) {
+        self.cross_check = on;
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    fn raw(&mut self, text: &str) -> tree_sitter::Tree {
+        self.inner.reset();
+        self.inner
+            .parse(text, None)
+            .expect("a parse without timeout or cancellation returns a tree")
+    }
+
+    /// Whether `text` parses with no ERROR or MISSING node: the validity check.
+    pub fn is_valid(&mut self, text: &str) -> bool {
+        !self.raw(text).root_node().has_error()
+    }
+
+    /// The validity check for `new_text`, an edit of `old_text` whose tree is `old`. Results
+    /// are remembered by text: a reducer proposes the same text again (cache hits, repeated
+    /// invalid edits), and parsing is the engine's main cost. With
+    /// [`Parser::set_cross_check`], every incremental verdict is checked by a full parse.
+    pub fn check(&mut self, old: &tree_sitter::Tree, old_text: &str, new_text: &str) -> Validity {
+        let hash = {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            new_text.hash(&mut h);
+            h.finish()
+        };
+        match self.checked.get(&hash) {
+            Some(true) => return Validity::Valid(None),
+            Some(false) => return Validity::Invalid,
+            None => {}
+        }
+        let tree = self.check_edit(old, old_text, new_text);
+        if tree.is_some() && self.cross_check {
+            assert!(
+                self.is_valid(new_text),
+                "the incremental check passed a text a full parse rejects:\n{new_text}"
+            );
+        }
+        self.checked.insert(hash, tree.is_some());
+        match tree {
+            Some(tree) => Validity::Valid(Some(tree)),
+            None => Validity::Invalid,
+        }
+    }
+
+    /// The tree of a text [`Parser::check`] found valid: `tree` when it was kept, else
+    /// parsed again (incrementally from `old`).
+    pub fn tree_of_valid(
+        &mut self,
+        tree: Option<tree_sitter::Tree>,
+        old: &tree_sitter::Tree,
+        old_text: &str,
+        new_text: &str,
+    ) -> tree_sitter::Tree {
+        tree.unwrap_or_else(|| {
+            self.check_edit(old, old_text, new_text)
+                .expect("a text that parsed once parses again")
+        })
+    }
+
+    /// An incremental re-parse of `new_text`, which reuses everything outside the changed
+    /// span; the new tree when the text is valid.
+    ///
+    /// Any valid text with its tree can serve as the base; the verdict is the same. The last
+    /// valid text checked often differs from `new_text` far less than `old_text` does (a
+    /// reducer tries its candidates in runs of similar ones), so it is used when cheaper.
+    fn check_edit(
+        &mut self,
+        old: &tree_sitter::Tree,
+        old_text: &str,
+        new_text: &str,
+    ) -> Option<tree_sitter::Tree> {
+        let new = new_text.as_bytes();
+        let mut base = (Span::between(old_text.as_bytes(), new), old, old_text);
+        if let Some((text, tree)) = &self.recent {
+            let span = Span::between(text.as_bytes(), new);
+            if span.cost() < base.0.cost() {
+                base = (span, tree, text);
+            }
+        }
+        let (span, tree, text) = base;
+        // Editing a tree touches every node in the changed span: past a point a fresh parse
+        // of the new text is cheaper.
+        let tree = (span.cost() < new.len()).then(|| {
+            let mut edited = tree.clone();
+            edited.edit(&span.input_edit(text.as_bytes(), new));
+            edited
+        });
+        self.inner.reset();
+        let tree = self.inner.parse(new_text, tree.as_ref())?;
+        if tree.root_node().has_error() {
+            return None;
+        }
+        self.recent = Some((new_text.to_string(), tree.clone()));
+        Some(tree)
+    }
+
+    /// The first syntax error of `text`, if any.
+    pub fn first_error(&mut self, text: &str) -> Option<SyntaxError> {
+        let tree = self.raw(text);
+        find_first_error(tree.root_node(), text)
+    }
+
+    pub fn parse(&mut self, text: &str) -> Tree {
+        self.parse_with_raw(text).0
+    }
+
+    /// The arena tree and the tree-sitter tree it was built from.
+    pub fn parse_with_raw(&mut self, text: &str) -> (Tree, tree_sitter::Tree) {
+        let raw = self.raw(text);
+        (Tree::build(self.lang, text, &raw), raw)
+    }
+
+    /// The arena tree of `text` from its tree-sitter tree, without parsing again.
+    pub fn tree_from_raw(&self, text: &str, raw: &tree_sitter::Tree) -> Tree {
+        Tree::build(self.lang, text, raw)
+    }
+}
+
+/// Where two texts differ: the bytes they share at the start and at the end.
+#[derive(Clone, Copy)]
+struct Span {
+    prefix: usize,
+    /// Changed bytes of the old text and of the new one.
+    old_len: usize,
+    new_len: usize,
+}
+
+impl Span {
+    fn between(a: &[u8], b: &[u8]) -> Span {
+        let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let max_suffix = a.len().min(b.len()) - prefix;
+        let suffix = a
+            .iter()
+            .rev()
+            .zip(b.iter().rev())
+            .take(max_suffix)
+            .take_while(|(x, y)| x == y)
+            .count();
+        Span {
+            prefix,
+            old_len: a.len() - suffix - prefix,
+            new_len: b.len() - suffix - prefix,
+        }
+    }
+
+    /// Roughly what re-parsing across this span costs, in bytes parsed: walking a node of
+    /// the old tree costs about a third of parsing it (measured on the bench cases).
+    fn cost(&self) -> usize {
+        self.old_len / 3 + self.new_len
+    }
+
+    fn input_edit(&self, a: &[u8], b: &[u8]) -> tree_sitter::InputEdit {
+        // Rows and columns: counted once up to the change, then only across it.
+        let start = point_after(tree_sitter::Point { row: 0, column: 0 }, &a[..self.prefix]);
+        tree_sitter::InputEdit {
+            start_byte: self.prefix,
+            old_end_byte: self.prefix + self.old_len,
+            new_end_byte: self.prefix + self.new_len,
+            start_position: start,
+            old_end_position: point_after(start, &a[self.prefix..self.prefix + self.old_len]),
+            new_end_position: point_after(start, &b[self.prefix..self.prefix + self.new_len]),
+        }
+    }
+}
+
+/// The position after `bytes`, which start at `from`.
+fn point_after(from: tree_sitter::Point, bytes: &[u8]) -> tree_sitter::Point {
+    match bytes.iter().rposition(|&c| c == b'\n') {
+        Some(last) => tree_sitter::Point {
+            row: from.row + bytes.iter().filter(|&&c| c == b'\n').count(),
+            column: bytes.len() - last - 1,
+        },
+        None => tree_sitter::Point {
+            row: from.row,
+            column: from.column + bytes.len(),
+        },
+    }
+}
+
+fn find_first_error(root: tree_sitter::Node, text: &str) -> Option<SyntaxError> {
+    if !root.has_error() {
+        return None;
+    }
+    let mut cursor = root.walk();
+    let mut node = root;
+    // Descend towards the first error or missing node in document order.
+    'outer: loop {
+        if node.is_error() || node.is_missing() {
+            break;
+        }
+        for child in node.children(&mut cursor) {
+            if child.has_error() {
+                node = child;
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    let pos = node.start_position();
+    let byte = node.start_byte();
+    let (what, near) = if node.is_missing() {
+        ("missing", node.kind().to_string())
+    } else {
+        let snippet: String = text[byte..node.end_byte()].chars().take(30).collect();
+        (
+            "error",
+            snippet.split_whitespace().collect::<Vec<_>>().join(" "),
+        )
+    };
+    // tree-sitter columns count bytes; report characters, as editors do.
+    let line_start = text[..byte].rfind('\n').map_or(0, |i| i + 1);
+    let column = text[line_start..byte].chars().count() + 1;
+    Some(SyntaxError {
+        line: pos.row + 1,
+        column,
+        byte,
+        what,
+        near,
+    })
+}
+
+impl Tree {
+    fn build(lang: Lang, text: &str, raw: &tree_sitter::Tree) -> Tree {
+        let mut tree = Tree {
+            lang,
+            text: text.to_string(),
+            // Sized once: growing a vector of a big program's nodes copies it again and again.
+            nodes: Vec::with_capacity(raw.root_node().descendant_count()),
+            tokens: Vec::with_capacity(raw.root_node().descendant_count() / 2),
+            error: find_first_error(raw.root_node(), text),
+        };
+        let mut cursor = raw.walk();
+        tree.visit(&mut cursor, None, None, 0);
+        tree
+    }
+
+    /// Pre-order walk that fills the arena; returns the new node's id.
+    fn visit(
+        &mut self,
+        cursor: &mut tree_sitter::TreeCursor,
+        parent: Option<NodeId>,
+        field: Option<&'static str>,
+        depth: u32,
+    ) -> NodeId {
+        let n = cursor.node();
+        let id = self.nodes.len() as NodeId;
+        let (start, end) = (n.start_byte() as u32, n.end_byte() as u32);
+        self.nodes.push(Node {
+            kind: n.kind(),
+            field,
+            named: n.is_named(),
+            extra: n.is_extra(),
+            error: n.is_error(),
+            missing: n.is_missing(),
+            start,
+            end,
+            parent,
+            children: Vec::new(),
+            first_token: self.tokens.len() as TokenId,
+            end_token: 0,
+            depth,
+        });
+        // A node whose children leave text uncovered (a string's contents) is one token;
+        // that shows only while walking the children, which are then taken back.
+        if !(cursor.goto_first_child() && self.visit_children(cursor, id, depth)) {
+            self.nodes.truncate(id as usize + 1);
+            self.nodes[id as usize].children.clear();
+            self.tokens
+                .truncate(self.nodes[id as usize].first_token as usize);
+            if end > start {
+                let slice = &self.text[start as usize..end as usize];
+                let comment = self.lang.is_comment_kind(n.kind())
+                    || self.nodes[id as usize].extra && n.is_named();
+                self.tokens.push(Token {
+                    node: id,
+                    start,
+                    end,
+                    comment,
+                    blank: slice.trim().is_empty(),
+                });
+            }
+        }
+        if self.lang.is_comment_kind(n.kind()) {
+            // Comments with inner structure (doc comments) are comments all through.
+            let first = self.nodes[id as usize].first_token as usize;
+            for t in &mut self.tokens[first..] {
+                t.comment = true;
+            }
+        }
+        self.nodes[id as usize].end_token = self.tokens.len() as TokenId;
+        id
+    }
+
+    /// Visits the children of node `id` from its first child; false (with the cursor back on
+    /// `id`) when some text between or after them is not whitespace.
+    fn visit_children(
+        &mut self,
+        cursor: &mut tree_sitter::TreeCursor,
+        id: NodeId,
+        depth: u32,
+    ) -> bool {
+        let (mut pos, end) = (
+            self.nodes[id as usize].start as usize,
+            self.nodes[id as usize].end as usize,
+        );
+        let uncovered = |text: &str, from: usize, to: usize| {
+            text.as_bytes()[from..to.max(from)]
+                .iter()
+                .any(|b| !b.is_ascii_whitespace())
+        };
+        let mut children = Vec::new();
+        loop {
+            let child = cursor.node();
+            if uncovered(&self.text, pos, child.start_byte()) {
+                cursor.goto_parent();
+                return false;
+            }
+            pos = pos.max(child.end_byte());
+            let f = cursor.field_name();
+            children.push(self.visit(cursor, Some(id), f, depth + 1));
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+        cursor.goto_parent();
+        self.nodes[id as usize].children = children;
+        !uncovered(&self.text, pos, end)
+    }
+
+    pub fn root(&self) -> NodeId {
+        0
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn token_text(&self, t: TokenId) -> &str {
+        let tok = &self.tokens[t as usize];
+        &self.text[tok.start as usize..tok.end as usize]
+    }
+
+    pub fn node_text(&self, id: NodeId) -> &str {
+        let n = self.node(id);
+        &self.text[n.start as usize..n.end as usize]
+    }
+
+    /// Tokens that count towards a program's size: not comments, not blank.
+    pub fn is_counted(&self, t: TokenId) -> bool {
+        let tok = &self.tokens[t as usize];
+        !tok.comment && !tok.blank
+    }
+
+    /// The program's size: tokens that are neither comments nor blank.
+    pub fn size(&self) -> usize {
+        (0..self.tokens.len() as TokenId)
+            .filter(|&t| self.is_counted(t))
+            .count()
+    }
+
+    pub fn has_error(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// An S-expression-like outline, one node a line, for `whittle parse --tree`.
+    pub fn outline(&self) -> String {
+        let mut out = String::new();
+        for (id, n) in self.nodes.iter().enumerate() {
+            if !n.named && n.children.is_empty() {
+                continue;
+            }
+            let indent = "  ".repeat(n.depth as usize);
+            let field = n.field.map(|f| format!("{f}: ")).unwrap_or_default();
+            let (line, col) = self.line_col(n.start as usize);
+            out.push_str(&format!("{indent}{field}{} [{line}:{col}]", n.kind));
+            if n.children.is_empty() || n.first_token + 1 == n.end_token && n.children.is_empty() {
+                let text: String = self.node_text(id as NodeId).chars().take(40).collect();
+                out.push_str(&format!(" {:?}", text));
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, byte: usize) -> (usize, usize) {
+        let before = &self.text[..byte];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (line, before[line_start..].chars().count() + 1)
+    }
+}
+
+/// Whether a node's children cover all of its non-white-space text.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_cover_the_program() {
+        let text = "int main(void) {\n  /* c */ return \"s\\n\" [0];\n}\n";
+        let tree = Parser::new(Lang::C).parse(text);
+        assert!(!tree.has_error());
+        let toks: Vec<&str> = (0..tree.tokens.len() as u32)
+            .map(|t| tree.token_text(t))
+            .collect();
+        assert!(toks.contains(&"/* c */"));
+        assert!(toks.contains(&"return"));
+        assert_eq!(tree.size(), toks.len() - 1, "the comment is not counted");
+        let root = tree.node(tree.root());
+        assert_eq!(root.kind, "translation_unit");
+        assert_eq!(root.tokens(), 0..tree.tokens.len() as u32);
+    }
+
+    #[test]
+    fn first_error_has_line_and_column() {
+        let mut p = Parser::new(Lang::C);
+        let err = p.first_error("int x = 1;\nint y = ;\n").unwrap();
+        assert_eq!(err.line, 2);
+        assert!(err.column >= 5, "{err}");
+        assert!(p.first_error("int x;").is_none());
+    }
+}

@@ -1,0 +1,202 @@
+//! The engine's JavaScript API (wasm-bindgen), used by the playground's Web Worker: parsing,
+//! language detection, token diffs, and the two reducers, [`Reducer`] (one program) and
+//! [`PairReducer`] (a seed and a variant). Both hand out queries, `{id, candidate, side,
+//! text, original}`, and take each query's verdict; the engine decides which side is asked
+//! when. Data crosses as plain JS objects (serde-wasm-bindgen); errors are thrown as JS
+//! `Error`s whose message says what to do.
+
+mod pair;
+
+pub use pair::PairReducer;
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use whittle::parse_report::ParseReport;
+use whittle::reduce::{Session, Settings, Verdict};
+use whittle::tree::Parser;
+use whittle::{catalog, Lang, Recording};
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    let ser = serde_wasm_bindgen::Serializer::json_compatible();
+    value
+        .serialize(&ser)
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// A verdict by name: 'interesting', 'boring' or 'error'.
+pub(crate) fn verdict(v: &str) -> Result<Verdict, JsError> {
+    Verdict::parse(v).ok_or_else(|| {
+        JsError::new(&format!(
+            "unknown verdict `{v}`: use interesting, boring or error"
+        ))
+    })
+}
+
+pub(crate) fn recording(s: &str) -> Result<Recording, JsError> {
+    s.parse().map_err(|e: String| JsError::new(&e))
+}
+
+/// The language by name, or detected from the text when `lang` is empty or "auto".
+pub(crate) fn lang_or_detect(lang: Option<&str>, text: &str) -> Result<Lang, JsError> {
+    match lang.filter(|l| !l.is_empty() && *l != "auto") {
+        Some(l) => catalog::lang(l).map_err(|e| JsError::new(&e)),
+        None => Ok(whittle::grammars::detect(None, text)),
+    }
+}
+
+/// Settings from a config's optional strategy name (default perses).
+pub(crate) fn settings(strategy: Option<&str>) -> Result<Settings, JsError> {
+    Ok(Settings {
+        strategy: catalog::strategy(strategy.unwrap_or("perses")).map_err(|e| JsError::new(&e))?,
+        ..Settings::default()
+    })
+}
+
+/// Parses `text` (language by name, or detected when `lang` is empty or "auto"):
+/// `{lang, tokens, bytes, ok, error: {line, column, byte, what, near} | null, round_trip,
+/// parse_ms, tree?: [{kind, field, named, extra, error, missing, start, end, parent,
+/// children, first_token, end_token, depth}]}` (byte offsets into the UTF-8 text).
+#[wasm_bindgen]
+pub fn parse(text: &str, lang: Option<String>, want_tree: bool) -> Result<JsValue, JsError> {
+    let lang = lang_or_detect(lang.as_deref(), text)?;
+    let started = js_sys::Date::now();
+    let tree = Parser::new(lang).parse(text);
+    let parse_ms = js_sys::Date::now() - started;
+    to_js(&ParseReport::of(&tree, text, parse_ms, want_tree))
+}
+
+/// The language a file name or, failing that, the text suggests.
+#[wasm_bindgen(js_name = detectLang)]
+pub fn detect_lang(name: Option<String>, text: &str) -> String {
+    whittle::grammars::detect(name.as_deref(), text)
+        .name()
+        .to_string()
+}
+
+#[derive(Serialize)]
+struct DiffOp {
+    tag: &'static str,
+    text: String,
+}
+
+/// A token-level diff of two programs: `[{tag: 'equal'|'delete'|'insert', text}]`.
+#[wasm_bindgen]
+pub fn diff(a: &str, b: &str) -> Result<JsValue, JsError> {
+    let ops: Vec<DiffOp> = whittle::textdiff::token_diff(a, b)
+        .into_iter()
+        .map(|(tag, text)| DiffOp { tag, text })
+        .collect();
+    to_js(&ops)
+}
+
+/// The methods both reducers share, each a call of the session's own.
+macro_rules! session_api {
+    ($reducer:ident) => {
+        #[wasm_bindgen]
+        impl $reducer {
+            /// Up to `k` queries to run: `[{id, candidate, side: 'seed' | 'variant', text,
+            /// original}]`. Call again after each report: a pair's seed is asked once its
+            /// variant passed.
+            pub fn next(&mut self, k: usize) -> Result<JsValue, JsError> {
+                to_js(&self.session.next(k))
+            }
+
+            /// The verdict of query `id`: 'interesting', 'boring' or 'error'.
+            pub fn report(&mut self, id: f64, verdict_name: &str) -> Result<(), JsError> {
+                self.session
+                    .report(id as u64, $crate::verdict(verdict_name)?);
+                Ok(())
+            }
+
+            /// Whether query `id` still matters (else its request may be dropped).
+            pub fn wants(&self, id: f64) -> bool {
+                self.session.wants(id as u64)
+            }
+
+            /// Ends the reduction where it is; the best so far stays.
+            pub fn stop(&mut self) {
+                self.session.stop();
+            }
+
+            pub fn history(&self) -> Result<JsValue, JsError> {
+                to_js(&self.session.history())
+            }
+
+            pub fn done(&self) -> bool {
+                self.session.done()
+            }
+
+            /// The verdicts consumed so far, as a string of '0' and '1', for replay.
+            pub fn verdicts(&self) -> String {
+                self.session.recording().to_string()
+            }
+        }
+    };
+}
+pub(crate) use session_api;
+
+#[derive(serde::Deserialize)]
+struct ReducerConfig {
+    #[serde(default)]
+    lang: Option<String>,
+    text: String,
+    #[serde(default)]
+    strategy: Option<String>,
+}
+
+fn session_from(config: JsValue, recording: Option<Recording>) -> Result<Session, JsError> {
+    let cfg: ReducerConfig = serde_wasm_bindgen::from_value(config)
+        .map_err(|e| JsError::new(&format!("bad reducer config: {e}")))?;
+    let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.text)?;
+    let settings = settings(cfg.strategy.as_deref())?;
+    match recording {
+        None => Session::new(lang, &cfg.text, settings),
+        Some(r) => Session::replay(lang, &cfg.text, settings, r),
+    }
+    .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// A reduction of one program in progress.
+#[wasm_bindgen]
+pub struct Reducer {
+    session: Session,
+}
+
+#[wasm_bindgen]
+impl Reducer {
+    /// `config`: `{lang?, text, strategy?}`. Throws if the text does not parse.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue) -> Result<Reducer, JsError> {
+        Ok(Reducer {
+            session: session_from(config, None)?,
+        })
+    }
+
+    /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
+    pub fn replay(config: JsValue, verdicts: &str) -> Result<Reducer, JsError> {
+        Ok(Reducer {
+            session: session_from(config, Some(recording(verdicts)?))?,
+        })
+    }
+
+    /// Runs a replay for up to `n` candidates; returns the stats.
+    pub fn step(&mut self, n: usize) -> Result<JsValue, JsError> {
+        self.session.step(n);
+        to_js(self.session.stats())
+    }
+
+    pub fn best(&self) -> String {
+        self.session.best().to_string()
+    }
+
+    pub fn stats(&self) -> Result<JsValue, JsError> {
+        to_js(self.session.stats())
+    }
+}
+
+session_api!(Reducer);

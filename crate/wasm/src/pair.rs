@@ -1,0 +1,73 @@
+//! `PairReducer`: pairwise reduction (PPR) of a seed and a variant. Its queries name their
+//! side; the worker tests each with that side's property.
+
+use crate::{lang_or_detect, recording, session_api, settings, to_js};
+use wasm_bindgen::prelude::*;
+use whittle::pair::PairSession;
+use whittle::Recording;
+
+#[derive(serde::Deserialize)]
+struct PairConfig {
+    #[serde(default)]
+    lang: Option<String>,
+    seed: String,
+    variant: String,
+    /// The single-program strategy MinCommonality uses (default perses).
+    #[serde(default)]
+    strategy: Option<String>,
+}
+
+fn session_from(config: JsValue, recording: Option<Recording>) -> Result<PairSession, JsError> {
+    let cfg: PairConfig = serde_wasm_bindgen::from_value(config)
+        .map_err(|e| JsError::new(&format!("bad pair reducer config: {e}")))?;
+    let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.variant)?;
+    let settings = settings(cfg.strategy.as_deref())?;
+    match recording {
+        None => PairSession::new(lang, &cfg.seed, &cfg.variant, settings),
+        Some(r) => PairSession::replay(lang, &cfg.seed, &cfg.variant, settings, r),
+    }
+    .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// A pairwise reduction in progress (PPR): a seed and a variant reduced together.
+#[wasm_bindgen]
+pub struct PairReducer {
+    session: PairSession,
+}
+
+#[wasm_bindgen]
+impl PairReducer {
+    /// `config`: `{lang?, seed, variant, strategy?}`. Throws if either program does not parse.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue) -> Result<PairReducer, JsError> {
+        Ok(PairReducer {
+            session: session_from(config, None)?,
+        })
+    }
+
+    /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
+    pub fn replay(config: JsValue, verdicts: &str) -> Result<PairReducer, JsError> {
+        Ok(PairReducer {
+            session: session_from(config, Some(recording(verdicts)?))?,
+        })
+    }
+
+    /// Runs a replay for up to `n` candidates; returns the stats.
+    pub fn step(&mut self, n: usize) -> Result<JsValue, JsError> {
+        self.session.step(n);
+        to_js(&self.session.pair_stats())
+    }
+
+    /// `{seed, variant, diff, diff_tokens}`: the best pair and its unified diff.
+    pub fn best(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.best())
+    }
+
+    /// The session's stats plus `seed_tokens_before/after`, `variant_tokens_before/after`,
+    /// `diff_tokens_before/after`, `seed_queries`, `variant_queries`.
+    pub fn stats(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.pair_stats())
+    }
+}
+
+session_api!(PairReducer);

@@ -1,0 +1,106 @@
+// The wasm engine's single-program API, driven from JavaScript as the playground's worker
+// drives it: parse reports, language detection, a Reducer's queries and verdicts, replay,
+// and the errors it throws. Needs web/pkg (`npm run build`). Run: node --test tests/wasm/
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import engine, { drive, replay } from './engine.mjs';
+
+const PROGRAM = `int bar(int y) { return y * 2; }
+int foo(int x) { return x + 1; }
+int main(void) {
+  int a = bar(3);
+  int b = foo(a);
+  return b;
+}
+`;
+const hasFoo = (text) => text.includes('foo(');
+
+test('parse reports tokens, bytes, validity, round trip and time, and the tree when asked', () => {
+  const r = engine.parse(PROGRAM, 'c', false);
+  assert.equal(r.lang, 'c');
+  assert.equal(r.ok, true);
+  assert.equal(r.error, null);
+  assert.equal(r.round_trip, true);
+  assert.equal(r.bytes, Buffer.byteLength(PROGRAM));
+  assert.ok(Number.isInteger(r.tokens) && r.tokens > 20 && r.tokens < PROGRAM.length, `tokens: ${r.tokens}`);
+  assert.equal(typeof r.parse_ms, 'number');
+  assert.ok(!('tree' in r), 'no tree unless asked');
+
+  const withTree = engine.parse(PROGRAM, 'c', true);
+  assert.ok(Array.isArray(withTree.tree) && withTree.tree.length > 0);
+  assert.ok(withTree.tree.some((n) => n.kind === 'function_definition'));
+  assert.equal(withTree.tokens, r.tokens);
+
+  const bad = engine.parse('int main(void) {\n  return (;\n}\n', 'c', false);
+  assert.equal(bad.ok, false);
+  assert.equal(typeof bad.error.line, 'number');
+  assert.equal(typeof bad.error.column, 'number');
+
+  assert.equal(engine.parse(PROGRAM, 'auto', false).lang, 'c', 'auto detects the language');
+  assert.throws(() => engine.parse(PROGRAM, 'cobol', false), /unknown language `cobol`/);
+});
+
+test('detectLang goes by the file name', () => {
+  assert.equal(engine.detectLang('a.c', ''), 'c');
+  assert.equal(engine.detectLang('a.cpp', ''), 'cpp');
+  assert.equal(engine.detectLang('main.rs', ''), 'rust');
+  assert.equal(engine.detectLang('app.js', ''), 'javascript');
+  assert.equal(engine.detectLang('Main.java', ''), 'java');
+});
+
+test('a Reducer keeps the property, shrinks the program, and hands out variant queries, the original first', () => {
+  const r = new engine.Reducer({ lang: 'c', text: PROGRAM });
+  const queries = drive(r, 3, (q) => hasFoo(q.text));
+  assert.ok(queries.length > 1);
+  assert.deepEqual(new Set(queries.map((q) => q.side)), new Set(['variant']), 'one program: every query is of the variant side');
+  assert.equal(queries[0].original, true, 'the original comes first');
+  assert.equal(queries[0].text, PROGRAM);
+  assert.equal(queries[0].verdict, 'interesting');
+  assert.ok(queries.slice(1).every((q) => q.original === false), 'one original query');
+  assert.equal(new Set(queries.map((q) => q.id)).size, queries.length, 'query ids are unique');
+  for (const q of queries) assert.equal(typeof q.candidate, 'number');
+
+  const best = r.best();
+  assert.equal(typeof best, 'string');
+  assert.ok(hasFoo(best), `the result keeps the property:\n${best}`);
+  assert.ok(best.length < PROGRAM.length / 2, `the result is small:\n${best}`);
+  assert.equal(engine.parse(best, 'c', false).ok, true, 'the result parses');
+
+  const s = r.stats();
+  assert.equal(s.done, true);
+  assert.equal(s.original_interesting, true);
+  assert.ok(s.tokens_now < s.tokens_before);
+  assert.equal(s.queries, queries.length, 'stats count the verdicts reported');
+  assert.ok(Array.isArray(r.history()) && r.history().length > 0);
+  assert.match(r.verdicts(), /^[01]+$/);
+});
+
+test("the verdicts replay to the same result, and k does not change it", () => {
+  const a = new engine.Reducer({ lang: 'c', text: PROGRAM });
+  drive(a, 1, (q) => hasFoo(q.text));
+  const b = new engine.Reducer({ lang: 'c', text: PROGRAM });
+  drive(b, 4, (q) => hasFoo(q.text));
+  assert.equal(b.best(), a.best());
+
+  const r = replay(engine.Reducer.replay({ lang: 'c', text: PROGRAM }, a.verdicts()));
+  assert.equal(r.best(), a.best());
+  assert.equal(r.stats().done, true);
+});
+
+test('an original without the property is reported, and nothing is reduced', () => {
+  const r = new engine.Reducer({ lang: 'c', text: PROGRAM });
+  drive(r, 2, () => false);
+  assert.equal(r.stats().original_interesting, false);
+  assert.equal(r.best(), PROGRAM);
+});
+
+test('a Reducer says what is wrong with its input', () => {
+  assert.throws(() => new engine.Reducer({ lang: 'c', text: 'int main(void) {\n  return (;\n}\n' }), /does not parse.*line \d+/);
+  assert.throws(
+    () => new engine.Reducer({ lang: 'c', text: PROGRAM, strategy: 'nope' }),
+    /unknown strategy `nope`.*perses.*hdd.*ddmin-lines.*ddmin-tokens/,
+  );
+  const r = new engine.Reducer({ lang: 'c', text: PROGRAM });
+  const [q] = r.next(1);
+  assert.throws(() => r.report(q.id, 'maybe'), /unknown verdict `maybe`/);
+});

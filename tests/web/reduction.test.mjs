@@ -1,0 +1,203 @@
+// The worker's reduction loop (web/src/reduction.js) against a scripted stand-in for the wasm
+// engine that speaks the query protocol: the engine hands out queries (one side's text each)
+// in its own order, and the loop only compiles, tests that side's property and reports.
+// The endpoint is 'none' (the property reads the program text), so no server is needed.
+// Run: node --test tests/web/
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Reduction } from '../../web/src/reduction.js';
+import { Compiler, EndpointError } from '../../web/src/endpoint.js';
+
+/**
+ * A fake (Pair)Reducer. `candidates`: [{seed?, variant}] after the original; each candidate's
+ * variant query comes first, its seed query (pairs) only after the variant was reported
+ * interesting; a variant reported boring makes its seed query (if out) unwanted, as the
+ * engine does.
+ */
+function fakeEngine({ pair, candidates }) {
+  const log = { configs: [], handedOut: [], reports: [], freed: 0 };
+  class Fake {
+    constructor(config) {
+      log.configs.push(config);
+      this.pair = pair;
+      this.nextId = 1;
+      this.queue = [];
+      this.out = new Map(); // id -> query
+      this.dropped = new Set();
+      this.best_ = pair ? { seed: config.seed, variant: config.variant, diff: '', diff_tokens: 3 } : config.text;
+      this.accepted = 0;
+      this.originalInteresting = null;
+      this.pendingCandidates = candidates.map((c, i) => ({ ...c, candidate: i + 1 }));
+      const original = pair ? { candidate: 0, seed: config.seed, variant: config.variant } : { candidate: 0, variant: config.text };
+      this.queue.push(this.query(original, 'variant', true));
+      if (pair) this.queue.push(this.query(original, 'seed', true));
+      this.waitingFor = 0; // the original's queries
+      this.results = new Map(); // candidate -> {variant?, seed?}
+    }
+    query(cand, side, original = false) {
+      return { id: this.nextId++, candidate: cand.candidate, side, text: cand[side], original, cand };
+    }
+    next(k) {
+      const batch = this.queue.splice(0, k);
+      for (const q of batch) this.out.set(q.id, q);
+      log.handedOut.push(...batch.map(({ cand, ...q }) => q));
+      return batch.map(({ cand, ...q }) => q);
+    }
+    wants(id) {
+      return this.out.has(id) && !this.dropped.has(id);
+    }
+    report(id, verdict) {
+      const q = this.out.get(id);
+      assert.ok(q, `report of a query that is not out: ${id}`);
+      assert.ok(!this.dropped.has(id), `report of a query the engine no longer wants: ${id}`);
+      this.out.delete(id);
+      log.reports.push({ id, side: q.side, candidate: q.candidate, verdict });
+      if (q.side === 'variant' && verdict !== 'interesting') {
+        for (const [other, o] of this.out) if (o.candidate === q.candidate) this.dropped.add(other);
+      }
+      const r = this.results.get(q.candidate) ?? {};
+      r[q.side] = verdict === 'interesting';
+      this.results.set(q.candidate, r);
+      const complete = !this.pair || !r.variant || r.seed !== undefined;
+      if (q.candidate === 0) {
+        if (complete) this.originalInteresting = !!(r.variant && (!this.pair || r.seed));
+        if (complete && this.originalInteresting) this.queueNext();
+        return;
+      }
+      if (this.pair && q.side === 'variant' && verdict === 'interesting') return this.queue.push(this.query(q.cand, 'seed'));
+      if (complete) {
+        if (r.variant && (!this.pair || r.seed)) {
+          this.accepted++;
+          this.best_ = this.pair ? { seed: q.cand.seed, variant: q.cand.variant, diff: '', diff_tokens: 1 } : q.cand.variant;
+        }
+        this.queueNext();
+      }
+    }
+    queueNext() {
+      const c = this.pendingCandidates.shift();
+      if (c) this.queue.push(this.query(c, 'variant'));
+      else this.finished = true;
+    }
+    done() {
+      return this.originalInteresting === false || (!!this.finished && this.out.size === 0);
+    }
+    stats() {
+      return { queries: log.reports.length, cache_hits: 0, tokens_before: 10, tokens_now: 5, accepted: this.accepted, pass: 'fake', round: 0, done: this.done(), original_interesting: this.originalInteresting };
+    }
+    best() {
+      return this.best_;
+    }
+    history() {
+      return [];
+    }
+    verdicts() {
+      return log.reports.map((r) => (r.verdict === 'interesting' ? '1' : '0')).join('');
+    }
+    free() {
+      log.freed++;
+    }
+  }
+  return { engine: pair ? { PairReducer: Fake } : { Reducer: Fake }, log };
+}
+
+const hasBug = { kind: 'regex', regex: 'x < 3', streams: ['source'], negate: false, exitOp: 'any' };
+const config = (pair, extra = {}) => ({
+  mode: pair ? 'pair' : 'single', lang: 'c', strategy: 'perses', k: 2,
+  variant: 'int c(int x) { return x < 3; }', seed: pair ? 'int c(int x) { return x > 3; }' : undefined,
+  endpoint: { kind: 'none', base: '' }, compiler: '', flags: '', execute: false, timeoutMs: 1000,
+  property: hasBug, seedProperty: pair ? { ...hasBug, negate: true } : undefined, ...extra,
+});
+
+/** Runs a reduction to its 'finished' message; returns all messages sent. `onMessage(m, r)`
+ *  sees each message first. */
+function runToEnd(engine, cfg, onMessage = () => {}) {
+  return new Promise((resolve) => {
+    const messages = [];
+    const r = new Reduction(engine, { type: 'reduce', run: 7, config: cfg }, (m) => {
+      messages.push(m);
+      onMessage(m, r);
+      if (m.type === 'finished') resolve(messages);
+    });
+    r.start();
+  });
+}
+
+test('a pair: each query is tested with its side’s property and reported by id; originals are shown by side', { timeout: 5000 }, async () => {
+  const { engine, log } = fakeEngine({
+    pair: true,
+    candidates: [
+      { variant: 'int c(int x) { return 0; }', seed: 'int c(int x) { return 0; }' }, // the variant fails
+      { variant: 'x < 3', seed: 'x > 3' }, // both pass
+      { variant: 'x < 3', seed: 'x < 3' }, // the seed fails
+    ],
+  });
+  const messages = await runToEnd(engine, config(true));
+  assert.deepEqual(log.configs, [{ lang: 'c', seed: config(true).seed, variant: config(true).variant, strategy: 'perses' }]);
+  assert.deepEqual(messages.filter((m) => m.type === 'original').map((m) => m.side).sort(), ['seed', 'variant']);
+  assert.ok(messages.every((m) => m.run === 7));
+  assert.deepEqual(log.reports.map((r) => `${r.candidate}:${r.side}:${r.verdict}`), [
+    '0:variant:interesting', '0:seed:interesting',
+    '1:variant:boring',
+    '2:variant:interesting', '2:seed:interesting',
+    '3:variant:interesting', '3:seed:boring',
+  ]);
+  const finished = messages.at(-1);
+  assert.equal(finished.state, 'done', finished.message);
+  assert.deepEqual(finished.best, { seed: 'x > 3', variant: 'x < 3', diff: '', diff_tokens: 1 });
+  assert.equal(finished.verdicts, '1101110');
+});
+
+test('one program: queries of the variant side, the reducer gets the text', { timeout: 5000 }, async () => {
+  const { engine, log } = fakeEngine({ pair: false, candidates: [{ variant: 'int y;' }, { variant: 'x < 3;' }] });
+  const messages = await runToEnd(engine, config(false));
+  assert.deepEqual(log.configs, [{ lang: 'c', text: config(false).variant, strategy: 'perses' }]);
+  assert.deepEqual(messages.filter((m) => m.type === 'original').map((m) => m.side), ['variant']);
+  assert.deepEqual(log.reports.map((r) => r.verdict), ['interesting', 'boring', 'interesting']);
+  assert.equal(messages.at(-1).state, 'done');
+  assert.equal(messages.at(-1).best, 'x < 3;');
+});
+
+test('queries the engine stops wanting are dropped, never reported', { timeout: 5000 }, async () => {
+  // The original pair's two sides are out together (k = 2); the variant fails, so the seed's
+  // verdict no longer matters.
+  const { engine, log } = fakeEngine({ pair: true, candidates: [] });
+  const messages = await runToEnd(engine, config(true, { variant: 'int c(int x) { return 0; }' }));
+  assert.deepEqual(log.handedOut.map((q) => `${q.id}:${q.side}`), ['1:variant', '2:seed']);
+  assert.deepEqual(log.reports.map((r) => r.id), [1], 'query 2 was dropped');
+  assert.deepEqual(messages.filter((m) => m.type === 'original').map((m) => m.side), ['variant', 'seed']);
+  assert.equal(messages.at(-1).state, 'failed');
+});
+
+test('an endpoint error pauses the run; on resume the failed query is sent again', { timeout: 5000 }, async (t) => {
+  const compile = Compiler.prototype.compile;
+  t.after(() => (Compiler.prototype.compile = compile));
+  let failures = 0;
+  Compiler.prototype.compile = function (source, signal) {
+    if (source === 'x < 3;' && failures++ === 0) return Promise.reject(new EndpointError('cannot reach whittle serve'));
+    return compile.call(this, source, signal);
+  };
+  const { engine, log } = fakeEngine({ pair: false, candidates: [{ variant: 'x < 3;' }] });
+  const messages = await runToEnd(engine, config(false), (m, r) => {
+    if (m.type === 'state' && m.state === 'paused') setTimeout(() => r.resume(), 10);
+  });
+  const states = messages.filter((m) => m.type === 'state').map((m) => `${m.state}${m.message ? `: ${m.message}` : ''}`);
+  assert.deepEqual(states, ['running', 'paused: cannot reach whittle serve', 'running']);
+  assert.deepEqual(log.handedOut.map((q) => q.id), [1, 2], 'the engine handed the query out once');
+  assert.deepEqual(log.reports.map((r) => `${r.id}:${r.verdict}`), ['1:interesting', '2:interesting']);
+  assert.equal(messages.at(-1).state, 'done');
+  assert.equal(messages.at(-1).best, 'x < 3;');
+});
+
+test('an original without its property fails the run with a pointer to the Output tab', { timeout: 5000 }, async () => {
+  const { engine } = fakeEngine({ pair: true, candidates: [{ variant: 'x < 3', seed: 'x > 3' }] });
+  const messages = await runToEnd(engine, config(true, { seed: 'x < 3 too' }));
+  const finished = messages.at(-1);
+  assert.equal(finished.state, 'failed');
+  assert.match(finished.message, /original pair does not have its properties.*Output tab/);
+});
+
+test('an engine that refuses its input fails the run with its message', { timeout: 5000 }, async () => {
+  const engine = { Reducer: class { constructor() { throw new Error('the program does not parse as c (line 2, column 3: …)'); } } };
+  const messages = await runToEnd(engine, config(false));
+  assert.deepEqual(messages, [{ type: 'finished', state: 'failed', message: 'the program does not parse as c (line 2, column 3: …)', run: 7 }]);
+});

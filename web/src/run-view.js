@@ -1,0 +1,111 @@
+// The panels a reduction feeds: Progress (figures, chart, history), Result (the best so far:
+// one program, or a pair side by side with its difference), Diff (the original against the
+// result) and Output (what the endpoint answered). The page passes the worker's messages and
+// the run record (state.js) in; this module only draws.
+import { ProgressView, formatDuration } from './progress.js';
+import { renderDiff } from './diff-view.js';
+import { renderPair } from './pair-view.js';
+import { renderOutput } from './output-view.js';
+import { sideLabel } from './state.js';
+import { $ } from './ui.js';
+
+export class RunView {
+  /** engine: the EngineClient (for token diffs); embed: no "Edit it" button in an embed. */
+  constructor({ engine, embed }) {
+    this.engine = engine;
+    this.embed = embed;
+    this.progress = new ProgressView({
+      chart: $('chart'),
+      tokens: $('progress-tokens'),
+      queries: $('progress-queries'),
+      qps: $('progress-qps'),
+      cache: $('progress-cache'),
+      pass: $('progress-pass'),
+      elapsed: $('progress-elapsed'),
+      history: $('history'),
+    });
+    this.pairDiffSeq = 0;
+  }
+
+  /** A new run: empty panels, `info` where the result will be. */
+  reset(info) {
+    this.progress.reset();
+    $('result').textContent = '';
+    for (const id of ['result-seed', 'result-variant', 'result-diff', 'result-seed-info', 'result-variant-info', 'result-diff-info']) $(id).textContent = '';
+    $('diff').replaceChildren();
+    $('result-info').textContent = info;
+    $('result-copy').hidden = true;
+    $('result-use').hidden = true;
+  }
+
+  /** A 'progress' or 'finished' message; a finished one brings the history of accepted steps. */
+  update(msg) {
+    this.progress.update(msg);
+    if (msg.type === 'finished') this.progress.setHistory(msg.history);
+  }
+
+  /** The Result tab: the run's best so far (`restored`: from local storage). */
+  showResult(run, finished, restored = false) {
+    const s = run.stats;
+    const work = run.replay ? 'replayed' : restored ? 'restored' : `${s.queries} queries${finished ? '' : ' so far'}`;
+    $('result-info').textContent = `${s.tokens_before} → ${s.tokens_now} tokens (${percent(s)}), ${work}`;
+    $('result-copy').hidden = false;
+    $('result-use').hidden = this.embed;
+    if (!run.pair) {
+      $('result').textContent = run.best;
+      return;
+    }
+    const els = { seed: $('result-seed'), variant: $('result-variant'), diff: $('result-diff') };
+    renderPair(run.best, null, els);
+    $('result-seed-info').textContent = `${s.seed_tokens_before} → ${s.seed_tokens_after} tokens`;
+    $('result-variant-info').textContent = `${s.variant_tokens_before} → ${s.variant_tokens_after} tokens`;
+    $('result-diff-info').textContent = `${s.diff_tokens_before} → ${s.diff_tokens_after} tokens`;
+    // Mark the differing tokens once the engine has diffed the pair (the latest pair only).
+    const seq = ++this.pairDiffSeq;
+    this.engine.diff(run.best.seed, run.best.variant).then((chunks) => seq === this.pairDiffSeq && renderPair(run.best, chunks, els), () => {});
+  }
+
+  /** The Diff tab: the original program (a pair's variant) against its reduced form. */
+  async showDiff(run) {
+    if (!run?.best) return;
+    const target = $('diff');
+    if (run.state === 'running' && !run.replay) {
+      // Diffing a large program costs the worker time the reduction needs: only between runs.
+      target.textContent = 'The diff is shown when the reduction stops.';
+      return;
+    }
+    try {
+      renderDiff(target, await this.engine.diff(run.original.variant, run.pair ? run.best.variant : run.best));
+    } catch (e) {
+      target.textContent = `could not diff: ${e.message}`;
+    }
+  }
+
+  /** The Output tab: the endpoint's answers by side ('variant', 'seed'); `pair` names them. */
+  showOutputs(bySide, what, pair) {
+    const sides = Object.keys(bySide);
+    const parts = sides.flatMap((side) =>
+      renderOutput(bySide[side], `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`));
+    $('output').replaceChildren(...parts);
+  }
+}
+
+/** The result as text to copy. */
+export const resultText = (run) => (run.pair ? `/* seed */\n${run.best.seed}\n/* variant */\n${run.best.variant}` : run.best);
+
+/** The status line for a run's 'finished' message: {text, kind}. */
+export function finishedStatus(run, msg) {
+  const s = msg.stats;
+  const work = run.replay ? `replayed from ${msg.verdicts.length} recorded verdicts, no compiler used` : `${s?.queries} queries`;
+  const sizes = s && (run.pair
+    ? `seed ${s.seed_tokens_before} → ${s.seed_tokens_after}, variant ${s.variant_tokens_before} → ${s.variant_tokens_after}, diff ${s.diff_tokens_before} → ${s.diff_tokens_after} tokens`
+    : `${s.tokens_before} → ${s.tokens_now} tokens`);
+  const summary = s ? `${sizes} (${work}) in ${formatDuration(msg.elapsedMs)}` : '';
+  if (msg.state === 'done') return { text: `done: ${summary}`, kind: 'done' };
+  if (msg.state === 'cancelled') return { text: `cancelled: best so far ${summary}`, kind: 'idle' };
+  return { text: `failed: ${msg.message}`, kind: 'error' };
+}
+
+function percent(s) {
+  return s.tokens_before ? `${((100 * s.tokens_now) / s.tokens_before).toFixed(1)}%` : '';
+}

@@ -1,0 +1,98 @@
+// The settings sidebar: the form's changes become new states (applyForm in state.js), the
+// compiler list follows the endpoint and language, and a link's JavaScript property waits
+// for the person's leave to run.
+import { applyForm, isPair, sideName, usesJs } from './state.js';
+import { fillCompilers, readForm, showFields, writeForm } from './form.js';
+import { listCompilers } from './endpoint.js';
+import { $ } from './ui.js';
+
+export class SettingsPanel {
+  /**
+   * state(): the page's state; variantLang(): the language the variant parsed as (for 'auto');
+   * onChange(next): the person changed the form; onCompiler(id): the compiler list chose one;
+   * onTrust(): the JavaScript property was allowed to run.
+   */
+  constructor({ state, variantLang, onChange, onCompiler, onTrust }) {
+    Object.assign(this, { state, variantLang, onChange, onCompiler, onTrust });
+    this.propSide = 'variant'; // the side whose property the form shows
+    this.jsTrusted = true;
+    this.compilerLoad = 0;
+    for (const el of document.querySelectorAll('#sidebar input:not([name=prop-side]), #sidebar select, #sidebar textarea, #lang, #strategy, #mode')) {
+      el.addEventListener(el.matches('input[type=text], input[type=url], textarea') ? 'input' : 'change', (e) => this.formChanged(e));
+    }
+    for (const r of document.querySelectorAll('input[name=prop-side]')) {
+      r.addEventListener('change', () => {
+        this.propSide = r.value;
+        this.write();
+        this.showCheckLabel();
+      });
+    }
+    $('compilers-reload').addEventListener('click', () => this.loadCompilers());
+    $('js-run').addEventListener('click', () => {
+      this.jsTrusted = true;
+      this.showJsTrust();
+      this.onTrust();
+    });
+  }
+
+  /** At start-up: fill the form from the state. A link's JavaScript property is not trusted. */
+  start({ jsTrusted }) {
+    this.jsTrusted = jsTrusted;
+    this.write();
+    this.showJsTrust();
+  }
+
+  write() {
+    writeForm(this.state(), this.propSide);
+  }
+
+  /** One program has one property: back to the variant's. */
+  modeChanged() {
+    if (!isPair(this.state())) this.propSide = 'variant';
+    for (const r of document.querySelectorAll('input[name=prop-side]')) r.checked = r.value === this.propSide;
+    this.showCheckLabel();
+  }
+
+  showCheckLabel() {
+    $('check').textContent = `Check the ${sideName(this.state(), this.propSide)}`;
+  }
+
+  formChanged(e) {
+    const before = this.state();
+    const next = applyForm(before, readForm(), this.propSide);
+    if (next.endpoint.kind !== before.endpoint.kind) $('k').value = String(next.settings.k);
+    showFields(next, this.propSide);
+    if (e?.target?.id === 'prop-js') this.jsTrusted = true; // they wrote or edited it: their own code
+    this.onChange(next);
+    const compilersChanged = next.endpoint.kind !== before.endpoint.kind || next.endpoint.base !== before.endpoint.base || next.lang !== before.lang;
+    if (compilersChanged) this.loadCompilers();
+    this.showJsTrust();
+  }
+
+  async loadCompilers() {
+    const state = this.state();
+    if (state.endpoint.kind === 'none') return;
+    const n = ++this.compilerLoad;
+    const errorEl = $('compilers-error');
+    errorEl.hidden = true;
+    const lang = state.lang === 'auto' ? (this.variantLang() ?? 'c') : state.lang;
+    let list = [];
+    try {
+      list = await listCompilers(state.endpoint, lang);
+      if (list.length === 0) throw new Error(`the endpoint has no compilers for ${lang}`);
+    } catch (e) {
+      if (n !== this.compilerLoad) return;
+      errorEl.textContent = e.message;
+      errorEl.hidden = false;
+    }
+    if (n !== this.compilerLoad) return;
+    // Prefer the state's compiler; else gcc when listed (what most bug reports use).
+    const current = this.state().compiler;
+    const preferred = current || list.find((c) => /gcc/.test(c.id))?.id || list[0]?.id || '';
+    this.onCompiler(fillCompilers(list, preferred));
+  }
+
+  showJsTrust() {
+    $('js-trust').hidden = this.jsTrusted || !usesJs(this.state());
+  }
+}

@@ -1,0 +1,277 @@
+// The playground's state as plain data, and the pure transitions the page makes on it. No DOM
+// and no globals, so that node can test it (tests/web/state.test.mjs).
+//
+// Three pieces, each replaced (never changed in place) by the transitions below:
+//   state: what the person set up, saved to local storage and carried by permalinks: mode,
+//          language, the two texts, their properties, the compile settings;
+//   run:   the current (or last) reduction, as the worker's messages tell it;
+//   link:  what a permalink brought besides the state (its recorded verdicts and the engine
+//          build that recorded them), kept only while it still fits the state.
+//
+// A pair's two sides are 'seed' and 'variant'. In one-program mode the program is the variant
+// side: its text is `state.variant`, its property `state.property`.
+import { SAMPLE_PROGRAM, SAMPLE_SEED } from './sample.js';
+
+export const DEFAULT_JS_PROPERTY = `(result, input) =>
+  result.code === 0 &&
+  /makes integer from pointer without a cast/.test(result.stderr)`;
+
+/** The default k: a few queries at once on our own server, one on a public instance. */
+export const defaultK = (endpointKind) => (endpointKind === 'ce' ? 1 : 2);
+
+/** A seed's default property: the variant's, negated (the seed must not show the behaviour). */
+export const seedPropertyFrom = (p) => ({ ...p, negate: !p.negate });
+
+export const DEFAULT_PROPERTY = Object.freeze({
+  kind: 'regex',
+  regex: 'makes integer from pointer without a cast',
+  streams: ['stderr'],
+  negate: false,
+  exitOf: 'compile',
+  exitOp: 'eq',
+  exitValue: 0,
+  js: DEFAULT_JS_PROPERTY,
+});
+
+/** A fresh copy of the state the page opens with. */
+export function defaultState() {
+  return {
+    mode: 'single', // or 'pair'
+    lang: 'c',
+    variant: SAMPLE_PROGRAM, // the program, or a pair's variant
+    seed: SAMPLE_SEED, // pair mode only
+    strategy: 'perses',
+    endpoint: { kind: 'whittle', base: '' },
+    compiler: '',
+    flags: '-O2 -Wall',
+    execute: false,
+    property: { ...DEFAULT_PROPERTY }, // the variant's
+    seedProperty: seedPropertyFrom(DEFAULT_PROPERTY),
+    settings: { k: defaultK('whittle'), timeoutS: 60, shareVerdicts: true },
+  };
+}
+
+// --- reading the state -----------------------------------------------------------------------
+
+export const isPair = (state) => state.mode === 'pair';
+
+/** The sides this state reduces: the variant, and in pair mode the seed. */
+export const sidesOf = (state) => (isPair(state) ? ['variant', 'seed'] : ['variant']);
+
+export const textOf = (state, side) => (side === 'seed' ? state.seed : state.variant);
+
+/** What the page calls a side: 'program' in one-program mode (`pair`: whether it is a pair). */
+export const sideLabel = (pair, side) => (pair ? side : 'program');
+export const sideName = (state, side) => sideLabel(isPair(state), side);
+
+const propertyField = (side) => (side === 'seed' ? 'seedProperty' : 'property');
+
+export const propertyOf = (state, side) => state[propertyField(side)];
+
+/** Whether a property is JavaScript (which a link's state may not run unasked). */
+export const usesJs = (state) => sidesOf(state).some((side) => propertyOf(state, side).kind === 'js');
+
+/** Runs are comparable (their verdicts replay) when mode, programs, language and strategy match. */
+export const runKey = (state) =>
+  JSON.stringify([state.mode, state.variant, isPair(state) ? state.seed : null, state.lang, state.strategy]);
+
+// --- changing the state ----------------------------------------------------------------------
+
+export const setMode = (state, mode) => ({ ...state, mode });
+export const setLang = (state, lang) => ({ ...state, lang });
+export const setText = (state, side, text) => ({ ...state, [side === 'seed' ? 'seed' : 'variant']: text });
+export const setProperty = (state, side, property) => ({ ...state, [propertyField(side)]: { ...property } });
+export const setSettings = (state, settings) => ({ ...state, settings: { ...state.settings, ...settings } });
+
+/**
+ * The settings form's values over `state`: `form` holds mode, lang, strategy, endpoint,
+ * compiler, flags, execute, settings and the property it shows, which is side `propSide`'s.
+ */
+export function applyForm(state, form, propSide) {
+  const { property, settings, compiler, ...rest } = form;
+  let next = { ...state, ...rest, compiler: compiler || state.compiler };
+  next = setProperty(next, propSide, property);
+  next = setSettings(next, settings);
+  // Keep k polite: the default follows the endpoint unless the person chose their own.
+  if (next.endpoint.kind !== state.endpoint.kind && state.settings.k === defaultK(state.endpoint.kind)) {
+    next = setSettings(next, { k: defaultK(next.endpoint.kind) });
+  }
+  return next;
+}
+
+/** A state from a link or local storage: older ones call the variant `program`, and may lack
+ *  newer fields (the defaults fill them). */
+export function withDefaults(saved) {
+  const s = { ...saved };
+  if ('program' in s) {
+    s.variant ??= s.program;
+    delete s.program;
+  }
+  const defaults = defaultState();
+  const out = { ...defaults, ...s, settings: { ...defaults.settings, ...s.settings } };
+  out.property = { ...DEFAULT_PROPERTY, ...s.property };
+  out.seedProperty = { ...seedPropertyFrom(out.property), ...s.seedProperty };
+  return out;
+}
+
+// --- links -----------------------------------------------------------------------------------
+
+/** What a decoded permalink asks for: its state, and the reduction it recorded (if any). */
+export function fromLink(decoded) {
+  const { verdicts, engine, ...state } = decoded;
+  return {
+    state: withDefaults(state),
+    link: typeof verdicts === 'string' ? { verdicts, engine: engine ?? null } : null,
+  };
+}
+
+/** A link's recording applies only to the programs, language and strategy it was made for. */
+export const linkAfterEdit = (link, before, after) => (link && runKey(before) === runKey(after) ? link : null);
+
+/** The state to share: what local storage would hold, minus the unused side, plus the
+ *  recorded verdicts when wanted and they belong to this state (the last run's, or the link's). */
+export function shareableState(state, { run = null, link = null, engineId = null } = {}) {
+  const s = structuredClone(state);
+  if (!isPair(s)) {
+    delete s.seed;
+    delete s.seedProperty;
+  }
+  const own = run?.verdicts && run.key === runKey(state);
+  const recording = own ? { verdicts: run.verdicts, engine: engineId } : link;
+  if (state.settings.shareVerdicts && recording?.verdicts) {
+    s.verdicts = recording.verdicts;
+    s.engine = recording.engine;
+  }
+  return s;
+}
+
+// --- what blocks a reduction -----------------------------------------------------------------
+
+/** Why the texts cannot be reduced yet (`reports`: the last parse report of each side), or null. */
+export function syntaxBlocker(state, reports) {
+  for (const side of sidesOf(state)) {
+    if (!reports[side]) return 'the engine is still loading';
+    if (!reports[side].ok) return `the ${sideName(state, side)} does not parse: fix the syntax error first`;
+  }
+  return null;
+}
+
+/** Why a reduction (or a check) cannot start, or null. */
+export function blocker(state, { reports, jsTrusted }) {
+  const syntax = syntaxBlocker(state, reports);
+  if (syntax) return syntax;
+  if (usesJs(state) && !jsTrusted) return 'this link’s JavaScript property has not been allowed: read it and press Run';
+  if (state.endpoint.kind !== 'none' && !state.compiler) return 'choose a compiler';
+  return null;
+}
+
+// --- what the worker gets --------------------------------------------------------------------
+
+const propertyConfig = (p) => (p.kind === 'js' ? { kind: 'js', js: p.js } : { ...p, js: undefined });
+
+/** What the worker needs to query the endpoint and test a property (the variant's unless
+ *  `side` says otherwise; a pair's reduction gets the seed's too). */
+export function testConfig(state, side = 'variant') {
+  return {
+    endpoint: state.endpoint,
+    compiler: state.compiler,
+    flags: state.flags,
+    execute: state.execute,
+    property: propertyConfig(propertyOf(state, side)),
+    seedProperty: isPair(state) && side === 'variant' ? propertyConfig(state.seedProperty) : undefined,
+    timeoutMs: state.settings.timeoutS * 1000,
+  };
+}
+
+/** A 'reduce' or 'replay' message's config (`lang`: the language the parse settled on). */
+export function reduceConfig(state, lang) {
+  return {
+    mode: state.mode,
+    lang,
+    variant: state.variant,
+    seed: isPair(state) ? state.seed : undefined,
+    strategy: state.strategy,
+    k: state.settings.k,
+    ...testConfig(state),
+  };
+}
+
+// --- the reduction run -----------------------------------------------------------------------
+//
+// run: {id, replay, pair, original: {variant, seed}, lang, key, state, verdicts, best, stats,
+//       outputs}. state: 'running' | 'paused' | 'done' | 'failed' | 'cancelled' | 'restored'.
+
+/** A new run of `state` (after `previous`, whose id it follows). */
+export function startRun(state, previous, { lang, replay = false }) {
+  return {
+    id: (previous?.id ?? 0) + 1,
+    replay,
+    pair: isPair(state),
+    original: { variant: state.variant, seed: isPair(state) ? state.seed : null },
+    lang,
+    key: runKey(state),
+    state: 'running',
+    verdicts: null,
+    best: null,
+    stats: null,
+    outputs: {},
+  };
+}
+
+export const isActive = (run) => !!run && (run.state === 'running' || run.state === 'paused');
+
+/** The run after one of the worker's reduction messages (see reduction.js); messages of
+ *  other runs leave it as it is. */
+export function runMessage(run, msg) {
+  if (!run || msg.run !== run.id) return run;
+  switch (msg.type) {
+    case 'state':
+      return { ...run, state: msg.state };
+    case 'progress':
+      return msg.best === undefined ? run : { ...run, best: msg.best, stats: msg.stats };
+    case 'original':
+      return { ...run, outputs: { ...run.outputs, [msg.side]: msg.result } };
+    case 'finished':
+      return msg.stats
+        ? { ...run, state: msg.state, best: msg.best, stats: msg.stats, verdicts: msg.verdicts }
+        : { ...run, state: msg.state };
+    default:
+      return run;
+  }
+}
+
+/** What local storage keeps of a run's best result, so that it survives a reload. */
+export function bestRecord(run, finished, savedAt) {
+  const stats = Object.fromEntries(Object.entries(run.stats).filter(([k]) => /tokens|queries/.test(k)));
+  return {
+    mode: run.pair ? 'pair' : 'single',
+    best: run.best,
+    original: run.original.variant,
+    seed: run.original.seed,
+    lang: run.lang,
+    stats,
+    savedAt,
+    finished,
+  };
+}
+
+/** The run a saved best result stands for (it replays nothing and belongs to no state), or
+ *  null when the record is unusable. */
+export function restoredRun(saved) {
+  if (!saved?.best || !saved.stats) return null;
+  return {
+    id: 0,
+    replay: false,
+    pair: saved.mode === 'pair',
+    original: { variant: saved.original, seed: saved.seed ?? null },
+    lang: saved.lang,
+    key: null,
+    state: 'restored',
+    verdicts: null,
+    best: saved.best,
+    stats: saved.stats,
+    outputs: {},
+    finished: !!saved.finished,
+    savedAt: saved.savedAt,
+  };
+}
