@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Whittle needs to build and test, and only what is missing:
-#   apt:    clang lld llvm (C grammars for wasm32), chromium (browser tests), creduce cvise (baselines)
+#   apt:    clang lld llvm (C grammars for wasm32), chromium (browser tests), creduce cvise (baselines),
+#           bubblewrap (the sandbox of whittle serve's jobs, and what ties a test to whittle reduce)
 #   rustup: the wasm32-unknown-unknown target
 #   cargo:  wasm-bindgen-cli at the version crate/Cargo.toml pins
 #   npm:    node_modules from package-lock.json
@@ -26,9 +27,10 @@ declare -A APT_CHECK=(
   [chromium]=/usr/bin/chromium
   [creduce]=/usr/bin/creduce
   [cvise]=/usr/bin/cvise
+  [bubblewrap]=/usr/bin/bwrap
 )
 missing=()
-for pkg in clang lld llvm chromium creduce cvise; do
+for pkg in clang lld llvm chromium creduce cvise bubblewrap; do
   [ -x "${APT_CHECK[$pkg]}" ] || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -42,9 +44,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   say "apt-get install ${missing[*]}"
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    clang lld llvm chromium creduce cvise
+    clang lld llvm chromium creduce cvise bubblewrap
 else
-  say "apt packages present (clang lld llvm chromium creduce cvise)"
+  say "apt packages present (clang lld llvm chromium creduce cvise bubblewrap)"
 fi
 
 # --- Rust ------------------------------------------------------------------------------------

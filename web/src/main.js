@@ -10,6 +10,7 @@ import { EngineClient } from './engine-client.js';
 import { ParsePanel } from './parse-panel.js';
 import { RunView, finishedStatus, resultText } from './run-view.js';
 import { enterEmbedMode, isEmbed, setUpSharing } from './share.js';
+import { LinkPanel } from './link-panel.js';
 import { SettingsPanel } from './settings-panel.js';
 import { decodeState, encodeState } from './permalink.js';
 import * as storage from './storage.js';
@@ -29,6 +30,10 @@ let state = S.defaultState();
 let run = null; // the current or last reduction (state.js)
 let link = null; // a permalink's recorded reduction, while it fits the state
 let fromLink = false; // the state came from a permalink (its JavaScript properties are untrusted)
+// The state came from a permalink the person has not allowed yet: the page neither compiles
+// nor contacts its endpoint (not even for the compiler list) nor runs its JavaScript property
+// until they press Allow (or Run) once. A replay of its recorded verdicts needs none of that.
+let untrustedLink = false;
 let engineId = null; // this page's engine build (a hash of the wasm)
 let tab = 'tree';
 
@@ -124,10 +129,30 @@ const settings = new SettingsPanel({
     state = { ...state, compiler };
     updateButtons();
   },
-  onTrust: updateButtons,
+  onTrust: () => allowLink(),
+  mayContact: () => S.mayContactEndpoint(state, { untrustedLink, embed }),
 });
 
-const blocker = () => S.blocker(state, { reports: parsePanel.reports, jsTrusted: settings.jsTrusted });
+const blocker = () => S.blocker(state, { reports: parsePanel.reports, jsTrusted: settings.jsTrusted, untrustedLink, embed });
+const consentPending = () => !embed && S.needsConsent(state, { untrustedLink, jsTrusted: settings.jsTrusted });
+
+// --- a link's requests -----------------------------------------------------------------------
+
+const linkPanel = new LinkPanel({ onAllow: () => allowLink() });
+
+/** The person allowed the link: from now on the page acts on the state as on their own (edits
+ *  need no new leave), and does what they pressed before allowing, if anything. */
+function allowLink() {
+  if (embed) return;
+  untrustedLink = false;
+  settings.jsTrusted = true;
+  settings.showJsTrust();
+  const action = linkPanel.allowed();
+  updateButtons();
+  settings.loadCompilers();
+  if (action === 'check') $('check').click();
+  else if (action === 'reduce' && !S.isActive(run)) startReduction();
+}
 
 // --- checking --------------------------------------------------------------------------------
 
@@ -137,6 +162,7 @@ $('check').addEventListener('click', async () => {
   if (why) {
     out.textContent = why;
     out.className = 'check-result err';
+    if (consentPending()) linkPanel.ask('check');
     return;
   }
   out.textContent = 'checking…';
@@ -162,7 +188,10 @@ const runView = new RunView({ engine, embed });
 
 function startReduction({ replayVerdicts = null } = {}) {
   const why = replayVerdicts ? S.syntaxBlocker(state, parsePanel.reports) : blocker();
-  if (why) return setStatus(`cannot reduce: ${why}`, 'error');
+  if (why) {
+    if (!replayVerdicts && consentPending()) linkPanel.ask('reduce');
+    return setStatus(`cannot reduce: ${why}`, 'error');
+  }
   const lang = parsePanel.reports.variant.lang;
   run = S.startRun(state, run, { lang, replay: !!replayVerdicts });
   runView.reset(replayVerdicts ? 'Replaying…' : 'Reducing…');
@@ -243,7 +272,11 @@ function updateButtons() {
   $('pause').hidden = !active || run.state !== 'running';
   $('resume').hidden = !active || run.state !== 'paused';
   $('cancel').hidden = !active;
-  if (embed) $('reduce').textContent = link ? 'Replay' : 'Reduce';
+  if (embed) {
+    // An embed only replays: without a recording there is nothing it may do.
+    $('reduce').textContent = 'Replay';
+    $('reduce').hidden = active || !link;
+  }
 }
 
 // --- notices and sharing ---------------------------------------------------------------------
@@ -263,6 +296,7 @@ async function loadInitialState() {
       if (decoded) {
         const opened = S.fromLink(decoded);
         fromLink = true;
+        untrustedLink = true;
         link = opened.link;
         return opened.state;
       }
@@ -299,7 +333,12 @@ async function boot() {
   parsePanel.edits = 0;
   if (state.lang !== 'auto') setHighlighting(state.lang);
   if (!embed && !fromLink) restoreBest();
-  settings.loadCompilers();
+  if (fromLink && !embed) linkPanel.show(state, { consent: consentPending(), replays: !!link });
+  if (embed && !link) {
+    $('result-info').textContent = 'This link carries no recorded reduction: open it in the playground to reduce it.';
+    showNotice('This embed shows the program only: it replays recorded reductions and never compiles. Open it in the playground to reduce it.');
+  }
+  settings.loadCompilers(); // not from an embed, nor from a link before it is allowed (mayContact)
   try {
     const info = await engine.ready;
     engineId = info.engineId;
@@ -317,7 +356,8 @@ async function boot() {
     // The link carries a whole reduction: replay it. Only the engine that recorded it is sure
     // to make the same candidates from the same verdicts.
     if (link.engine && link.engine !== engineId) {
-      showNotice(`This link’s reduction was recorded by another build of the engine (${link.engine}; this page runs ${engineId}), so its replay may end differently. Press Reduce for a fresh result.`);
+      const fresh = embed ? 'Open it in the playground for a fresh result.' : 'Press Reduce for a fresh result.';
+      showNotice(`This link’s reduction was recorded by another build of the engine (${link.engine}; this page runs ${engineId}), so its replay may end differently. ${fresh}`);
     }
     startReduction({ replayVerdicts: link.verdicts });
   }
@@ -338,4 +378,6 @@ window.whittle = {
   state: () => structuredClone(state),
   result: () => structuredClone(run?.best ?? null),
   shareLink: async () => `${location.origin}/${await encodeState(shareable())}`,
+  linkRequests: () => S.linkRequests(state),
+  linkAllowed: () => !untrustedLink,
 };

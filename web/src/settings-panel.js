@@ -10,10 +10,12 @@ export class SettingsPanel {
   /**
    * state(): the page's state; variantLang(): the language the variant parsed as (for 'auto');
    * onChange(next): the person changed the form; onCompiler(id): the compiler list chose one;
-   * onTrust(): the JavaScript property was allowed to run.
+   * onTrust(): the JavaScript property was allowed to run (Run: it allows the whole link);
+   * mayContact(): whether the endpoint may be asked for its compilers now (not from an embed,
+   * nor from a link the person has not allowed yet).
    */
-  constructor({ state, variantLang, onChange, onCompiler, onTrust }) {
-    Object.assign(this, { state, variantLang, onChange, onCompiler, onTrust });
+  constructor({ state, variantLang, onChange, onCompiler, onTrust, mayContact = () => true }) {
+    Object.assign(this, { state, variantLang, onChange, onCompiler, onTrust, mayContact });
     this.propSide = 'variant'; // the side whose property the form shows
     this.jsTrusted = true;
     this.compilerLoad = 0;
@@ -75,6 +77,14 @@ export class SettingsPanel {
     const n = ++this.compilerLoad;
     const errorEl = $('compilers-error');
     errorEl.hidden = true;
+    if (!this.mayContact()) {
+      // A link's endpoint is not contacted before the person allows the link: show its compiler.
+      this.compilerLoad++;
+      this.onCompiler(fillCompilers([], state.compiler));
+      errorEl.textContent = 'The compiler list comes from the endpoint once you allow this link (see the top of the page).';
+      errorEl.hidden = false;
+      return;
+    }
     const lang = state.lang === 'auto' ? (this.variantLang() ?? 'c') : state.lang;
     let list = [];
     try {

@@ -11,6 +11,7 @@
 // A pair's two sides are 'seed' and 'variant'. In one-program mode the program is the variant
 // side: its text is `state.variant`, its property `state.property`.
 import { SAMPLE_PROGRAM, SAMPLE_SEED } from './sample.js';
+import { apiBase } from './endpoint.js';
 
 export const DEFAULT_JS_PROPERTY = `(result, input) =>
   result.code === 0 &&
@@ -145,6 +146,65 @@ export function shareableState(state, { run = null, link = null, engineId = null
   return s;
 }
 
+// --- what a link asks of the machine that opens it --------------------------------------------
+//
+// A permalink is a file a stranger hands you. Its state names an endpoint to contact, a
+// compiler, flags, whether to run the compiled program, and perhaps a JavaScript property. The
+// page lists these (linkRequests) and does none of them until the person allows the link once
+// (needsConsent); replaying the link's recorded verdicts needs none of them.
+
+/**
+ * What acting on `state` (checking, reducing) would ask of this machine and the network, for
+ * the page to show when the state came from a link: [{key, text, warn}], where key is one of
+ * 'endpoint', 'compiler', 'flags', 'execute', 'parallel', 'js', 'nothing'; warn marks what
+ * reaches beyond this page and this machine's compiler, or runs code.
+ */
+export function linkRequests(state) {
+  const asks = [];
+  const { endpoint } = state;
+  if (endpoint.kind === 'none') {
+    asks.push({ key: 'endpoint', text: 'compiles nothing: no compile endpoint (the property reads only the program text)', warn: false });
+  } else {
+    const ce = endpoint.kind === 'ce';
+    const where = ce ? `Compiler Explorer at ${apiBase(endpoint)}` : 'this page’s own whittle serve';
+    asks.push(ce
+      ? { key: 'endpoint', text: `sends the program to an outside endpoint: Compiler Explorer at ${apiBase(endpoint)}`, warn: true }
+      : { key: 'endpoint', text: 'compiles on this page’s own whittle serve (the server this page came from)', warn: false });
+    asks.push({ key: 'compiler', text: state.compiler ? `with the compiler ${state.compiler}` : 'with a compiler you choose (the link names none)', warn: false });
+    const flags = (state.flags ?? '').trim();
+    asks.push({ key: 'flags', text: flags ? `with the flags ${flags} (passed to the compiler as they are)` : 'with no flags', warn: false });
+    asks.push(state.execute
+      ? { key: 'execute', text: `runs the compiled program (execution is on), on the machine of ${where}`, warn: true }
+      : { key: 'execute', text: 'execution is off: the compiled program is not started', warn: false });
+    const k = state.settings?.k ?? 1;
+    if (k > 1) asks.push({ key: 'parallel', text: `up to ${k} compile requests at a time`, warn: false });
+  }
+  if (usesJs(state)) {
+    const which = isPair(state) && sidesOf(state).every((side) => propertyOf(state, side).kind === 'js') ? 'JavaScript properties' : 'a JavaScript property';
+    asks.push({ key: 'js', text: `carries ${which}: code from the link that runs in a sandbox in your browser, away from this page, but that can reach the network`, warn: true });
+  }
+  if (endpoint.kind === 'none' && !usesJs(state)) {
+    asks.push({ key: 'nothing', text: 'nothing here leaves this page or runs code', warn: false });
+  }
+  return asks;
+}
+
+/**
+ * Whether the page must ask before it acts on `state`: it came from a link the person has not
+ * allowed yet (`untrustedLink`), and acting would contact an endpoint (with the link's
+ * compiler, flags and execution) or run a JavaScript property they did not write
+ * (`jsTrusted`: they wrote or edited it themselves).
+ */
+export function needsConsent(state, { untrustedLink = false, jsTrusted = false } = {}) {
+  if (!untrustedLink) return false;
+  return state.endpoint.kind !== 'none' || (usesJs(state) && !jsTrusted);
+}
+
+/** Whether the page may contact the state's endpoint (to list its compilers, say) now: never
+ *  from an embed, and from a link only once it is allowed. */
+export const mayContactEndpoint = (state, { untrustedLink = false, embed = false } = {}) =>
+  !embed && state.endpoint.kind !== 'none' && !untrustedLink;
+
 // --- what blocks a reduction -----------------------------------------------------------------
 
 /** Why the texts cannot be reduced yet (`reports`: the last parse report of each side), or null. */
@@ -156,11 +216,17 @@ export function syntaxBlocker(state, reports) {
   return null;
 }
 
-/** Why a reduction (or a check) cannot start, or null. */
-export function blocker(state, { reports, jsTrusted }) {
+/**
+ * Why a reduction (or a check) cannot start, or null. `jsTrusted`: a JavaScript property may
+ * run; `untrustedLink`: the state came from a link not yet allowed (see needsConsent);
+ * `embed`: the page is an embed, which only replays.
+ */
+export function blocker(state, { reports, jsTrusted, untrustedLink = false, embed = false }) {
   const syntax = syntaxBlocker(state, reports);
   if (syntax) return syntax;
-  if (usesJs(state) && !jsTrusted) return 'this link’s JavaScript property has not been allowed: read it and press Run';
+  if (embed) return 'an embed only replays a recorded reduction: open it in the playground to reduce';
+  if (usesJs(state) && !jsTrusted) return 'this link’s JavaScript property has not been allowed: it can reach the network; read it, then press Run or Allow';
+  if (needsConsent(state, { untrustedLink, jsTrusted })) return 'this link has not been allowed to compile yet: read what it asks (at the top of the page) and press Allow';
   if (state.endpoint.kind !== 'none' && !state.compiler) return 'choose a compiler';
   return null;
 }

@@ -7,6 +7,7 @@ mod input;
 mod process;
 mod progress;
 mod runner;
+mod sandbox;
 mod server;
 
 use clap::{Parser, Subcommand};

@@ -1,13 +1,14 @@
-//! Running one compiler or program with limits: its own process group (killed whole on
-//! timeout and when it ends, so stray children do not linger), an address-space limit, a
-//! wall-clock deadline, and capped capture of stdout and stderr.
-//!
-//! This bounds resource use; it is not a sandbox. A compiled program runs with the server's
-//! user and can read and write what that user can.
+//! Running one process with limits: the one runner for users' tests (`whittle reduce`) and
+//! compile jobs (`whittle serve`). Its own process group (killed whole on timeout, on cancel
+//! and when it ends, so stray children do not linger), a parent-death signal, resource limits
+//! (CPU time, file size, open files, core dumps, optionally address space), optionally a
+//! sandbox and control groups (see [`crate::sandbox`]), a wall-clock deadline, and capped
+//! capture of stdout and stderr.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -16,6 +17,26 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use crate::sandbox::{Cgroups, Sandbox};
+
+/// How a process is confined.
+#[derive(Clone, Default)]
+pub enum Confinement {
+    /// As it is (only the limits below).
+    #[default]
+    None,
+    /// In a PID namespace that dies with us; file system and environment as they are.
+    Tethered(Arc<Sandbox>),
+    /// In the sandbox, with `cwd` its only writable folder, and in control groups with these
+    /// caps when the kernel offers them.
+    Jailed {
+        sandbox: Arc<Sandbox>,
+        cgroups: Option<Arc<Cgroups>>,
+        memory: u64,
+        processes: u64,
+    },
+}
 
 /// What to run and within which limits.
 pub struct Spec {
@@ -33,6 +54,28 @@ pub struct Spec {
     pub output_cap: usize,
     /// Set when the client no longer wants the answer: the group is killed at once.
     pub cancel: Arc<AtomicBool>,
+    pub confinement: Confinement,
+    /// `RLIMIT_CPU` in seconds.
+    pub cpu_seconds: Option<u64>,
+}
+
+impl Spec {
+    /// A spec with no stdin, no limits beyond the defaults and no confinement.
+    pub fn new(program: PathBuf, args: Vec<OsString>, cwd: PathBuf, deadline: Instant) -> Spec {
+        Spec {
+            program,
+            args,
+            cwd,
+            env: Vec::new(),
+            stdin: None,
+            deadline,
+            address_space: None,
+            output_cap: 64 * 1024,
+            cancel: Arc::default(),
+            confinement: Confinement::None,
+            cpu_seconds: None,
+        }
+    }
 }
 
 /// How a run ended.
@@ -48,6 +91,8 @@ pub struct Outcome {
     pub timed_out: bool,
     /// Killed because the job was called off.
     pub cancelled: bool,
+    /// Something was killed for passing the memory cap.
+    pub out_of_memory: bool,
     pub elapsed: Duration,
 }
 
@@ -103,6 +148,8 @@ const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// Largest file a job may write (the assembly of a big program is a few MiB at most).
 const FILE_SIZE_LIMIT: u64 = 512 << 20;
+/// Open files per process.
+const OPEN_FILES_LIMIT: u64 = 1024;
 
 /// Runs `spec` to completion or its deadline. `Err` when it could not be started.
 pub fn run(spec: Spec) -> Result<Outcome, String> {
@@ -115,8 +162,28 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
             ..Outcome::default()
         });
     }
-    let mut cmd = Command::new(&spec.program);
-    cmd.args(&spec.args)
+    let groups = match &spec.confinement {
+        Confinement::Jailed {
+            cgroups: Some(c),
+            memory,
+            processes,
+            ..
+        } => Some(c.job(*memory, *processes)?),
+        _ => None,
+    };
+    let group_fds: Vec<i32> = groups.iter().flat_map(|g| g.procs.iter().map(|f| f.as_raw_fd())).collect();
+    let (program, args) = match &spec.confinement {
+        Confinement::None => (spec.program.clone(), spec.args.clone()),
+        Confinement::Tethered(sandbox) => sandbox.tether(&spec.program, &spec.args),
+        Confinement::Jailed { sandbox, .. } => {
+            sandbox.wrap(&spec.program, &spec.args, &spec.cwd, &spec.env)
+        }
+    };
+    let mut cmd = Command::new(&program);
+    if matches!(spec.confinement, Confinement::Jailed { .. }) {
+        cmd.env_clear(); // bwrap sets the job's environment itself
+    }
+    cmd.args(&args)
         .current_dir(&spec.cwd)
         .stdin(if spec.stdin.is_some() {
             Stdio::piped()
@@ -129,9 +196,9 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
     for (k, v) in &spec.env {
         cmd.env(k, v);
     }
-    let address_space = spec.address_space;
-    // SAFETY: the closure runs between fork and exec and only calls prctl(2) and setrlimit(2),
-    // which are async-signal-safe; it allocates nothing.
+    let (address_space, cpu) = (spec.address_space, spec.cpu_seconds);
+    // SAFETY: the closure runs between fork and exec and only calls prctl(2), setrlimit(2)
+    // and write(2), which are async-signal-safe; it allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
             // If the server dies (even by SIGKILL), the job's direct child goes with it: the
@@ -141,10 +208,14 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             set_limit(libc::RLIMIT_CORE, 0)?;
             set_limit(libc::RLIMIT_FSIZE, FILE_SIZE_LIMIT)?;
+            set_limit(libc::RLIMIT_NOFILE, OPEN_FILES_LIMIT)?;
             if let Some(bytes) = address_space {
                 set_limit(libc::RLIMIT_AS, bytes)?;
             }
-            Ok(())
+            if let Some(seconds) = cpu {
+                set_limit(libc::RLIMIT_CPU, seconds)?;
+            }
+            crate::sandbox::JobGroups::join_raw(&group_fds)
         });
     }
     let mut child = cmd
@@ -215,6 +286,8 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
         (None, Some(s)) => (128 + s, Some(s)),
         (None, None) => (-1, None),
     };
+    let out_of_memory = groups.as_ref().is_some_and(|g| g.hit_memory_cap());
+    drop(groups);
     Ok(Outcome {
         code,
         signal,
@@ -224,6 +297,7 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
         stderr_truncated,
         timed_out,
         cancelled,
+        out_of_memory,
         elapsed,
     })
 }
@@ -295,18 +369,16 @@ mod tests {
     use super::*;
 
     fn sh(script: &str, secs: u64, cap: usize) -> Outcome {
-        run(Spec {
-            program: "/bin/sh".into(),
-            args: vec!["-c".into(), script.into()],
-            cwd: std::env::temp_dir(),
-            env: vec![],
-            stdin: Some(b"in".to_vec()),
-            deadline: Instant::now() + Duration::from_secs(secs),
-            address_space: Some(1 << 30),
-            output_cap: cap,
-            cancel: Arc::default(),
-        })
-        .unwrap()
+        let mut spec = Spec::new(
+            "/bin/sh".into(),
+            vec!["-c".into(), script.into()],
+            std::env::temp_dir(),
+            Instant::now() + Duration::from_secs(secs),
+        );
+        spec.stdin = Some(b"in".to_vec());
+        spec.address_space = Some(1 << 30);
+        spec.output_cap = cap;
+        run(spec).unwrap()
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! [`crate::process`] (the runner `whittle serve` uses for compile jobs too): its own process
 //! group, killed whole on timeout, on cancel, and when whittle itself dies.
 
-use crate::process::{self, Spec};
+use crate::process::{self, Confinement, Spec};
+use crate::sandbox::Sandbox;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -90,12 +91,16 @@ impl Runner {
         let job_rx = Arc::new(Mutex::new(job_rx));
         let running = Arc::new(Mutex::new(HashMap::new()));
         let properties = Arc::new(properties);
+        // Without bubblewrap a test still dies with whittle's own process (parent-death
+        // signal), but what it started might not.
+        let tether = Sandbox::detect().ok().map(Arc::new);
         for _ in 0..threads.max(1) {
-            let (job_rx, done_tx, running, properties) = (
+            let (job_rx, done_tx, running, properties, tether) = (
                 job_rx.clone(),
                 done_tx.clone(),
                 running.clone(),
                 properties.clone(),
+                tether.clone(),
             );
             std::thread::spawn(move || loop {
                 let job = match job_rx.lock().unwrap().recv() {
@@ -105,7 +110,7 @@ impl Runner {
                 let cancel = Arc::new(AtomicBool::new(false));
                 running.lock().unwrap().insert(job.id, cancel.clone());
                 let done = match properties.of(job.side) {
-                    Some(property) => run_job(property, &job, timeout, cancel),
+                    Some(property) => run_job(property, &job, timeout, cancel, tether.as_ref()),
                     None => done(&job, Outcome::Failed("no test for this side".into()), ""),
                 };
                 running.lock().unwrap().remove(&job.id);
@@ -153,7 +158,13 @@ fn done(job: &Job, outcome: Outcome, output: &str) -> Done {
     }
 }
 
-fn run_job(property: &Property, job: &Job, timeout: Duration, cancel: Arc<AtomicBool>) -> Done {
+fn run_job(
+    property: &Property,
+    job: &Job,
+    timeout: Duration,
+    cancel: Arc<AtomicBool>,
+    tether: Option<&Arc<Sandbox>>,
+) -> Done {
     let dir = match tempfile::Builder::new().prefix("whittle-").tempdir() {
         Ok(d) => d,
         Err(e) => {
@@ -173,17 +184,14 @@ fn run_job(property: &Property, job: &Job, timeout: Duration, cancel: Arc<Atomic
             vec!["-c".into(), cmd.replace("{}", name).into()],
         ),
     };
-    let outcome = process::run(Spec {
-        program,
-        args,
-        cwd: dir.path().to_path_buf(),
-        env: vec![],
-        stdin: None,
-        deadline: Instant::now() + timeout,
-        address_space: None,
-        output_cap: OUTPUT_CAP,
-        cancel,
-    });
+    let mut spec = Spec::new(program, args, dir.path().to_path_buf(), Instant::now() + timeout);
+    spec.output_cap = OUTPUT_CAP;
+    spec.cancel = cancel;
+    // In a PID namespace that dies with whittle, so no test outlives a killed run.
+    if let Some(sandbox) = tether {
+        spec.confinement = Confinement::Tethered(sandbox.clone());
+    }
+    let outcome = process::run(spec);
     let o = match outcome {
         Ok(o) => o,
         Err(e) => {

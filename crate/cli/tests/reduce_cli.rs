@@ -213,3 +213,73 @@ fn an_interrupted_run_keeps_its_best() {
     assert!(saved.len() < PROGRAM.len(), "some progress was saved");
     assert!(whittle::tree::Parser::new(whittle::Lang::C).is_valid(&saved));
 }
+
+#[test]
+fn an_earlier_runs_original_is_never_deleted() {
+    let dir = scratch("keep-orig");
+    std::fs::write(dir.join("input.c.orig"), "the only copy").unwrap();
+    script(&dir, "exit 1");
+    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "input.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("input.c.orig")).unwrap(),
+        "the only copy"
+    );
+}
+
+/// Processes whose command line names `marker`.
+fn running(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            std::fs::read(e.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+        })
+        .count()
+}
+
+#[test]
+fn killing_whittle_even_with_sigkill_leaves_no_test_running() {
+    let dir = scratch("sigkill");
+    let marker = format!("whittle-test-marker-{}", std::process::id());
+    // A test that starts a long-lived child of its own in the background and waits.
+    script(&dir, &format!("sh -c 'sleep 300; : {marker}' & sleep 300; : {marker}"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .current_dir(&dir)
+        .args(["reduce", "--test", "./check.sh", "input.c", "-j", "2"])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while running(&marker) == 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(running(&marker) > 0, "the test never started");
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while running(&marker) > 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(running(&marker), 0, "a test outlived whittle");
+}
+
+#[test]
+fn files_with_one_stem_save_apart() {
+    let dir = scratch("stems");
+    std::fs::write(dir.join("input.cpp"), PROGRAM.replace("42", "43")).unwrap();
+    script(&dir, "cat input.c* | grep -q 'marker = 4[23]'");
+    let a = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .current_dir(&dir)
+        .args(["reduce", "--test", "./check.sh", "input.c", "-q"])
+        .spawn()
+        .unwrap();
+    let b = whittle(&dir, &["reduce", "--test", "./check.sh", "input.cpp", "-q"]);
+    let a = a.wait_with_output().unwrap();
+    assert!(a.status.success() && b.status.success());
+    for (f, marker) in [("input.c", "marker = 42"), ("input.cpp", "marker = 43")] {
+        let text = std::fs::read_to_string(dir.join(f)).unwrap();
+        assert!(text.contains(marker), "{f}: {text}");
+    }
+}

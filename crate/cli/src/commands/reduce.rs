@@ -131,7 +131,9 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let mut session = session.map_err(|e| crate::input::unparseable(&args.file, &e))?;
 
     let orig = PathBuf::from(format!("{}.orig", args.file.display()));
-    if !orig.exists() {
+    // An existing FILE.orig may be the only copy of an earlier run's original: never touched.
+    let made_orig = !orig.exists();
+    if made_orig {
         std::fs::write(&orig, &text)
             .map_err(|e| format!("cannot keep the original as {}: {e}", orig.display()))?;
     }
@@ -168,7 +170,9 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
                 eprintln!("Its output was:\n{}", done.output.trim_end());
             }
             eprintln!("Check the test by hand: copy {name} into an empty folder and run the test there; it must exit 0.");
-            let _ = std::fs::remove_file(&orig);
+            if made_orig {
+                let _ = std::fs::remove_file(&orig);
+            }
             return Ok(1);
         }
         Ending::Interrupted => eprintln!(

@@ -1,6 +1,7 @@
 //! `whittle serve`.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(clap::Args)]
@@ -20,15 +21,16 @@ pub struct ServeArgs {
     /// Compile jobs running at once (default: the number of cores); more wait in a queue.
     #[arg(long, value_name = "N")]
     pub max_jobs: Option<usize>,
-    /// Compile jobs that may wait for a turn; beyond that requests get 503.
+    /// Compile jobs that may wait for a turn; beyond that requests get 429.
     #[arg(long, value_name = "N", default_value_t = 256)]
     pub max_queue: usize,
-    /// Address-space limit for compilers and compiled programs, in MiB (node and the JVM get a
-    /// heap of half of it instead).
+    /// Memory of a job in MiB: a control-group cap on all it runs where the kernel offers one,
+    /// else an address-space limit for compilers and compiled programs (node and the JVM also
+    /// get a heap of half of it).
     #[arg(long, value_name = "MIB", default_value_t = 2048)]
     pub max_memory: u64,
-    /// Output kept per stream (stdout, stderr, asm), in KiB; the rest is dropped and the answer
-    /// says `truncated`.
+    /// Output in one answer (stdout, stderr, asm together), in KiB; the rest is dropped and the
+    /// answer says `truncated`.
     #[arg(long, value_name = "KIB", default_value_t = 1024)]
     pub max_output: usize,
     /// Largest request body, in KiB (413 beyond).
@@ -41,6 +43,16 @@ pub struct ServeArgs {
     /// server's own page and pages on localhost always may. Repeatable; `*` allows any origin.
     #[arg(long, value_name = "ORIGIN")]
     pub allow_origin: Vec<String>,
+    /// Lines of output in one answer (all streams together).
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub max_output_lines: usize,
+    /// Processes a job may have at once (enforced where control groups are available).
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub max_processes: u64,
+    /// Run compile jobs and programs even though no sandbox works here: they can then read and
+    /// write whatever this user can, and reach the network. Never on a shared machine.
+    #[arg(long)]
+    pub unsafe_no_sandbox: bool,
 }
 
 pub fn run(args: ServeArgs) -> i32 {
@@ -60,6 +72,10 @@ pub fn run(args: ServeArgs) -> i32 {
     l.queue_len = args.max_queue;
     l.memory_bytes = args.max_memory << 20;
     l.output_bytes = args.max_output << 10;
+    l.output_lines = args.max_output_lines.max(1);
+    l.processes = args.max_processes.max(8);
+    l.unsafe_no_sandbox = args.unsafe_no_sandbox;
+    confine(l);
     l.body_bytes = args.max_body << 10;
     l.allow_execute = !args.no_execute;
     opts.allow_any_origin = args.allow_origin.iter().any(|o| o == "*");
@@ -70,5 +86,40 @@ pub fn run(args: ServeArgs) -> i32 {
             eprintln!("whittle serve: {e}");
             1
         }
+    }
+}
+
+/// Finds the sandbox and control groups, says at start what jobs run in, and sweeps the job
+/// folders of servers that were killed.
+fn confine(l: &mut crate::server::Limits) {
+    let swept = crate::server::compile::sweep_stale_job_folders();
+    if swept > 0 {
+        println!("whittle serve: removed {swept} job folder(s) left by servers that were killed");
+    }
+    match crate::sandbox::Sandbox::detect() {
+        Ok(sandbox) => {
+            eprintln!("whittle serve: sandbox: {}", sandbox.describe());
+            l.sandbox = Some(Arc::new(sandbox));
+        }
+        Err(why) if l.unsafe_no_sandbox => eprintln!(
+            "whittle serve: warning: no sandbox ({why}); --unsafe-no-sandbox: jobs run as this user, with its files and the network"
+        ),
+        Err(why) => eprintln!(
+            "whittle serve: no sandbox: {why}. Compile jobs are refused; fix that, or start with --unsafe-no-sandbox to run them unconfined"
+        ),
+    }
+    match crate::sandbox::Cgroups::detect() {
+        Ok(cgroups) => {
+            eprintln!(
+                "whittle serve: limits: {}, {} MiB and {} processes a job",
+                cgroups.describe(),
+                l.memory_bytes >> 20,
+                l.processes
+            );
+            l.cgroups = Some(Arc::new(cgroups));
+        }
+        Err(why) => eprintln!(
+            "whittle serve: limits: no control groups ({why}): memory is an address-space limit for compilers and programs, node and java get a heap limit, sanitizer builds none; processes are not capped"
+        ),
     }
 }

@@ -4,53 +4,66 @@
 //!   the Accept header asks for text only); `?fields=id,name` picks fields.
 //! - `GET /api/languages`: the languages that have a compiler.
 //! - `POST /api/compiler/<id>/compile`: a compile job (see `compile.rs`). The body is CE's JSON,
-//!   or, as with CE, the bare source with flags in `?options=`.
-//! - `POST /api/cancel/<key>`: calls off the job whose request carried `X-Whittle-Job: <key>`
-//!   (see `cancel.rs`).
+//!   sent as `Content-Type: application/json` (anything else, including CE's plain form of a
+//!   bare source with flags in `?options=`, is refused with 415: a page of another site can
+//!   send those without a CORS preflight). A full queue answers 429 with `Retry-After`.
+//! - `POST /api/cancel/<key>`: calls off the job whose request carried `X-Whittle-Job: <key>`,
+//!   when it comes from the same client (origin and address) as that request (see
+//!   `cancel.rs`); also `Content-Type: application/json` (the body is ignored).
 //! - `OPTIONS /api/*`: CORS preflight. Every answer carries `Access-Control-Allow-Origin: *`.
 //!
 //! Compile requests that a browser sends from a page of another site are refused (403) unless
 //! that origin was allowed with `--allow-origin`: with CORS open, any web page could otherwise
 //! run programs on this machine while its user merely visits it.
 
+use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
 
+use hyper::body::Incoming;
+use hyper::header::HeaderMap;
+use hyper::http::request::Parts;
+use hyper::Method;
 use serde_json::{json, Value};
-use tiny_http::{Method, Request, ResponseBox};
 
-use super::cancel::Cancels;
+use super::cancel::{Cancels, Owner};
 use super::compile::{self, CompileRequest};
 use super::compilers::{self, Compiler};
-use super::http::{self, header, header_value, BodyError};
+use super::http::{self, header_value, BodyError, Resp};
 use super::State;
 
-pub fn handle(state: &Arc<State>, req: Request) {
-    let (raw_path, query) = http::split_target(req.url());
-    let (raw_path, query) = (raw_path.to_string(), query.to_string());
+/// How long a client may take to send a request body.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Answers an `/api/` request from `peer`.
+pub async fn handle(state: Arc<State>, parts: Parts, body: Incoming, peer: IpAddr) -> Resp {
+    let mut response = route(&state, parts, body, peer).await;
+    http::set(&mut response, "access-control-allow-origin", "*");
+    http::set(&mut response, "vary", "Accept");
+    response
+}
+
+async fn route(state: &Arc<State>, parts: Parts, body: Incoming, peer: IpAddr) -> Resp {
+    let raw_path = parts.uri.path().to_string();
+    let query = parts.uri.query().unwrap_or("").to_string();
     let segments: Option<Vec<String>> = raw_path
         .split('/')
         .filter(|s| !s.is_empty())
         .map(|s| http::percent_decode(s, false))
         .collect();
     let Some(segments) = segments else {
-        return respond(
-            req,
-            http::error(400, format!("bad percent-encoding in {raw_path}")),
-        );
+        return http::error(400, format!("bad percent-encoding in {raw_path}"));
     };
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
-    let method = req.method().clone();
-    let response = match (&method, segments.as_slice()) {
-        (Method::Options, _) => preflight(&req),
-        (Method::Get | Method::Head, ["api", "compilers"]) => list_compilers(&req, &state.compilers, None, &query),
-        (Method::Get | Method::Head, ["api", "compilers", lang]) => list_compilers(&req, &state.compilers, Some(lang), &query),
-        (Method::Get | Method::Head, ["api", "languages"]) => languages(&req, &state.compilers),
-        (Method::Post, ["api", "compiler", id, "compile"]) => {
-            let id = id.to_string();
-            return compile_request(state, req, &id, &query);
-        }
-        (Method::Post, ["api", "cancel", key]) => cancel_job(state, &req, key),
+    let headers = &parts.headers;
+    match (&parts.method, segments.as_slice()) {
+        (&Method::OPTIONS, _) => preflight(headers),
+        (&Method::GET | &Method::HEAD, ["api", "compilers"]) => list_compilers(headers, &state.compilers, None, &query),
+        (&Method::GET | &Method::HEAD, ["api", "compilers", lang]) => list_compilers(headers, &state.compilers, Some(lang), &query),
+        (&Method::GET | &Method::HEAD, ["api", "languages"]) => languages(headers, &state.compilers),
+        (&Method::POST, ["api", "compiler", id, "compile"]) => compile_request(state, headers, body, id, peer).await,
+        (&Method::POST, ["api", "cancel", key]) => cancel_job(state, headers, body, key, peer).await,
         (_, ["api", "compiler", _, "compile"] | ["api", "cancel", _]) => method_not_allowed("POST"),
         (_, ["api", "compilers", ..] | ["api", "languages"]) => method_not_allowed("GET"),
         _ => http::error(
@@ -60,51 +73,106 @@ pub fn handle(state: &Arc<State>, req: Request) {
                 compilers::ids(&state.compilers)
             ),
         ),
-    };
-    respond(req, response);
+    }
 }
 
-/// `POST /api/cancel/<key>`: calls off the job whose request carried `X-Whittle-Job: <key>`.
-fn cancel_job(state: &State, req: &Request, key: &str) -> ResponseBox {
-    if let Err(msg) = origin_allowed(state, req) {
+/// A 415 answer unless the request says its body is JSON.
+fn unless_json(headers: &HeaderMap, what: &str) -> Option<Resp> {
+    let sent = header_value(headers, "content-type");
+    if http::is_json_content_type(sent.as_deref()) {
+        return None;
+    }
+    let sent = sent.map_or("no Content-Type".to_string(), |t| {
+        format!("Content-Type {t:?}")
+    });
+    Some(http::error(
+        415,
+        format!(
+            "{what} must be sent with Content-Type: application/json (this one had {sent}); \
+             send the Compiler Explorer JSON body, e.g. {{\"source\": \"int main(){{}}\", \"options\": {{\"userArguments\": \"-O2\"}}}}"
+        ),
+    ))
+}
+
+/// Reads a body within the size and time limits; the error is the answer to send.
+async fn body_within_limits(state: &State, body: Incoming) -> Result<hyper::body::Bytes, Resp> {
+    match http::read_body(body, state.limits.body_bytes, BODY_TIMEOUT).await {
+        Ok(b) => Ok(b),
+        Err(BodyError::TooLarge { limit }) => {
+            let mut r = http::error(413, format!("the request body is larger than {limit} bytes; send a smaller program or start whittle serve with a larger --max-body"));
+            http::set(&mut r, "connection", "close");
+            Err(r)
+        }
+        Err(BodyError::TimedOut { after }) => {
+            let mut r = http::error(
+                408,
+                format!(
+                    "the request body did not arrive within {} s",
+                    after.as_secs()
+                ),
+            );
+            http::set(&mut r, "connection", "close");
+            Err(r)
+        }
+        Err(BodyError::Io(e)) => {
+            let mut r = http::error(400, format!("could not read the request body: {e}"));
+            http::set(&mut r, "connection", "close");
+            Err(r)
+        }
+    }
+}
+
+/// `POST /api/cancel/<key>`: calls off the job whose request carried `X-Whittle-Job: <key>`,
+/// if this client (origin and address) sent that request.
+async fn cancel_job(
+    state: &State,
+    headers: &HeaderMap,
+    body: Incoming,
+    key: &str,
+    peer: IpAddr,
+) -> Resp {
+    if let Err(msg) = origin_allowed(state, headers) {
         return http::error(403, msg);
     }
-    http::json(200, &json!({"cancelled": state.cancels.cancel(key)}))
+    if let Some(r) = unless_json(headers, "POST /api/cancel/<key>") {
+        return r;
+    }
+    if let Err(r) = body_within_limits(state, body).await {
+        return r;
+    }
+    let owner = Owner::new(header_value(headers, "origin").as_deref(), peer);
+    http::json(
+        200,
+        &json!({"cancelled": state.cancels.cancel(key, &owner)}),
+    )
 }
 
-/// Sends `response` with the CORS header every API answer carries.
-fn respond(req: Request, mut response: ResponseBox) {
-    response.add_header(header("Access-Control-Allow-Origin", "*"));
-    response.add_header(header("Vary", "Accept"));
-    let _ = req.respond(response);
-}
-
-fn method_not_allowed(allow: &str) -> ResponseBox {
+fn method_not_allowed(allow: &str) -> Resp {
     let mut r = http::error(405, format!("use {allow} here"));
-    r.add_header(header("Allow", &format!("{allow}, OPTIONS")));
+    http::set(&mut r, "allow", &format!("{allow}, OPTIONS"));
     r
 }
 
-fn preflight(req: &Request) -> ResponseBox {
-    let mut r = tiny_http::Response::empty(204).boxed();
-    r.add_header(header("Access-Control-Allow-Methods", "GET, POST, OPTIONS"));
-    let asked = header_value(req, "Access-Control-Request-Headers").unwrap_or_default();
+fn preflight(headers: &HeaderMap) -> Resp {
+    let mut r = http::empty(204);
+    http::set(&mut r, "access-control-allow-methods", "GET, POST, OPTIONS");
+    let asked = header_value(headers, "access-control-request-headers").unwrap_or_default();
     let allowed = if asked.is_empty() {
         "Content-Type, Accept".to_string()
     } else {
         asked
     };
-    r.add_header(header("Access-Control-Allow-Headers", &allowed));
-    r.add_header(header("Access-Control-Max-Age", "86400"));
+    http::set(&mut r, "access-control-allow-headers", &allowed);
+    http::set(&mut r, "access-control-max-age", "86400");
     r
 }
 
-fn list_compilers(req: &Request, all: &[Compiler], lang: Option<&str>, query: &str) -> ResponseBox {
+fn list_compilers(headers: &HeaderMap, all: &[Compiler], lang: Option<&str>, query: &str) -> Resp {
     let chosen: Vec<&Compiler> = all
         .iter()
         .filter(|c| lang.is_none_or(|l| c.lang == normalize_lang(l)))
         .collect();
-    if !http::wants_json(req) {
+    if !http::wants_json(headers) {
         let mut out = String::from("Compiler Name | Description\n");
         for c in &chosen {
             out.push_str(&c.to_text());
@@ -137,9 +205,9 @@ fn normalize_lang(lang: &str) -> &str {
     }
 }
 
-fn languages(req: &Request, all: &[Compiler]) -> ResponseBox {
+fn languages(headers: &HeaderMap, all: &[Compiler]) -> Resp {
     let list = compilers::languages_json(all);
-    if !http::wants_json(req) {
+    if !http::wants_json(headers) {
         let mut out = String::from("Id | Name\n");
         for l in list.as_array().into_iter().flatten() {
             out.push_str(&format!(
@@ -154,8 +222,8 @@ fn languages(req: &Request, all: &[Compiler]) -> ResponseBox {
 }
 
 /// Whether a compile request may come from `origin` (the browser's Origin header).
-fn origin_allowed(state: &State, req: &Request) -> Result<(), String> {
-    let Some(origin) = header_value(req, "Origin") else {
+fn origin_allowed(state: &State, headers: &HeaderMap) -> Result<(), String> {
+    let Some(origin) = header_value(headers, "origin") else {
         return Ok(());
     };
     if state.allow_any_origin
@@ -175,7 +243,7 @@ fn origin_allowed(state: &State, req: &Request) -> Result<(), String> {
     // A page from this server reached by IP address (--host 0.0.0.0) is same-origin; a page
     // reached by a domain name could be DNS rebinding, so it must be allowed by name.
     let same_origin_by_ip = host.parse::<std::net::IpAddr>().is_ok()
-        && header_value(req, "Host").is_some_and(|h| {
+        && header_value(headers, "host").is_some_and(|h| {
             origin
                 .split("://")
                 .nth(1)
@@ -203,7 +271,13 @@ fn origin_host(origin: &str) -> String {
         .to_ascii_lowercase()
 }
 
-fn compile_request(state: &Arc<State>, mut req: Request, id: &str, query: &str) {
+async fn compile_request(
+    state: &Arc<State>,
+    headers: &HeaderMap,
+    body: Incoming,
+    id: &str,
+    peer: IpAddr,
+) -> Resp {
     let Some(compiler) = state.compilers.iter().find(|c| c.id == id) else {
         let known: Vec<&str> = state.compilers.iter().map(|c| c.id).collect();
         let msg = if known.is_empty() {
@@ -211,63 +285,46 @@ fn compile_request(state: &Arc<State>, mut req: Request, id: &str, query: &str) 
         } else {
             format!("no compiler {id:?} here; known ids: {}", known.join(", "))
         };
-        return respond(req, http::json(404, &json!({"error": msg, "known": known})));
+        return http::json(404, &json!({"error": msg, "known": known}));
     };
-    if let Err(msg) = origin_allowed(state, &req) {
-        return respond(req, http::error(403, msg));
+    if let Err(msg) = origin_allowed(state, headers) {
+        return http::error(403, msg);
     }
-    let body = match http::read_body(&mut req, state.limits.body_bytes) {
+    if let Some(r) = unless_json(headers, "POST /api/compiler/<id>/compile") {
+        return r;
+    }
+    let body = match body_within_limits(state, body).await {
         Ok(b) => b,
-        Err(BodyError::TooLarge { limit }) => {
-            let mut r = http::error(413, format!("the request body is larger than {limit} bytes; send a smaller program or start whittle serve with a larger --max-body"));
-            r.add_header(header("Connection", "close"));
-            return respond(req, r);
-        }
-        Err(BodyError::Io(e)) => {
-            return respond(
-                req,
-                http::error(400, format!("could not read the request body: {e}")),
-            )
-        }
+        Err(r) => return r,
     };
-    let content_type = header_value(&req, "Content-Type")
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    let is_json = content_type.contains("json")
-        || body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-    let request = if is_json {
-        match serde_json::from_slice::<CompileRequest>(&body) {
-            Ok(r) => r,
-            Err(e) => {
-                return respond(
-                    req,
-                    http::error(400, format!("malformed JSON in the request body: {e}")),
-                )
-            }
-        }
-    } else {
-        // Compiler Explorer's plain form: the body is the source, flags in ?options=.
-        let mut r = CompileRequest {
-            source: Some(String::from_utf8_lossy(&body).into_owned()),
-            ..CompileRequest::default()
-        };
-        r.options.user_arguments = http::query_param(query, "options").unwrap_or_default();
-        r
+    let request = match serde_json::from_slice::<CompileRequest>(&body) {
+        Ok(r) => r,
+        Err(e) => return http::error(400, format!("malformed JSON in the request body: {e}")),
     };
     let mut job = match compile::prepare(compiler, request, &state.limits) {
         Ok(job) => job,
-        Err(msg) => return respond(req, http::error(400, msg)),
+        Err(msg) => return http::error(400, msg),
+    };
+    let owner = Owner::new(header_value(headers, "origin").as_deref(), peer);
+    let key = header_value(headers, "x-whittle-job");
+    let registration = match Cancels::register(&state.cancels, key.as_deref(), owner) {
+        Ok(r) => r,
+        Err(_) => {
+            return http::error(
+                409,
+                format!(
+                    "the job key {:?} (X-Whittle-Job) belongs to a job that has not ended; use a fresh key for each request",
+                    key.unwrap_or_default()
+                ),
+            )
+        }
     };
     let Some(ticket) = state.jobs.reserve() else {
-        let mut r = http::error(503, "too many compile jobs are waiting; try again shortly (or start whittle serve with more --max-jobs)");
-        r.add_header(header("Retry-After", "1"));
-        return respond(req, r);
+        let mut r = http::error(429, "too many compile jobs are waiting; try again shortly (or start whittle serve with more --max-jobs)");
+        http::set(&mut r, "retry-after", "1");
+        return r;
     };
-    let as_json = http::wants_json(&req);
-    let registration = Cancels::register(
-        &state.cancels,
-        header_value(&req, "X-Whittle-Job").as_deref(),
-    );
+    let as_json = http::wants_json(headers);
     job.cancel = registration.flag.clone();
     let work = move || {
         let _registration = registration; // the key is forgotten when the job ends
@@ -283,9 +340,18 @@ fn compile_request(state: &Arc<State>, mut req: Request, id: &str, query: &str) 
             }
         }
     };
-    state
-        .jobs
-        .submit(ticket, work, move |response| respond(req, response));
+    // The job runs on the blocking job pool; this task waits for its answer without holding
+    // a thread. A client that goes away drops the receiver; the job still ends by its limits.
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    state.jobs.submit(ticket, work, move |response| {
+        let _ = tx.send(response);
+    });
+    rx.await.unwrap_or_else(|_| {
+        http::error(
+            500,
+            "the compile job failed without an answer (see the server's log)",
+        )
+    })
 }
 
 /// Compiler Explorer's plain-text answer: the asm, then the messages and the run's output.

@@ -15,6 +15,7 @@
 //! written against one works against the other.
 
 use std::ffi::OsString;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -26,7 +27,7 @@ use serde_json::{json, Map, Value};
 use super::compilers::{Compiler, Kind};
 use super::jobs::Limits;
 use super::{source_facts, user_args};
-use crate::process::{self, Outcome, Spec};
+use crate::process::{self, Confinement, Outcome, Spec};
 
 /// The body of `POST /api/compiler/<id>/compile`.
 #[derive(Deserialize, Default, Debug)]
@@ -90,6 +91,9 @@ pub struct Job {
 
 /// Checks a request; `Err` is a message for a 400 answer.
 pub fn prepare(compiler: &Compiler, req: CompileRequest, limits: &Limits) -> Result<Job, String> {
+    if limits.sandbox.is_none() && !limits.unsafe_no_sandbox {
+        return Err("this server runs no compile jobs: it has no sandbox (see its start-up message); install bubblewrap, or start whittle serve with --unsafe-no-sandbox".into());
+    }
     let source = req.source.ok_or("the body has no \"source\": send {\"source\": \"...\", \"options\": {\"userArguments\": \"-O2\"}}")?;
     let user_args = user_args::split(&req.options.user_arguments)?;
     user_args::check(compiler.kind, &user_args)?;
@@ -112,15 +116,19 @@ pub fn prepare(compiler: &Compiler, req: CompileRequest, limits: &Limits) -> Res
 /// Runs a job and returns Compiler Explorer's JSON answer. `Err` only when the job folder or
 /// the source file could not be made (a 500).
 pub fn run(job: Job) -> Result<Value, String> {
+    let parent = jobs_folder();
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&parent)
+        .map_err(|e| format!("could not make {}: {e}", parent.display()))?;
+    // 0700: no other user reads or writes a job.
+    let private = std::os::unix::fs::PermissionsExt::from_mode(0o700);
     let dir = tempfile::Builder::new()
-        .prefix("whittle-job-")
-        .tempdir()
-        .map_err(|e| {
-            format!(
-                "could not make a job folder in {}: {e}",
-                std::env::temp_dir().display()
-            )
-        })?;
+        .prefix("job-")
+        .permissions(private)
+        .tempdir_in(&parent)
+        .map_err(|e| format!("could not make a job folder in {}: {e}", parent.display()))?;
     let mut ctx = Ctx {
         job: &job,
         dir: dir.path().to_path_buf(),
@@ -133,8 +141,48 @@ pub fn run(job: Job) -> Result<Value, String> {
         Kind::Node => node(&mut ctx),
         Kind::Javac => javac(&mut ctx),
     }?;
-    Ok(result.to_json(job.limits.output_bytes))
+    let mut budget = Budget {
+        bytes: job.limits.output_bytes,
+        lines: job.limits.output_lines,
+        cut: false,
+    };
+    Ok(result.to_json(&mut budget))
     // `dir` is removed here.
+}
+
+/// Where this server's job folders are: one folder per server process, so that a server
+/// killed without cleaning up leaves something to recognise.
+fn jobs_folder() -> PathBuf {
+    std::env::temp_dir().join(format!("whittle-serve-{}", std::process::id()))
+}
+
+/// Removes this server's job folders (on SIGINT and SIGTERM, after its jobs were killed).
+pub fn remove_job_folders() {
+    let _ = std::fs::remove_dir_all(jobs_folder());
+    crate::sandbox::remove_server_cgroups();
+}
+
+/// Removes the job folders of servers that are no longer running (killed with SIGKILL, say).
+pub fn sweep_stale_job_folders() -> usize {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return 0;
+    };
+    let mut swept = 0;
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("whittle-serve-"))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let alive = Path::new("/proc").join(pid.to_string()).exists();
+        if !alive && std::fs::remove_dir_all(e.path()).is_ok() {
+            swept += 1;
+        }
+    }
+    swept
 }
 
 struct Ctx<'a> {
@@ -164,22 +212,37 @@ impl Ctx<'_> {
         stdin: Option<Vec<u8>>,
         address_space: Option<u64>,
     ) -> Outcome {
-        let spec = Spec {
-            program: program.to_path_buf(),
-            args,
-            cwd: self.dir.clone(),
-            env: vec![("TMPDIR".into(), self.dir.clone().into_os_string())],
-            stdin,
-            deadline: self.deadline,
-            address_space,
-            output_cap: self.job.limits.output_bytes,
-            cancel: self.job.cancel.clone(),
-        };
-        process::run(spec).unwrap_or_else(|e| Outcome {
+        let limits = &self.job.limits;
+        let mut spec = Spec::new(program.to_path_buf(), args, self.dir.clone(), self.deadline);
+        spec.stdin = stdin;
+        spec.address_space = address_space;
+        spec.output_cap = limits.output_bytes;
+        spec.cancel = self.job.cancel.clone();
+        spec.cpu_seconds = Some(limits.job_timeout.as_secs() + 1);
+        match &limits.sandbox {
+            Some(sandbox) => {
+                spec.confinement = Confinement::Jailed {
+                    sandbox: sandbox.clone(),
+                    cgroups: limits.cgroups.clone(),
+                    memory: limits.memory_bytes,
+                    processes: limits.processes,
+                }
+            }
+            None => spec.env = vec![("TMPDIR".into(), self.dir.clone().into_os_string())],
+        }
+        let mut out = process::run(spec).unwrap_or_else(|e| Outcome {
             code: -1,
             stderr: e.into_bytes(),
             ..Outcome::default()
-        })
+        });
+        if out.out_of_memory {
+            let note = format!(
+                "\nKilled - the job passed its memory limit of {} MiB\n",
+                limits.memory_bytes >> 20
+            );
+            out.stderr.extend_from_slice(note.as_bytes());
+        }
+        out
     }
 
     /// Runs a compiler (messages cleaned up, memory-limited unless `address_space` says not).
@@ -303,19 +366,13 @@ enum ExecResult {
 }
 
 impl JobResult {
-    fn to_json(&self, cap: usize) -> Value {
+    fn to_json(&self, budget: &mut Budget) -> Value {
         let c = &self.compile;
         let asm = if c.code != 0 && self.asm.is_empty() {
             vec![json!({"text": "<Compilation failed>"})]
         } else {
-            let mut lines: Vec<Value> = String::from_utf8_lossy(&self.asm)
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| json!({"text": l}))
-                .collect();
-            if self.asm_truncated {
-                lines.push(json!({"text": truncation_note(cap)}));
-            }
+            let mut lines = budget.take(&self.asm, self.asm_truncated);
+            lines.retain(|l| !l["text"].as_str().is_some_and(|t| t.trim().is_empty()));
             lines
         };
         let mut o = Map::new();
@@ -331,19 +388,22 @@ impl JobResult {
         );
         o.insert(
             "stdout".into(),
-            lines_json(&c.stdout, c.stdout_truncated, false, cap),
+            lines_json(&c.stdout, c.stdout_truncated, false, budget),
         );
         o.insert(
             "stderr".into(),
-            lines_json(&c.stderr, c.stderr_truncated, c.timed_out, cap),
+            lines_json(&c.stderr, c.stderr_truncated, c.timed_out, budget),
         );
         o.insert("asm".into(), Value::Array(asm));
         o.insert("compilationOptions".into(), json!(self.options));
         o.insert("execTime".into(), json!(c.elapsed.as_millis() as u64));
         if let Some(exec) = &self.exec {
-            let e = exec.to_json(cap);
+            let e = exec.to_json(budget);
             o.insert("didExecute".into(), e["didExecute"].clone());
             o.insert("execResult".into(), e);
+        }
+        if budget.cut {
+            o.insert("truncated".into(), json!(true));
         }
         Value::Object(o)
     }
@@ -359,7 +419,7 @@ impl JobResult {
 }
 
 impl ExecResult {
-    fn to_json(&self, cap: usize) -> Value {
+    fn to_json(&self, budget: &mut Budget) -> Value {
         match self {
             ExecResult::Ran { build, run } => {
                 let mut o = json!({
@@ -368,15 +428,15 @@ impl ExecResult {
                     "okToCache": !run.timed_out && !run.cancelled,
                     "timedOut": run.timed_out,
                     "truncated": run.truncated(),
-                    "stdout": lines_json(&run.stdout, run.stdout_truncated, false, cap),
-                    "stderr": lines_json(&run.stderr, run.stderr_truncated, run.timed_out, cap),
+                    "stdout": lines_json(&run.stdout, run.stdout_truncated, false, budget),
+                    "stderr": lines_json(&run.stderr, run.stderr_truncated, run.timed_out, budget),
                     "execTime": run.elapsed.as_millis() as u64,
                 });
                 if let Some(s) = run.signal {
                     o["signal"] = json!(s);
                 }
                 if let Some(b) = build {
-                    o["buildResult"] = build_json(b, cap);
+                    o["buildResult"] = build_json(b, budget);
                 }
                 o
             }
@@ -390,7 +450,7 @@ impl ExecResult {
                     "stderr": [{"text": reason}],
                 });
                 if let Some(b) = build {
-                    o["buildResult"] = build_json(b, cap);
+                    o["buildResult"] = build_json(b, budget);
                     o["timedOut"] = json!(b.timed_out);
                 }
                 o
@@ -399,26 +459,60 @@ impl ExecResult {
     }
 }
 
-fn build_json(b: &Outcome, cap: usize) -> Value {
+fn build_json(b: &Outcome, budget: &mut Budget) -> Value {
     json!({
         "code": b.code,
         "timedOut": b.timed_out,
-        "stdout": lines_json(&b.stdout, b.stdout_truncated, false, cap),
-        "stderr": lines_json(&b.stderr, b.stderr_truncated, b.timed_out, cap),
+        "stdout": lines_json(&b.stdout, b.stdout_truncated, false, budget),
+        "stderr": lines_json(&b.stderr, b.stderr_truncated, b.timed_out, budget),
     })
 }
 
-fn truncation_note(cap: usize) -> String {
-    format!("[truncated: output longer than {cap} bytes]")
+/// What is left of one answer's output cap, in bytes and in lines. Output is cut to it while
+/// still bytes, before any of it becomes JSON: an answer's size is bounded whatever a program
+/// prints.
+struct Budget {
+    bytes: usize,
+    lines: usize,
+    /// Whether something was left out.
+    cut: bool,
 }
 
-/// `[{"text": line}, ...]`, with a note when the stream was cut short or the step killed.
-fn lines_json(bytes: &[u8], truncated: bool, timed_out: bool, cap: usize) -> Value {
-    let text = String::from_utf8_lossy(bytes);
-    let mut lines: Vec<Value> = text.lines().map(|l| json!({"text": l})).collect();
-    if truncated {
-        lines.push(json!({"text": truncation_note(cap)}));
+impl Budget {
+    /// `[{"text": line}, ...]` of `bytes` within the budget, with a note when something was
+    /// left out (here or, `truncated`, already by the capture).
+    fn take(&mut self, bytes: &[u8], truncated: bool) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut cut = truncated;
+        for line in bytes.split(|&b| b == b'\n') {
+            if self.lines == 0 || line.len() > self.bytes {
+                cut = true;
+                break;
+            }
+            self.lines -= 1;
+            self.bytes -= line.len();
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            out.push(json!({"text": String::from_utf8_lossy(line)}));
+        }
+        // `a\n` splits into `a` and an empty tail that is no line.
+        if !cut && bytes.ends_with(b"\n") {
+            out.pop();
+        }
+        if bytes.is_empty() {
+            out.clear();
+        }
+        self.cut |= cut;
+        if cut {
+            out.push(json!({"text": "[truncated: the answer's output is capped; see whittle serve --max-output]"}));
+        }
+        out
     }
+}
+
+/// `[{"text": line}, ...]` within the budget, with a note when the stream was cut short or
+/// the step killed.
+fn lines_json(bytes: &[u8], truncated: bool, timed_out: bool, budget: &mut Budget) -> Value {
+    let mut lines = budget.take(bytes, truncated);
     if timed_out {
         lines.push(json!({"text": "Killed - processing time exceeded"}));
     }

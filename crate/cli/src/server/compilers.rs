@@ -229,17 +229,12 @@ fn is_executable(p: &Path) -> bool {
 
 /// The first `N.N[.N]` in the first line of `exe --version` (stdout, else stderr).
 fn version(exe: &Path) -> Option<String> {
-    let out = process::run(process::Spec {
-        program: exe.to_path_buf(),
-        args: vec!["--version".into()],
-        cwd: std::env::temp_dir(),
-        env: vec![],
-        stdin: None,
-        deadline: Instant::now() + Duration::from_secs(15),
-        address_space: None,
-        output_cap: 64 * 1024,
-        cancel: Default::default(),
-    })
+    let out = process::run(process::Spec::new(
+        exe.to_path_buf(),
+        vec!["--version".into()],
+        std::env::temp_dir(),
+        Instant::now() + Duration::from_secs(15),
+    ))
     .ok()?;
     if out.code != 0 {
         return None;

@@ -1,27 +1,41 @@
-//! Small HTTP helpers over tiny_http: responses, headers, bodies with a size limit, URL paths.
+//! Small HTTP helpers over hyper: responses, headers, bodies with a size and time limit, URL
+//! paths, and the checks every request goes through (Host names on loopback, JSON content
+//! types).
 
-use std::io::{Cursor, Read};
+use std::time::Duration;
 
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{HeaderMap, HeaderName, HeaderValue};
+use hyper::{Response, StatusCode};
 use serde_json::{json, Value};
-use tiny_http::{Header, Request, Response, ResponseBox, StatusCode};
 
-pub fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
+/// Every answer: the whole body in memory (the largest is the engine's wasm, a few MiB).
+pub type Resp = Response<Full<Bytes>>;
+
+/// Sets header `name` (replacing any earlier value); values that are not valid header text
+/// are skipped.
+pub fn set(r: &mut Resp, name: &'static str, value: &str) {
+    if let Ok(v) = HeaderValue::from_str(value) {
+        r.headers_mut().insert(HeaderName::from_static(name), v);
+    }
 }
 
-pub fn bytes(status: u16, body: Vec<u8>, content_type: &str) -> ResponseBox {
-    let len = body.len();
-    Response::new(
-        StatusCode(status),
-        vec![header("Content-Type", content_type)],
-        Cursor::new(body),
-        Some(len),
-        None,
-    )
-    .boxed()
+pub fn bytes(status: u16, body: impl Into<Bytes>, content_type: &str) -> Resp {
+    let mut r = Response::new(Full::new(body.into()));
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    set(&mut r, "content-type", content_type);
+    r
 }
 
-pub fn text(status: u16, body: impl Into<String>) -> ResponseBox {
+/// A status with no body (204, 304).
+pub fn empty(status: u16) -> Resp {
+    let mut r = Response::new(Full::new(Bytes::new()));
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    r
+}
+
+pub fn text(status: u16, body: impl Into<String>) -> Resp {
     bytes(
         status,
         body.into().into_bytes(),
@@ -29,28 +43,37 @@ pub fn text(status: u16, body: impl Into<String>) -> ResponseBox {
     )
 }
 
-pub fn json(status: u16, value: &Value) -> ResponseBox {
+pub fn json(status: u16, value: &Value) -> Resp {
     let mut body = serde_json::to_vec(value).expect("JSON values serialize");
     body.push(b'\n');
     bytes(status, body, "application/json; charset=utf-8")
 }
 
 /// `{"error": message}` with `status`.
-pub fn error(status: u16, message: impl Into<String>) -> ResponseBox {
+pub fn error(status: u16, message: impl Into<String>) -> Resp {
     json(status, &json!({ "error": message.into() }))
 }
 
-/// The value of request header `name` (case-insensitive), if present.
-pub fn header_value(req: &Request, name: &str) -> Option<String> {
-    req.headers()
-        .iter()
-        .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
-        .map(|h| h.value.as_str().to_string())
+/// `{"error": message}` for API paths, the message as text elsewhere.
+pub fn refusal(status: u16, path: &str, message: impl Into<String>) -> Resp {
+    if path == "/api" || path.starts_with("/api/") {
+        error(status, message)
+    } else {
+        text(status, format!("{}\n", message.into()))
+    }
+}
+
+/// The value of request header `name` (case-insensitive), if present and text.
+pub fn header_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
 }
 
 /// Whether the client wants JSON: yes unless its Accept names a text type and no JSON.
-pub fn wants_json(req: &Request) -> bool {
-    match header_value(req, "Accept") {
+pub fn wants_json(headers: &HeaderMap) -> bool {
+    match header_value(headers, "accept") {
         None => true,
         Some(a) => {
             let a = a.to_ascii_lowercase();
@@ -59,55 +82,80 @@ pub fn wants_json(req: &Request) -> bool {
     }
 }
 
+/// The body length the request claims (`Content-Length`), if any.
+pub fn claimed_length(headers: &HeaderMap) -> Option<u64> {
+    header_value(headers, "content-length").and_then(|v| v.trim().parse().ok())
+}
+
+/// Whether a `Content-Type` value is `application/json` (any parameters, any case). Only
+/// that type: the CORS-safelisted ones (`text/plain`, forms) are what another site's page may
+/// send without a preflight.
+pub fn is_json_content_type(value: Option<&str>) -> bool {
+    value.is_some_and(|v| {
+        v.split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .eq_ignore_ascii_case("application/json")
+    })
+}
+
 pub enum BodyError {
     TooLarge { limit: usize },
-    Io(std::io::Error),
+    TimedOut { after: Duration },
+    Io(String),
 }
 
-/// Reads the request body, refusing it once it passes `limit` bytes.
-pub fn read_body(req: &mut Request, limit: usize) -> Result<Vec<u8>, BodyError> {
-    if req.body_length().is_some_and(|n| n > limit) {
-        return Err(BodyError::TooLarge { limit });
+/// Reads the request body within `deadline`, refusing it once it passes `limit` bytes.
+pub async fn read_body(
+    body: Incoming,
+    limit: usize,
+    deadline: Duration,
+) -> Result<Bytes, BodyError> {
+    let collect = Limited::new(body, limit).collect();
+    match tokio::time::timeout(deadline, collect).await {
+        Err(_) => Err(BodyError::TimedOut { after: deadline }),
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            Err(BodyError::TooLarge { limit })
+        }
+        Ok(Err(e)) => Err(BodyError::Io(e.to_string())),
     }
-    let mut body = Vec::new();
-    req.as_reader()
-        .take(limit as u64 + 1)
-        .read_to_end(&mut body)
-        .map_err(BodyError::Io)?;
-    if body.len() > limit {
-        return Err(BodyError::TooLarge { limit });
-    }
-    Ok(body)
 }
 
-/// Above this claimed body size, tiny_http would crash the server when the request is dropped:
-/// its body reader drains what is left into one buffer of the claimed size (100 GB claimed, 100
-/// GB allocated, allocation failure, abort).
-const DRAIN_LIMIT: usize = 256 << 20;
-
-/// Answers `response` to a request claiming an over-large body. Above `DRAIN_LIMIT` the
-/// connection is answered through tiny_http's `upgrade` and then leaked, never dropped, so its
-/// body reader never runs its drain: one file descriptor per such request, instead of a crash.
-pub fn refuse_oversized(req: Request, response: ResponseBox) {
-    if req.body_length().is_some_and(|n| n > DRAIN_LIMIT) {
-        eprintln!(
-            "whittle serve: refused a request claiming a {} byte body",
-            req.body_length().unwrap_or(0)
-        );
-        let stream = req.upgrade("refused", response);
-        std::mem::forget(stream);
+/// Whether a `Host` header (or a request target's authority) names this machine's loopback
+/// interface: `localhost`, `*.localhost`, `127.x.x.x` or `[::1]`, with any port. A server on
+/// loopback refuses other names: a page whose own name an attacker pointed at 127.0.0.1 (DNS
+/// rebinding) would otherwise be same-origin with it.
+pub fn is_loopback_host(host: &str) -> bool {
+    let host = host.trim();
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        let Some((v6, after)) = rest.split_once(']') else {
+            return false;
+        };
+        if !(after.is_empty() || after.strip_prefix(':').is_some_and(is_port)) {
+            return false;
+        }
+        return v6.parse::<std::net::Ipv6Addr>().is_ok_and(|ip| {
+            ip.is_loopback() || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        });
     } else {
-        let _ = req.respond(response);
-    }
+        match host.rsplit_once(':') {
+            Some((name, port)) if is_port(port) => name,
+            Some(_) => return false,
+            None => host,
+        }
+    };
+    let name = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
+    name == "localhost"
+        || (name.ends_with(".localhost") && name.len() > ".localhost".len())
+        || name
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
-/// Splits a request target into its decoded path and its raw query string.
-pub fn split_target(url: &str) -> (&str, &str) {
-    let url = url.split('#').next().unwrap_or("");
-    match url.split_once('?') {
-        Some((p, q)) => (p, q),
-        None => (url, ""),
-    }
+fn is_port(s: &str) -> bool {
+    s.is_empty() || (s.len() <= 5 && s.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Decodes `%XX` escapes (and `+` as a space when `plus_is_space`, as in query strings).
@@ -158,11 +206,61 @@ mod tests {
         );
         assert_eq!(percent_decode("%2e%2e", false).as_deref(), Some(".."));
         assert_eq!(percent_decode("%zz", false), None);
-        assert_eq!(split_target("/a/b?x=1#f"), ("/a/b", "x=1"));
         assert_eq!(
             query_param("fields=id,name&options=-O2+-Wall", "options").as_deref(),
             Some("-O2 -Wall")
         );
         assert_eq!(query_param("a=1", "b"), None);
+    }
+
+    #[test]
+    fn loopback_host_names() {
+        for ok in [
+            "localhost",
+            "localhost:8080",
+            "LOCALHOST.",
+            "app.localhost:3000",
+            "127.0.0.1",
+            "127.0.0.1:8080",
+            "127.1.2.3:1",
+            "[::1]",
+            "[::1]:8080",
+            "[::ffff:127.0.0.1]:80",
+        ] {
+            assert!(is_loopback_host(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example",
+            "evil.example:8080",
+            "localhost.evil.example",
+            ".localhost",
+            "127.0.0.1.evil.example",
+            "128.0.0.1",
+            "0.0.0.0",
+            "[::2]:80",
+            "[::1]x",
+            "localhost:80:80",
+            "",
+        ] {
+            assert!(!is_loopback_host(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn json_content_types() {
+        assert!(is_json_content_type(Some("application/json")));
+        assert!(is_json_content_type(Some(
+            "Application/JSON; charset=utf-8"
+        )));
+        for bad in [
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+            "application/jsonx",
+            "",
+        ] {
+            assert!(!is_json_content_type(Some(bad)), "{bad}");
+        }
+        assert!(!is_json_content_type(None));
     }
 }

@@ -8,16 +8,23 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
+use crate::sandbox::{Cgroups, Sandbox};
+
 /// Limits applied to every compile job.
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Wall time for the whole job (compiling, linking and running).
     pub job_timeout: Duration,
-    /// `RLIMIT_AS` for compilers and compiled programs; node and the JVM get a heap limit of
-    /// half of it instead.
+    /// Memory of a job: its control group's cap where there is one (everything it runs);
+    /// else `RLIMIT_AS` for compilers and compiled programs. Node and the JVM also get a heap
+    /// limit of half of it.
     pub memory_bytes: u64,
-    /// Bytes kept per output stream (stdout, stderr, asm); `truncated` is set past it.
+    /// Processes a job may have at once (with control groups).
+    pub processes: u64,
+    /// Bytes of output in one answer (all streams and the asm together); `truncated` past it.
     pub output_bytes: usize,
+    /// Lines of output in one answer, likewise.
+    pub output_lines: usize,
     /// Jobs running at once.
     pub max_jobs: usize,
     /// Jobs waiting for a turn before requests are refused with 503.
@@ -26,6 +33,11 @@ pub struct Limits {
     pub body_bytes: usize,
     /// Whether `filters.execute` may run the compiled program.
     pub allow_execute: bool,
+    /// Where jobs run; `None` runs nothing unless `unsafe_no_sandbox`.
+    pub sandbox: Option<Arc<Sandbox>>,
+    pub cgroups: Option<Arc<Cgroups>>,
+    /// Run jobs without a sandbox (only when none works here and the user said so).
+    pub unsafe_no_sandbox: bool,
 }
 
 impl Default for Limits {
@@ -36,11 +48,16 @@ impl Default for Limits {
         Limits {
             job_timeout: Duration::from_secs(20),
             memory_bytes: 2 << 30,
+            processes: 256,
             output_bytes: 1 << 20,
+            output_lines: 20_000,
             max_jobs: cores,
             queue_len: 256,
             body_bytes: 2 << 20,
             allow_execute: true,
+            sandbox: None,
+            cgroups: None,
+            unsafe_no_sandbox: false,
         }
     }
 }

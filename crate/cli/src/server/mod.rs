@@ -6,14 +6,23 @@
 //! - `compile`: one job: its commands per compiler and its JSON answer.
 //! - `jobs`: the limits and the bounded queue of jobs; `process`: one limited process.
 //! - `user_args`: splitting and vetting the user's flags; `source_facts`: what the source says
-//!   (Java class names, Rust `fn main`, ES modules); `http`: small tiny_http helpers.
+//!   (Java class names, Rust `fn main`, ES modules); `http`: small HTTP helpers;
+//!   `cancel`: the keys that call jobs off.
 //!
-//! HTTP requests are taken by a pool of threads, compile jobs run on their own pool, so the page
-//! keeps loading while jobs run.
+//! HTTP is hyper's HTTP/1.1 on a small tokio runtime: a task per connection, so idle or slow
+//! clients cost a little memory, never a thread. Headers must arrive within
+//! [`HEADER_READ_TIMEOUT`], bodies within `api::BODY_TIMEOUT`; a connection that moves no byte
+//! for [`STALL_TIMEOUT`] while no request of its own is being answered is closed. Compile jobs
+//! run on their own pool of threads (`jobs`), static files on tokio's blocking threads, so the
+//! page keeps loading while jobs run.
+//!
+//! On loopback (the default), requests must name a loopback host (`Host: localhost`,
+//! `127.0.0.1`, `[::1]`, any port), which defeats DNS rebinding. Every answer except the embed
+//! (`/e`) tells browsers not to frame it on other sites.
 
 mod api;
 mod cancel;
-mod compile;
+pub(crate) mod compile;
 mod compilers;
 mod http;
 mod jobs;
@@ -21,11 +30,25 @@ mod source_facts;
 mod static_files;
 mod user_args;
 
-use std::net::IpAddr;
+use std::convert::Infallible;
+use std::future::{poll_fn, Future};
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::thread;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::Request;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+
+use http::Resp;
 pub use jobs::Limits;
 
 pub struct ServeOptions {
@@ -64,11 +87,24 @@ pub(crate) struct State {
     files: static_files::StaticFiles,
     allowed_origins: Vec<String>,
     allow_any_origin: bool,
+    /// Listening on loopback: requests must name a loopback host.
+    loopback_only: bool,
 }
 
-/// Threads taking HTTP requests (static files answer at once; compile requests are handed to
-/// the job pool).
-const HTTP_THREADS: usize = 8;
+/// A request's headers must have arrived this long after the connection is ready for one
+/// (including a kept-alive connection waiting for its next request).
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// A connection that moves no byte this long while none of its requests is being answered
+/// (a client that stopped reading its answer, say) is closed.
+pub const STALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// After its last answer, a connection reads and drops what the client still sends (a refused
+/// body) for up to this long, so the client reads its answer instead of a reset.
+const LINGER: Duration = Duration::from_secs(2);
+const LINGER_BYTES: usize = 64 << 20;
+/// After an accept error (EMFILE: out of file descriptors), wait this long before the next.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+/// Threads running the HTTP tasks; blocking work (files) has its own.
+const HTTP_THREADS: usize = 2;
 
 /// Serves until the process is stopped.
 pub fn run(opts: ServeOptions) -> Result<(), String> {
@@ -77,21 +113,33 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
         Ok(IpAddr::V6(ip)) => format!("[{ip}]:{}", opts.port),
         _ => format!("{}:{}", opts.host, opts.port),
     };
-    let server = tiny_http::Server::http(&addr).map_err(|e| {
-        format!("could not listen on {addr}: {e}; is another server using port {}? Try --port <another>", opts.port)
-    })?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map(|a| a.port())
-        .unwrap_or(opts.port);
+    let listener = std::net::TcpListener::bind(&addr)
+        .and_then(|l| l.set_nonblocking(true).map(|()| l))
+        .map_err(|e| {
+            format!("could not listen on {addr}: {e}; is another server using port {}? Try --port <another>", opts.port)
+        })?;
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or(opts.port);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(HTTP_THREADS)
+        .max_blocking_threads(32)
+        .thread_name("whittle-http")
+        .enable_all()
+        .build()
+        .map_err(|e| format!("could not start the HTTP runtime: {e}"))?;
+    let _entered = runtime.enter();
+    let listener =
+        TcpListener::from_std(listener).map_err(|e| format!("could not listen on {addr}: {e}"))?;
+    // Before the first line, which tells a waiting test or script that the server is up.
+    on_signals_stop()?;
+
     let shown_host = if opts.host.contains(':') {
         format!("[{}]", opts.host)
     } else {
         opts.host.clone()
     };
     println!("whittle serve: http://{shown_host}:{port}/");
-    if !is_loopback(&opts.host) {
+    let loopback_only = is_loopback(&opts.host);
+    if !loopback_only {
         eprintln!(
             "whittle serve: warning: listening on {} (not loopback): compile jobs, which run programs on this machine, are reachable from the network. Use --host 127.0.0.1 to keep them local.",
             opts.host
@@ -122,11 +170,6 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
         );
     }
 
-    let _ = ctrlc::set_handler(|| {
-        crate::process::kill_all();
-        std::process::exit(130);
-    });
-
     let state = Arc::new(State {
         compilers: found.compilers,
         jobs: jobs::JobQueue::new(opts.limits.max_jobs, opts.limits.queue_len),
@@ -135,48 +178,289 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
         files: static_files::StaticFiles::new(opts.root),
         allowed_origins: opts.allowed_origins,
         allow_any_origin: opts.allow_any_origin,
+        loopback_only,
     });
-    let server = Arc::new(server);
-    let workers: Vec<_> = (0..HTTP_THREADS)
-        .map(|i| {
-            let (server, state) = (Arc::clone(&server), Arc::clone(&state));
-            thread::Builder::new()
-                .name(format!("whittle-http-{i}"))
-                .spawn(move || loop {
-                    match server.recv() {
-                        Ok(req) => handle(&state, req),
-                        Err(e) => eprintln!("whittle serve: {e}"),
-                    }
-                })
-                .map_err(|e| format!("could not start a thread: {e}"))
-        })
-        .collect::<Result<_, _>>()?;
-    for w in workers {
-        let _ = w.join();
-    }
+    runtime.block_on(accept_loop(listener, state));
     Ok(())
 }
 
-fn handle(state: &Arc<State>, req: tiny_http::Request) {
-    let (path, _) = http::split_target(req.url());
-    if req
-        .body_length()
-        .is_some_and(|n| n > state.limits.body_bytes)
-    {
+/// On SIGINT or SIGTERM: kill the jobs' processes, remove their folders, exit 130 or 143.
+fn on_signals_stop() -> Result<(), String> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let install = |kind| signal(kind).map_err(|e| format!("could not handle signals: {e}"));
+    let mut interrupt = install(SignalKind::interrupt())?;
+    let mut terminate = install(SignalKind::terminate())?;
+    tokio::spawn(async move {
+        let code = tokio::select! {
+            _ = interrupt.recv() => 130,
+            _ = terminate.recv() => 143,
+        };
+        crate::process::kill_all();
+        compile::remove_job_folders();
+        std::process::exit(code);
+    });
+    Ok(())
+}
+
+/// Accepts connections until the process ends. Accept errors (out of file descriptors, most
+/// likely) are reported now and then and waited out: connections close, descriptors free up.
+async fn accept_loop(listener: TcpListener, state: Arc<State>) {
+    let mut last_report: Option<Instant> = None;
+    let mut unreported = 0u64;
+    loop {
+        match listener.accept().await {
+            Ok((stream, peer)) => {
+                tokio::spawn(serve_connection(Arc::clone(&state), stream, peer));
+            }
+            Err(e) => {
+                use std::io::ErrorKind::*;
+                if matches!(
+                    e.kind(),
+                    ConnectionAborted | ConnectionReset | Interrupted | WouldBlock
+                ) {
+                    continue;
+                }
+                unreported += 1;
+                if last_report.is_none_or(|t| t.elapsed() >= Duration::from_secs(5)) {
+                    eprintln!(
+                        "whittle serve: could not accept a connection ({unreported} time(s) since the last report): {e}; waiting for connections to close"
+                    );
+                    last_report = Some(Instant::now());
+                    unreported = 0;
+                }
+                tokio::time::sleep(ACCEPT_BACKOFF).await;
+            }
+        }
+    }
+}
+
+type BoxedAnswer = Pin<Box<dyn Future<Output = Result<Resp, Infallible>> + Send>>;
+
+async fn serve_connection(state: Arc<State>, stream: TcpStream, peer: SocketAddr) {
+    let _ = stream.set_nodelay(true);
+    let activity = Arc::new(Activity::new());
+    let io = TokioIo::new(Watched {
+        inner: stream,
+        activity: Arc::clone(&activity),
+    });
+    let service = {
+        let activity = Arc::clone(&activity);
+        service_fn(move |req: Request<Incoming>| -> BoxedAnswer {
+            let state = Arc::clone(&state);
+            let busy = Busy::new(&activity);
+            Box::pin(async move {
+                let response = handle(state, req, peer.ip()).await;
+                drop(busy);
+                Ok(response)
+            })
+        })
+    };
+    let mut conn = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT)
+        .serve_connection(io, service);
+    let mut watchdog = tokio::time::interval(Duration::from_secs(1));
+    let ended = loop {
+        tokio::select! {
+            r = poll_fn(|cx| conn.poll_without_shutdown(cx)) => break r,
+            _ = watchdog.tick() => {
+                if activity.stalled(STALL_TIMEOUT) {
+                    return; // dropping the connection closes it
+                }
+            }
+        }
+    };
+    if ended.is_err() {
+        return; // timed out, malformed or reset: close at once
+    }
+    linger_close(conn.into_parts().io.into_inner().inner).await;
+}
+
+/// Closes our side, then reads and drops whatever the client still sends (a body we refused)
+/// until it closes too, for a bounded time and size: closing a socket with unread data sends
+/// a reset, which can destroy the answer before the client reads it.
+async fn linger_close(mut stream: TcpStream) {
+    if stream.shutdown().await.is_err() {
+        return;
+    }
+    let deadline = tokio::time::Instant::now() + LINGER;
+    let mut buf = vec![0u8; 16 << 10];
+    let mut drained = 0;
+    while drained < LINGER_BYTES {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Ok(Ok(n)) if n > 0 => drained += n,
+            _ => break,
+        }
+    }
+}
+
+/// When a connection last moved a byte, and how many of its requests are being answered.
+struct Activity {
+    start: Instant,
+    last_ms: AtomicU64,
+    busy: AtomicUsize,
+}
+
+impl Activity {
+    fn new() -> Activity {
+        Activity {
+            start: Instant::now(),
+            last_ms: AtomicU64::new(0),
+            busy: AtomicUsize::new(0),
+        }
+    }
+
+    fn touch(&self) {
+        self.last_ms
+            .store(self.start.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
+
+    fn stalled(&self, after: Duration) -> bool {
+        let idle_ms = (self.start.elapsed().as_millis() as u64)
+            .saturating_sub(self.last_ms.load(Ordering::Relaxed));
+        self.busy.load(Ordering::SeqCst) == 0 && idle_ms >= after.as_millis() as u64
+    }
+}
+
+/// A request being answered (a compile job may take long without a byte moving).
+struct Busy(Arc<Activity>);
+
+impl Busy {
+    fn new(activity: &Arc<Activity>) -> Busy {
+        activity.busy.fetch_add(1, Ordering::SeqCst);
+        Busy(Arc::clone(activity))
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.touch();
+        self.0.busy.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A TCP stream that records when bytes move.
+struct Watched {
+    inner: TcpStream,
+    activity: Arc<Activity>,
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let r = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.activity.touch();
+        }
+        r
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let r = Pin::new(&mut self.inner).poll_write(cx, data);
+        if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
+            self.activity.touch();
+        }
+        r
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let r = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
+            self.activity.touch();
+        }
+        r
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// One request: the checks every request passes, then the API or a file; then the framing
+/// headers (every answer but the embed's may be framed only by this server's own pages).
+async fn handle(state: Arc<State>, req: Request<Incoming>, peer: IpAddr) -> Resp {
+    let (parts, body) = req.into_parts();
+    let path = parts.uri.path().to_string();
+    let mut response = route(state, parts, body, peer, &path).await;
+    if !matches!(path.as_str(), "/e" | "/e/") {
+        http::set(
+            &mut response,
+            "content-security-policy",
+            "frame-ancestors 'self'",
+        );
+        http::set(&mut response, "x-frame-options", "SAMEORIGIN");
+    }
+    response
+}
+
+async fn route(
+    state: Arc<State>,
+    parts: hyper::http::request::Parts,
+    body: Incoming,
+    peer: IpAddr,
+    path: &str,
+) -> Resp {
+    if http::claimed_length(&parts.headers).is_some_and(|n| n > state.limits.body_bytes as u64) {
         let mut r = http::error(
             413,
             format!("the request body is larger than {} bytes; send a smaller program or start whittle serve with a larger --max-body", state.limits.body_bytes),
         );
-        r.add_header(http::header("Access-Control-Allow-Origin", "*"));
-        r.add_header(http::header("Connection", "close"));
-        return http::refuse_oversized(req, r);
+        http::set(&mut r, "access-control-allow-origin", "*");
+        http::set(&mut r, "connection", "close");
+        return r;
+    }
+    if state.loopback_only {
+        let host = http::header_value(&parts.headers, "host");
+        let authority = parts.uri.authority().map(|a| a.as_str().to_string());
+        // A request without Host (HTTP/1.0) comes from no browser, so from no rebinding page.
+        if let Some(bad) = [host, authority]
+            .into_iter()
+            .flatten()
+            .find(|h| !http::is_loopback_host(h))
+        {
+            let mut r = http::refusal(
+                403,
+                path,
+                format!(
+                    "this server listens on loopback and answers only requests addressed to localhost, 127.0.0.1 or [::1]; this one was addressed to {bad:?}. \
+                     (A name that resolves to this machine is refused, as a web page could use one to reach it by DNS rebinding.) \
+                     Open the page at http://127.0.0.1:<port>/ or http://localhost:<port>/, or start whittle serve with --host <an address of this machine> to serve other names"
+                ),
+            );
+            http::set(&mut r, "connection", "close");
+            return r;
+        }
     }
     if path == "/api" || path.starts_with("/api/") {
-        api::handle(state, req);
-    } else {
-        let response = state.files.respond(&req);
-        let _ = req.respond(response);
+        return api::handle(state, parts, body, peer).await;
     }
+    let target = parts.uri.path().to_string();
+    let work = move || state.files.respond(&parts.method, &target, &parts.headers);
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|e| http::text(500, format!("could not serve the file: {e}\n")))
 }
 
 fn is_loopback(host: &str) -> bool {

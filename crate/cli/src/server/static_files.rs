@@ -8,14 +8,15 @@
 //! file's length and modification time stay the same, so the engine's wasm is compressed once.
 
 use std::collections::HashMap;
-use std::io::{Cursor, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::UNIX_EPOCH;
 
-use tiny_http::{Method, Request, Response, ResponseBox, StatusCode};
+use hyper::header::HeaderMap;
+use hyper::Method;
 
-use super::http::{self, header, header_value};
+use super::http::{self, header_value, Resp};
 
 pub struct StaticFiles {
     root: PathBuf,
@@ -43,21 +44,22 @@ impl StaticFiles {
         }
     }
 
-    pub fn respond(&self, req: &Request) -> ResponseBox {
-        if !matches!(req.method(), Method::Get | Method::Head) {
+    /// The answer to `method raw_path` (the path as sent, still percent-encoded). Blocking: it
+    /// reads (and may compress) the file.
+    pub fn respond(&self, method: &Method, raw_path: &str, headers: &HeaderMap) -> Resp {
+        if !matches!(*method, Method::GET | Method::HEAD) {
             let mut r = http::text(
                 405,
                 "only GET and HEAD are served here; the compile API is under /api/\n",
             );
-            r.add_header(header("Allow", "GET, HEAD"));
+            http::set(&mut r, "allow", "GET, HEAD");
             return r;
         }
-        let (raw_path, _) = http::split_target(req.url());
         let Some(path) = http::percent_decode(raw_path, false) else {
             return http::text(400, format!("bad percent-encoding in {raw_path}\n"));
         };
         match self.resolve(&path) {
-            Ok(file) => self.file(req, &file),
+            Ok(file) => self.file(headers, &file),
             Err(Refusal::Traversal) => http::text(
                 403,
                 format!("refused {path}: paths may not contain `..` or `.` segments\n"),
@@ -94,7 +96,7 @@ impl StaticFiles {
         Ok(real)
     }
 
-    fn file(&self, req: &Request, path: &Path) -> ResponseBox {
+    fn file(&self, headers: &HeaderMap, path: &Path) -> Resp {
         let (file, meta) =
             match std::fs::File::open(path).and_then(|f| f.metadata().map(|m| (f, m))) {
                 Ok(x) => x,
@@ -107,7 +109,7 @@ impl StaticFiles {
             .map(|d| d.as_nanos())
             .unwrap_or(0);
         let compressible = is_compressible(path) && meta.len() > GZIP_MIN_LEN;
-        let gzip = compressible && accepts_gzip(req);
+        let gzip = compressible && accepts_gzip(headers);
         // The two encodings are different representations, so they get different ETags.
         let etag = format!(
             "\"{:x}-{:x}{}\"",
@@ -115,10 +117,11 @@ impl StaticFiles {
             mtime,
             if gzip { "-gz" } else { "" }
         );
-        let cached = header_value(req, "If-None-Match")
+        let cached = header_value(headers, "if-none-match")
             .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+        // Whole bodies, so every answer has a Content-Length (measurable, resumable transfers).
         let mut response = if cached {
-            Response::empty(StatusCode(304)).boxed()
+            http::empty(304)
         } else if gzip {
             let bytes = match self.gzipped(path, file, meta.len(), mtime) {
                 Ok(b) => b,
@@ -126,27 +129,27 @@ impl StaticFiles {
                     return http::text(500, format!("could not read {}: {e}\n", path.display()))
                 }
             };
-            let len = bytes.len();
-            let mut r = Response::new(StatusCode(200), vec![], Cursor::new(bytes), Some(len), None)
-                .with_chunked_threshold(usize::MAX)
-                .boxed();
-            r.add_header(header("Content-Type", content_type(path)));
-            r.add_header(header("Content-Encoding", "gzip"));
+            let mut r = http::bytes(
+                200,
+                hyper::body::Bytes::from_owner(bytes),
+                content_type(path),
+            );
+            http::set(&mut r, "content-encoding", "gzip");
             r
         } else {
-            // With a Content-Length (not chunked), so that transfers are measurable and resumable.
-            let mut r = Response::from_file(file)
-                .with_chunked_threshold(usize::MAX)
-                .boxed();
-            r.add_header(header("Content-Type", content_type(path)));
-            r
+            let mut raw = Vec::with_capacity(meta.len() as usize);
+            let mut file = file;
+            if let Err(e) = file.read_to_end(&mut raw) {
+                return http::text(500, format!("could not read {}: {e}\n", path.display()));
+            }
+            http::bytes(200, raw, content_type(path))
         };
         if compressible {
-            response.add_header(header("Vary", "Accept-Encoding"));
+            http::set(&mut response, "vary", "Accept-Encoding");
         }
-        response.add_header(header("ETag", &etag));
+        http::set(&mut response, "etag", &etag);
         // Revalidate every time: a rebuilt wasm must be picked up on reload.
-        response.add_header(header("Cache-Control", "no-cache"));
+        http::set(&mut response, "cache-control", "no-cache");
         response
     }
 
@@ -186,7 +189,7 @@ impl StaticFiles {
         Ok(bytes)
     }
 
-    fn not_found(&self, path: &str) -> ResponseBox {
+    fn not_found(&self, path: &str) -> Resp {
         let index = self.root.join("index.html");
         let hint = if path == "/" || path == "/e" || path == "/e/" || path == "/index.html" {
             format!("there is no {}; start whittle serve with --root <the project folder> (the one with index.html and web/)", index.display())
@@ -207,8 +210,8 @@ enum Refusal {
 }
 
 /// Whether the client's `Accept-Encoding` allows gzip (named, and not with `q=0`).
-fn accepts_gzip(req: &Request) -> bool {
-    header_value(req, "Accept-Encoding").is_some_and(|v| accepts_gzip_value(&v))
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    header_value(headers, "accept-encoding").is_some_and(|v| accepts_gzip_value(&v))
 }
 
 fn accepts_gzip_value(value: &str) -> bool {

@@ -1,6 +1,8 @@
 //! The user's compiler flags (`options.userArguments`): split shell-like, never run through a
-//! shell, and refused when they would make the compiler write outside the job's folder or load
-//! code from elsewhere. The server sets the output file itself.
+//! shell, and checked against an allowlist per compiler family: flags that change what the
+//! compiler makes of the source pass; anything that could name a file outside the job, load
+//! code or run a program is refused with a message naming the flag and what is allowed. The
+//! server sets the output file itself.
 
 use super::compilers::Kind;
 
@@ -11,33 +13,201 @@ pub fn split(s: &str) -> Result<Vec<String>, String> {
     })
 }
 
-/// `Err(message)` saying which argument is refused and what to do instead.
+/// `Err(message)` naming the first argument that is not on `kind`'s allowlist and what is
+/// allowed. Only flags that change what the compiler makes of the source are allowed: none
+/// that names a file outside the job, loads code, or runs a program.
 pub fn check(kind: Kind, args: &[String]) -> Result<(), String> {
-    let mut prev: Option<&str> = None;
-    for arg in args {
-        if let Some(why) = refusal(kind, arg, prev) {
-            return Err(format!("argument {arg:?} is not allowed: {why}"));
+    let mut i = 0;
+    while i < args.len() {
+        let next = args.get(i + 1).map(String::as_str);
+        match allowed(kind, &args[i], next) {
+            Some(taken) => i += taken,
+            None => {
+                return Err(format!(
+                    "argument {:?} is not allowed: whittle serve accepts only {} ({}); remove it",
+                    args[i],
+                    family(kind).what,
+                    family(kind).name
+                ))
+            }
         }
-        prev = Some(arg);
     }
     Ok(())
 }
 
-fn refusal(kind: Kind, arg: &str, prev: Option<&str>) -> Option<&'static str> {
-    if arg.starts_with('@') {
-        return Some(
-            "response files (@file) are not read; put the flags themselves in userArguments",
-        );
-    }
-    if has_parent_dir(arg) {
-        return Some("paths with `..` are refused; each job runs in its own folder with only the source in it");
-    }
+/// A compiler family's allowlist, described.
+struct Family {
+    name: &'static str,
+    what: &'static str,
+}
+
+fn family(kind: Kind) -> Family {
     match kind {
-        Kind::Gcc | Kind::Clang => c_refusal(arg, prev),
-        Kind::Rustc => rustc_refusal(arg, prev),
-        Kind::Javac => javac_refusal(arg),
-        Kind::Node => node_refusal(arg),
+        Kind::Gcc | Kind::Clang => Family {
+            name: "gcc and clang",
+            what: "optimization levels (-O…), standards (-std=, -ansi), warnings (-W…, -w, -pedantic), defines (-D, -U), debug info (-g…), target and architecture choices (-m…, -march=, --target=), code generation and sanitizer flags (-f… with no path, plugin or linker), -x LANG, -I inside the job, -l, -pthread, -static, -c, -E, -P, -save-temps, -v",
+        },
+        Kind::Rustc => Family {
+            name: "rustc",
+            what: "-O, -g, --edition, --crate-type, --cfg, lint levels (-A, -W, -D, -F, --cap-lints), --target, and -C opt-level, debuginfo, target-cpu, target-feature, overflow-checks, debug-assertions, panic, codegen-units, lto, relocation-model",
+        },
+        Kind::Node => Family {
+            name: "node",
+            what: "--harmony…, --no-warnings, --trace-warnings, --trace-deprecation, --throw-deprecation, --pending-deprecation, --no-deprecation, --unhandled-rejections=, --jitless, --use-strict, --enable-source-maps, --stack-size=, --input-type=, --expose-gc, --allow-natives-syntax, --experimental-vm-modules, --experimental-wasm-…",
+        },
+        Kind::Javac => Family {
+            name: "javac",
+            what: "-Xlint…, -Werror, -nowarn, -deprecation, -g…, -parameters, -source, -target, --release, -Xdiags:…, -Xmaxerrs, -Xmaxwarns, --enable-preview, -proc:none, -implicit:…",
+        },
     }
+}
+
+/// How many arguments an allowed flag takes up (1, or 2 with its value), or `None`.
+fn allowed(kind: Kind, arg: &str, next: Option<&str>) -> Option<usize> {
+    match kind {
+        Kind::Gcc | Kind::Clang => c_allowed(arg, next),
+        Kind::Rustc => rustc_allowed(arg, next),
+        Kind::Node => node_allowed(arg).then_some(1),
+        Kind::Javac => javac_allowed(arg, next),
+    }
+}
+
+/// A word made only of these (no path, no list of further flags): `c++17`, `x86-64`.
+fn word(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-+.=".contains(c))
+}
+
+fn c_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
+    const EXACT: &[&str] = &[
+        "-O", "-w", "-ansi", "-pedantic", "-pedantic-errors", "-g", "-ggdb", "-pthread",
+        "-static", "-c", "-E", "-P", "-C", "-S", "-save-temps", "-v", "-pie", "-no-pie",
+        "-trigraphs", "-traditional-cpp", "-undef", "-nostdinc", "-fsyntax-only",
+    ];
+    // `-f` flags that load code, pick a program or name files elsewhere whatever their value.
+    const F_REFUSED: &[&str] = &[
+        "-fplugin", "-fpass-plugin", "-fuse-ld", "-fld-path", "-fprofile-use",
+        "-fsanitize-blacklist", "-fsanitize-ignorelist", "-fcrash-diagnostics-dir",
+        "-fmodules-cache-path", "-fmodule-file", "-fprebuilt-module-path",
+    ];
+    if EXACT.contains(&arg) {
+        return Some(1);
+    }
+    if arg == "-x" {
+        return next.filter(|l| word(l)).map(|_| 2);
+    }
+    if let Some(v) = arg.strip_prefix("-std=").or(arg.strip_prefix("--std=")) {
+        return word(v).then_some(1);
+    }
+    if let Some(def) = arg.strip_prefix("-D").or(arg.strip_prefix("-U")) {
+        // A macro's value is only text the preprocessor pastes.
+        let name = def.split('=').next().unwrap_or("");
+        return (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '(' || c == ')' || c == ','))
+            .then_some(1);
+    }
+    if let Some(dir) = arg.strip_prefix("-I") {
+        // Reading headers is harmless (a source can #include any path); `..` is refused so
+        // that the flag never names the job's surroundings.
+        return (!dir.is_empty() && !has_parent_dir(dir) && !dir.contains(',')).then_some(1);
+    }
+    if let Some(lib) = arg.strip_prefix("-l") {
+        return word(lib).then_some(1);
+    }
+    if let Some(level) = arg.strip_prefix("-O").or(arg.strip_prefix("-g")) {
+        return word(level).then_some(1);
+    }
+    if let Some(w) = arg.strip_prefix("-W") {
+        // -Wa, -Wl, -Wp pass lists of flags on to other tools: their comma is not a word.
+        return word(w).then_some(1);
+    }
+    if let Some(m) = arg.strip_prefix("-m").or(arg.strip_prefix("--target=")) {
+        return word(m).then_some(1);
+    }
+    if arg.starts_with("-f") {
+        let name = arg.split('=').next().unwrap_or(arg);
+        let no = name.replacen("-fno-", "-f", 1);
+        // Commas separate values here (`-fsanitize=address,undefined`), not further flags.
+        let value_ok = word(&arg[2..].replace(',', "-"));
+        return (value_ok && !F_REFUSED.iter().any(|r| no.starts_with(r))).then_some(1);
+    }
+    if let Some(p) = arg.strip_prefix("--param=") {
+        return word(p).then_some(1);
+    }
+    None
+}
+
+fn rustc_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
+    const CODEGEN: &[&str] = &[
+        "opt-level", "debuginfo", "target-cpu", "target-feature", "overflow-checks",
+        "debug-assertions", "panic", "codegen-units", "lto", "relocation-model", "strip",
+        "force-frame-pointers",
+    ];
+    let codegen = |opt: &str| {
+        let key = opt.split('=').next().unwrap_or("");
+        CODEGEN.contains(&key) && word(opt)
+    };
+    let lint = |l: &str| word(l) && !l.contains('=');
+    match arg {
+        "-O" | "-g" | "--test" => return Some(1),
+        "-C" | "--codegen" => return next.filter(|o| codegen(o)).map(|_| 2),
+        "-A" | "-W" | "-D" | "-F" | "--cap-lints" | "--allow" | "--warn" | "--deny"
+        | "--forbid" => return next.filter(|l| lint(l)).map(|_| 2),
+        "--edition" | "--crate-type" | "--cfg" | "--target" | "--crate-name" => {
+            return next.filter(|v| word(v)).map(|_| 2)
+        }
+        _ => {}
+    }
+    if let Some(opt) = arg.strip_prefix("-C").or(arg.strip_prefix("--codegen=")) {
+        return codegen(opt).then_some(1);
+    }
+    for flag in ["-A", "-W", "-D", "-F"] {
+        if let Some(l) = arg.strip_prefix(flag) {
+            return lint(l).then_some(1);
+        }
+    }
+    for flag in [
+        "--edition=", "--crate-type=", "--cfg=", "--target=", "--cap-lints=", "--crate-name=",
+    ] {
+        if let Some(v) = arg.strip_prefix(flag) {
+            return word(v).then_some(1);
+        }
+    }
+    None
+}
+
+fn node_allowed(arg: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "--no-warnings", "--trace-warnings", "--trace-deprecation", "--throw-deprecation",
+        "--pending-deprecation", "--no-deprecation", "--jitless", "--use-strict",
+        "--enable-source-maps", "--expose-gc", "--allow-natives-syntax",
+        "--experimental-vm-modules", "--trace-uncaught",
+    ];
+    const VALUED: &[&str] = &["--unhandled-rejections=", "--stack-size=", "--input-type="];
+    EXACT.contains(&arg)
+        || (arg.starts_with("--harmony") && word(arg))
+        || (arg.starts_with("--experimental-wasm-") && word(arg))
+        || VALUED
+            .iter()
+            .any(|p| arg.strip_prefix(p).is_some_and(word))
+}
+
+fn javac_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
+    const EXACT: &[&str] = &[
+        "-Werror", "-nowarn", "-deprecation", "-g", "-parameters", "--enable-preview",
+        "-proc:none", "-verbose",
+    ];
+    if EXACT.contains(&arg) {
+        return Some(1);
+    }
+    if matches!(arg, "-source" | "--source" | "-target" | "--target" | "--release" | "-Xmaxerrs" | "-Xmaxwarns") {
+        return next.filter(|v| word(v)).map(|_| 2);
+    }
+    let valued = ["-Xlint", "-g:", "-Xdiags:", "-implicit:", "--release=", "--source=", "--target="];
+    valued
+        .iter()
+        .any(|p| arg.strip_prefix(p).is_some_and(|v| v.is_empty() || word(&v.replace([':', ','], "-"))))
+        .then_some(1)
 }
 
 /// True when `arg` names a path with a `..` component (`-I../x`, `-I..`, `-Lx/..`).
@@ -51,127 +221,6 @@ fn has_parent_dir(arg: &str) -> bool {
         || arg
             .split(['/', '\\', '=', ',', ':'])
             .any(|part| part == "..")
-}
-
-const OUTPUT_IS_OURS: &str = "whittle serve chooses the output file itself (output.s, or the program when executing); remove it";
-
-fn c_refusal(arg: &str, prev: Option<&str>) -> Option<&'static str> {
-    if arg.starts_with("-o") || arg.starts_with("--output") {
-        return Some(OUTPUT_IS_OURS);
-    }
-    if arg.starts_with("-fplugin")
-        || arg.starts_with("-fpass-plugin")
-        || arg == "-load"
-        || arg == "-plugin"
-    {
-        return Some("compiler plugins are not loaded; remove the flag");
-    }
-    if arg.starts_with("-specs") || arg.starts_with("--specs") {
-        return Some("spec files are not read; remove -specs");
-    }
-    if arg.starts_with("-MF") || arg.starts_with("-dumpdir") || arg.starts_with("-dumpbase") {
-        return Some("it names a file to write; leave it out (dependency and dump files land in the job folder)");
-    }
-    if arg.starts_with("-fprofile-generate=") || arg.starts_with("-fprofile-dir=") {
-        return Some("profile output paths are refused; use -fprofile-generate without a path");
-    }
-    if arg.starts_with("-B") || arg.starts_with("--prefix") {
-        return Some("-B makes the driver run programs from another folder; remove it");
-    }
-    let linker_words = arg
-        .strip_prefix("-Wl,")
-        .map(|s| s.split(',').collect::<Vec<_>>());
-    let passes_to_linker = |w: &str| {
-        w == "-o" || w.starts_with("--output") || w.starts_with("-Map") || w.starts_with("--Map")
-    };
-    if linker_words.is_some_and(|ws| ws.iter().any(|w| passes_to_linker(w)))
-        || (prev == Some("-Xlinker") && passes_to_linker(arg))
-    {
-        return Some("linker output paths are set by whittle serve; remove it");
-    }
-    None
-}
-
-fn rustc_refusal(arg: &str, prev: Option<&str>) -> Option<&'static str> {
-    if arg.starts_with("-o") || arg.starts_with("--out-dir") {
-        return Some(OUTPUT_IS_OURS);
-    }
-    if arg.starts_with("--emit") {
-        return Some("whittle serve sets --emit (asm, or a program when executing); remove it");
-    }
-    // Codegen options come as `-C opt`, `-Copt` or `--codegen opt`.
-    let codegen = arg
-        .strip_prefix("-C")
-        .filter(|s| !s.is_empty())
-        .or_else(|| {
-            arg.strip_prefix("--codegen=")
-                .or(if matches!(prev, Some("-C" | "--codegen")) {
-                    Some(arg)
-                } else {
-                    None
-                })
-        });
-    if let Some(opt) = codegen {
-        if [
-            "incremental",
-            "linker",
-            "link-arg",
-            "link-args",
-            "profile-generate",
-            "save-temps",
-        ]
-        .iter()
-        .any(|p| opt.starts_with(p))
-        {
-            return Some("this codegen option writes or runs files outside the job; remove it");
-        }
-    }
-    if arg.starts_with("-Z") || (prev == Some("-Z")) {
-        return Some("unstable -Z options are refused (and need a nightly rustc)");
-    }
-    None
-}
-
-fn javac_refusal(arg: &str) -> Option<&'static str> {
-    match arg {
-        "-d" | "-s" | "-h" | "--directory" | "--source-output" | "--header-output" => {
-            Some(OUTPUT_IS_OURS)
-        }
-        _ if arg.starts_with("-Xplugin")
-            || arg == "-processorpath"
-            || arg == "--processor-path" =>
-        {
-            Some("compiler plugins and annotation processors are not loaded; remove the flag")
-        }
-        _ => None,
-    }
-}
-
-fn node_refusal(arg: &str) -> Option<&'static str> {
-    let writes = [
-        "--cpu-prof",
-        "--heap-prof",
-        "--diagnostic-dir",
-        "--report",
-        "--redirect-warnings",
-        "--prof",
-        "--trace-event-file-pattern",
-        "--snapshot-blob",
-        "--build-snapshot",
-    ];
-    if writes.iter().any(|w| arg.starts_with(w)) {
-        return Some("it writes files outside the job's output; remove it");
-    }
-    if arg == "-e"
-        || arg == "--eval"
-        || arg == "-p"
-        || arg == "--print"
-        || arg == "-c"
-        || arg == "--check"
-    {
-        return Some("whittle serve runs the source itself (node --check, or node file when executing); remove it");
-    }
-    None
 }
 
 #[cfg(test)]
@@ -217,6 +266,59 @@ mod tests {
         ] {
             assert_eq!(check(Kind::Gcc, &words(good)), Ok(()), "{good}");
         }
+    }
+
+    /// Every flag the security review found writing outside the job, running a program or
+    /// loading code, and those the issue names besides: all refused.
+    #[test]
+    fn refuses_every_known_escape() {
+        let gcc = [
+            "-wrapper /bin/sh,-c,touch",
+            "-fdump-tree-original=/tmp/x",
+            "-fdump-final-insns=/tmp/x",
+            "-fopt-info-all=/tmp/x",
+            "-aux-info /tmp/x",
+            "-Wp,-MD,/tmp/x",
+            "-Xpreprocessor -MD",
+            "-MJ /tmp/x",
+            "-foptimization-record-file=/tmp/x",
+            "-Xclang -dependency-file",
+            "-Wa,-adhln=/tmp/x",
+            "-Wa,--MD,/tmp/x",
+            "-fuse-ld=/tmp/ld",
+            "-fuse-ld=gold",
+            "-Wl,-plugin,/tmp/p.so",
+            "--sysroot=/tmp",
+            "--sysroot /tmp",
+            "-include /etc/passwd",
+            "-B/tmp",
+            "-fprofile-generate=/tmp/x",
+        ];
+        for bad in gcc {
+            for kind in [Kind::Gcc, Kind::Clang] {
+                let err = check(kind, &words(bad)).expect_err(bad);
+                assert!(err.contains("not allowed") && err.contains("gcc and clang"), "{err}");
+            }
+        }
+        for bad in ["--print=cfg=/tmp/x", "--print cfg", "--extern x=/tmp/l.rlib", "-C llvm-args=-x", "-Cllvm-args=x", "-C linker=/tmp/sh", "-L/tmp"] {
+            assert!(check(Kind::Rustc, &words(bad)).is_err(), "{bad}");
+        }
+        for bad in ["x.js", "-r ./x.js", "--require=./x.js", "--import=data:text/javascript,1", "--inspect", "--inspect-brk=0", "--env-file=/etc/passwd", "--max-old-space-size=99999", "--loader=./l.mjs"] {
+            assert!(check(Kind::Node, &words(bad)).is_err(), "{bad}");
+        }
+        for bad in ["-J-XX:OnOutOfMemoryError=touch", "-Xstdout /tmp/x", "-cp /tmp", "-classpath /tmp", "-processor X", "-processorpath /tmp", "-Xplugin:X"] {
+            assert!(check(Kind::Javac, &words(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn allows_what_people_use() {
+        for good in ["-O3 -march=x86-64-v2 -fno-strict-aliasing -fsanitize=address,undefined -Wextra -Wno-unused -Werror=format -std=gnu17 -g3 -DNDEBUG -lm -pthread", "-Ofast -mavx2 -fPIC -w"] {
+            assert_eq!(check(Kind::Gcc, &words(good)), Ok(()), "{good}");
+        }
+        assert_eq!(check(Kind::Rustc, &words("-O -g -Copt-level=2 -C debuginfo=1 --edition=2021 --crate-type lib -A dead_code -Wunused --cfg feature")), Ok(()));
+        assert_eq!(check(Kind::Javac, &words("-Xlint:unchecked,deprecation -Werror -g:none --release=17 -source 17")), Ok(()));
+        assert_eq!(check(Kind::Node, &words("--unhandled-rejections=strict --experimental-vm-modules --no-warnings")), Ok(()));
     }
 
     #[test]

@@ -1,0 +1,310 @@
+//! Where jobs run. A compile job of `whittle serve` runs inside bubblewrap: a read-only view of
+//! the system with only its job folder writable, a private /tmp, no network, its own PID
+//! namespace (nothing outlives it), a cleared environment; and, where the kernel lets us, in
+//! its own control groups, which cap its memory (by what it really uses, so node, the JVM and
+//! sanitizer builds are covered too) and its number of processes. A user's test for `whittle
+//! reduce` runs with the whole file system (it is the user's own script), but in a PID
+//! namespace that dies with whittle, even on SIGKILL.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+const BWRAP: &str = "bwrap";
+/// The PATH inside the sandbox: the system's, and where rustup puts rustc.
+const PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/// bubblewrap, found and shown to work on this machine.
+#[derive(Clone, Debug)]
+pub struct Sandbox {
+    bwrap: PathBuf,
+    /// Extra PATH entries and variables a toolchain needs (rustup's proxies read RUSTUP_HOME).
+    path: String,
+    toolchain_env: Vec<(String, OsString)>,
+}
+
+impl Sandbox {
+    /// bubblewrap, if it runs a program in a full sandbox here; else why not.
+    pub fn detect() -> Result<Sandbox, String> {
+        let bwrap = find_on_path(BWRAP).ok_or(
+            "bubblewrap (bwrap) is not installed: install it (apt-get install bubblewrap; scripts/setup.sh does)",
+        )?;
+        let probe = std::process::Command::new(&bwrap)
+            .args(["--ro-bind", "/", "/", "--tmpfs", "/tmp", "--dev", "/dev"])
+            .args(["--proc", "/proc", "--unshare-all", "--die-with-parent", "--"])
+            .arg("/bin/true")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("could not run {}: {e}", bwrap.display()))?;
+        if !probe.status.success() {
+            return Err(format!(
+                "{} cannot make a sandbox here ({}): it needs user or PID namespaces, which this kernel or container does not allow",
+                bwrap.display(),
+                String::from_utf8_lossy(&probe.stderr).trim()
+            ));
+        }
+        let mut path = PATH.to_string();
+        let mut toolchain_env = Vec::new();
+        // rustc is usually rustup's proxy, which finds the toolchain through these.
+        if let Some(home) = std::env::var_os("HOME").map(PathBuf::from) {
+            let rustup = std::env::var_os("RUSTUP_HOME").unwrap_or(home.join(".rustup").into());
+            let cargo = std::env::var_os("CARGO_HOME").unwrap_or(home.join(".cargo").into());
+            path = format!("{}:{path}", Path::new(&cargo).join("bin").display());
+            toolchain_env.push(("RUSTUP_HOME".into(), rustup));
+            toolchain_env.push(("CARGO_HOME".into(), cargo));
+        }
+        Ok(Sandbox {
+            bwrap,
+            path,
+            toolchain_env,
+        })
+    }
+
+    /// `program args` as run inside the sandbox, with only `dir` writable and `env` set (on
+    /// top of PATH, HOME = `dir`, TMPDIR = /tmp, LANG).
+    pub fn wrap(
+        &self,
+        program: &Path,
+        args: &[OsString],
+        dir: &Path,
+        env: &[(String, OsString)],
+    ) -> (PathBuf, Vec<OsString>) {
+        let mut a: Vec<OsString> = Vec::new();
+        let mut push = |xs: &[&std::ffi::OsStr]| a.extend(xs.iter().map(|x| x.to_os_string()));
+        let d = dir.as_os_str();
+        push(&["--ro-bind".as_ref(), "/".as_ref(), "/".as_ref()]);
+        push(&["--tmpfs".as_ref(), "/tmp".as_ref()]);
+        push(&["--bind".as_ref(), d, d]);
+        push(&["--dev".as_ref(), "/dev".as_ref(), "--proc".as_ref(), "/proc".as_ref()]);
+        push(&["--unshare-all".as_ref(), "--die-with-parent".as_ref()]);
+        push(&["--new-session".as_ref(), "--cap-drop".as_ref(), "ALL".as_ref()]);
+        push(&["--clearenv".as_ref(), "--chdir".as_ref(), d]);
+        let mut set = |k: &str, v: &std::ffi::OsStr| {
+            a.extend(["--setenv".into(), k.into(), v.to_os_string()]);
+        };
+        set("PATH", self.path.as_ref());
+        set("HOME", d);
+        set("TMPDIR", "/tmp".as_ref());
+        set("LANG", "C.UTF-8".as_ref());
+        for (k, v) in self.toolchain_env.iter().chain(env) {
+            set(k, v);
+        }
+        a.push("--".into());
+        a.push(program.as_os_str().to_os_string());
+        a.extend(args.iter().cloned());
+        (self.bwrap.clone(), a)
+    }
+
+    /// `program args` in a PID namespace that dies with us (for a user's own test script:
+    /// the file system, network and environment stay as they are).
+    pub fn tether(&self, program: &Path, args: &[OsString]) -> (PathBuf, Vec<OsString>) {
+        let mut a: Vec<OsString> = ["--dev-bind", "/", "/", "--proc", "/proc", "--unshare-pid"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        a.extend(["--die-with-parent".into(), "--".into()]);
+        a.push(program.as_os_str().to_os_string());
+        a.extend(args.iter().cloned());
+        (self.bwrap.clone(), a)
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "bubblewrap ({}): read-only system, job folder writable, private /tmp, no network, own PID namespace, cleared environment",
+            self.bwrap.display()
+        )
+    }
+}
+
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(name))
+            .find(|f| f.is_file())
+    })
+}
+
+/// Control groups that cap a job's memory and processes, where this kernel offers them to us
+/// (cgroup v1 `memory` and `pids` hierarchies, or cgroup v2 with both controllers).
+#[derive(Clone, Debug)]
+pub struct Cgroups {
+    /// Where each job's groups are made, one folder per controller (v1) or one (v2).
+    parents: Vec<PathBuf>,
+    v2: bool,
+}
+
+/// One job's groups, removed when dropped.
+pub struct JobGroups {
+    dirs: Vec<PathBuf>,
+    /// `cgroup.procs` of each, opened before the fork: the child writes "0" to join.
+    pub procs: Vec<File>,
+}
+
+static NEXT_GROUP: AtomicU64 = AtomicU64::new(0);
+/// This server's groups, to remove when it stops.
+static SERVER_GROUPS: std::sync::OnceLock<Cgroups> = std::sync::OnceLock::new();
+
+/// Removes this server's control groups (when it stops; its jobs were killed first).
+pub fn remove_server_cgroups() {
+    if let Some(c) = SERVER_GROUPS.get() {
+        c.remove();
+    }
+}
+
+/// Removes the groups of whittle servers that are no longer running.
+fn sweep_stale(hierarchy: &Path) {
+    let Ok(entries) = std::fs::read_dir(hierarchy) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let pid = name.to_str().and_then(|n| n.strip_prefix("whittle-"));
+        if pid.is_some_and(|p| !Path::new("/proc").join(p).exists()) {
+            Cgroups {
+                parents: vec![e.path()],
+                v2: false,
+            }
+            .remove();
+        }
+    }
+}
+
+impl Cgroups {
+    /// Groups for whittle's jobs, made under the hierarchies found; `Err` says why not.
+    pub fn detect() -> Result<Cgroups, String> {
+        let root = Path::new("/sys/fs/cgroup");
+        let name = format!("whittle-{}", std::process::id());
+        let v2 = root.join("cgroup.controllers");
+        let (parents, v2) = if let Ok(controllers) = std::fs::read_to_string(&v2) {
+            if !(controllers.contains("memory") && controllers.contains("pids")) {
+                return Err("cgroup v2 without the memory and pids controllers".into());
+            }
+            std::fs::write(root.join("cgroup.subtree_control"), "+memory +pids")
+                .map_err(|e| format!("cannot enable cgroup v2 controllers: {e}"))?;
+            (vec![root.join(&name)], true)
+        } else {
+            let v1: Vec<PathBuf> = ["memory", "pids"].iter().map(|c| root.join(c)).collect();
+            if !v1.iter().all(|d| d.join("cgroup.procs").exists()) {
+                return Err("no cgroup memory and pids controllers at /sys/fs/cgroup".into());
+            }
+            (v1.iter().map(|d| d.join(&name)).collect(), false)
+        };
+        for p in &parents {
+            if let Some(h) = p.parent() {
+                sweep_stale(h);
+            }
+            std::fs::create_dir_all(p)
+                .map_err(|e| format!("cannot make the cgroup {}: {e}", p.display()))?;
+        }
+        if v2 {
+            let _ = std::fs::write(parents[0].join("cgroup.subtree_control"), "+memory +pids");
+        }
+        let groups = Cgroups { parents, v2 };
+        let _ = SERVER_GROUPS.set(groups.clone());
+        Ok(groups)
+    }
+
+    /// A job's groups with these caps.
+    pub fn job(&self, memory: u64, processes: u64) -> Result<JobGroups, String> {
+        let n = NEXT_GROUP.fetch_add(1, Ordering::SeqCst);
+        let mut groups = JobGroups {
+            dirs: Vec::new(),
+            procs: Vec::new(),
+        };
+        for parent in &self.parents {
+            let dir = parent.join(format!("job-{n}"));
+            std::fs::create_dir(&dir)
+                .map_err(|e| format!("cannot make the cgroup {}: {e}", dir.display()))?;
+            groups.dirs.push(dir.clone());
+            let caps: &[(&str, String)] = if self.v2 {
+                &[
+                    ("memory.max", memory.to_string()),
+                    ("memory.swap.max", "0".into()),
+                    ("pids.max", processes.to_string()),
+                ]
+            } else if parent.parent().is_some_and(|p| p.ends_with("memory")) {
+                &[("memory.limit_in_bytes", memory.to_string())]
+            } else {
+                &[("pids.max", processes.to_string())]
+            };
+            for (file, value) in caps {
+                let path = dir.join(file);
+                // memory.swap.max is absent without swap accounting: not needed then.
+                if path.exists() {
+                    std::fs::write(&path, value)
+                        .map_err(|e| format!("cannot set {}: {e}", path.display()))?;
+                }
+            }
+            let procs = std::fs::OpenOptions::new()
+                .write(true)
+                .open(dir.join("cgroup.procs"))
+                .map_err(|e| format!("cannot open {}: {e}", dir.display()))?;
+            groups.procs.push(procs);
+        }
+        Ok(groups)
+    }
+
+    /// Removes the groups of this server (its jobs are over).
+    pub fn remove(&self) {
+        for p in &self.parents {
+            if let Ok(entries) = std::fs::read_dir(p) {
+                for e in entries.flatten() {
+                    let _ = std::fs::remove_dir(e.path());
+                }
+            }
+            let _ = std::fs::remove_dir(p);
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "control groups ({}): memory and process caps per job",
+            if self.v2 { "v2" } else { "v1" }
+        )
+    }
+}
+
+impl JobGroups {
+    /// Joins the calling process to every group: for `pre_exec`, so it writes with raw
+    /// syscalls only (async-signal-safe).
+    pub fn join_raw(fds: &[i32]) -> std::io::Result<()> {
+        for &fd in fds {
+            // SAFETY: write(2) of a static buffer to a descriptor we opened.
+            if unsafe { libc::write(fd, b"0".as_ptr().cast(), 1) } != 1 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the memory cap was hit (the kernel killed something for it).
+    pub fn hit_memory_cap(&self) -> bool {
+        self.dirs.iter().any(|d| {
+            ["memory.failcnt", "memory.events"].iter().any(|f| {
+                std::fs::read_to_string(d.join(f)).is_ok_and(|s| {
+                    if f.ends_with("failcnt") {
+                        s.trim() != "0"
+                    } else {
+                        s.lines()
+                            .any(|l| l.starts_with("oom_kill ") && !l.ends_with(" 0"))
+                    }
+                })
+            })
+        })
+    }
+}
+
+impl Drop for JobGroups {
+    fn drop(&mut self) {
+        // Empty once every process has been reaped; a zombie may take a moment.
+        for d in &self.dirs {
+            for _ in 0..50 {
+                if std::fs::remove_dir(d).is_ok() || !d.exists() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! What the server tests share: a running `whittle serve` on 127.0.0.1 (a port the OS picks),
+//! spoken to with hand-written HTTP/1.1 over TcpStream, and its answers.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// A running `whittle serve`, stopped (Ctrl-C, then kill) when dropped.
+pub struct Server {
+    pub child: Child,
+    pub port: u16,
+    _root: tempfile::TempDir,
+}
+
+const INDEX: &str = "<!doctype html><title>whittle test page</title>";
+
+/// The content type compile and cancel requests must carry.
+const JSON: &[(&str, &str)] = &[("Content-Type", "application/json")];
+
+impl Server {
+    pub fn start(extra: &[&str]) -> Server {
+        Server::start_with(extra, |_| {})
+    }
+
+    /// A server with these extra arguments and environment variables.
+    pub fn start_with_env(extra: &[&str], env: &[(&str, &str)]) -> Server {
+        Server::start_with(extra, |c| {
+            c.envs(env.iter().copied());
+        })
+    }
+
+    /// Starts the server after `configure` has adjusted its command.
+    pub fn start_with(extra: &[&str], configure: impl FnOnce(&mut Command)) -> Server {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("index.html"), INDEX).unwrap();
+        std::fs::create_dir_all(root.path().join("web")).unwrap();
+        std::fs::write(root.path().join("web/x.js"), "export const x = 1;\n").unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_whittle"));
+        command
+            .args(["serve", "--host", "127.0.0.1", "--port", "0", "--root"])
+            .arg(root.path())
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        configure(&mut command);
+        let mut child = command.spawn().expect("start whittle serve");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        out.read_line(&mut first).unwrap();
+        // "whittle serve: http://127.0.0.1:PORT/"
+        let port = first
+            .trim()
+            .strip_prefix("whittle serve: http://127.0.0.1:")
+            .and_then(|r| r.strip_suffix('/'))
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected first line: {first:?}"));
+        let mut rest = String::new();
+        out.read_line(&mut rest).unwrap();
+        assert!(
+            rest.contains("compilers") || rest.contains("no compilers"),
+            "second line: {rest:?}"
+        );
+        // Keep draining stdout so the server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = Vec::new();
+            let _ = out.read_to_end(&mut sink);
+        });
+        Server {
+            child,
+            port,
+            _root: root,
+        }
+    }
+
+    pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+        let stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
+        self.request_over(stream, method, path, headers, body)
+    }
+
+    /// A request over `stream`, with `Host: 127.0.0.1:<port>` unless `headers` name a Host.
+    fn request_over(
+        &self,
+        mut stream: TcpStream,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Reply {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            head.push_str(&format!("Host: 127.0.0.1:{}\r\n", self.port));
+        }
+        for (k, v) in headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+        if !body.is_empty() || method == "POST" {
+            head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes()).unwrap();
+        // The server may answer (413) before reading all of a large body.
+        let _ = stream.write_all(body);
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).expect("read the answer");
+        Reply::parse(&raw)
+    }
+
+    /// How many file descriptors the server has open.
+    fn open_fds(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id()))
+            .expect("read /proc/<pid>/fd")
+            .count()
+    }
+
+    fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    pub fn get(&self, path: &str) -> Reply {
+        self.request("GET", path, &[("Accept", "application/json")], b"")
+    }
+
+    pub fn compile(&self, compiler: &str, body: &Value) -> Reply {
+        let body = serde_json::to_vec(body).unwrap();
+        self.request(
+            "POST",
+            &format!("/api/compiler/{compiler}/compile"),
+            &[
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json"),
+            ],
+            &body,
+        )
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // SAFETY: signals our own child process.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGINT);
+        }
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub headers: HashMap<String, String>,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn parse(raw: &[u8]) -> Reply {
+        let split = raw
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap_or_else(|| panic!("no header end in {:?}", String::from_utf8_lossy(raw)));
+        let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+        let mut lines = head.split("\r\n");
+        let status = lines
+            .next()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
+        let headers: HashMap<String, String> = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+            .collect();
+        let mut body = raw[split + 4..].to_vec();
+        if headers
+            .get("transfer-encoding")
+            .is_some_and(|t| t.contains("chunked"))
+        {
+            body = dechunk(&body);
+        }
+        Reply {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).map(String::as_str)
+    }
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(eol) = data.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
+        let size_text = String::from_utf8_lossy(&data[..eol]);
+        let size =
+            usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16).unwrap_or(0);
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&data[eol + 2..eol + 2 + size]);
+        data = &data[eol + 2 + size + 2..];
+    }
+}
+
+/// The text of each line of a CE stream (`[{"text": ...}]`), joined.
+pub fn stream(v: &Value) -> String {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not a stream: {v}"))
+        .iter()
+        .map(|l| l["text"].as_str().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub fn have(exe: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| Path::new(&d).join(exe).is_file()))
+}
+
+/// The compile tests need gcc, as the bench and the browser tests do; a machine without it
+/// fails them rather than passing them untested.
+pub fn require_gcc() {
+    assert!(
+        have("gcc"),
+        "gcc is not on PATH: install it (apt-get install -y gcc) to run the compile tests"
+    );
+}
+

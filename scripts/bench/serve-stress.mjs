@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+// Stress figures for `whittle serve` (a benchmark that prints numbers, not a test that judges):
+//
+//  (a) the latency of a normal request (GET /api/compilers) while 200 idle connections are held
+//      open (a third silent, a third with half a request head, a third with a body that never
+//      comes); goal: under 100 ms;
+//  (b) the server's open file descriptors (/proc/<pid>/fd) before and after 1,000 requests
+//      refused as too large (413); goal: unchanged;
+//  (c) how the server ends on SIGTERM (goal: exit status 143).
+//
+//   node scripts/bench/serve-stress.mjs [--bin target/release/whittle]
+//
+// It starts its own server on 127.0.0.1 with --port 0 and talks only to it. Every loop is
+// bounded in count, and the whole run in time (STOP_AFTER_MS). Build first:
+// cargo build --release -p whittle-cli.
+
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import net from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const argBin = process.argv.indexOf('--bin');
+const BIN = argBin > 0 ? resolve(process.argv[argBin + 1]) : resolve(ROOT, 'target/release/whittle');
+const IDLE_CONNECTIONS = 200;
+const LATENCY_SAMPLES = 50;
+const REFUSED_REQUESTS = 1000;
+const REFUSED_AT_ONCE = 8;
+const STOP_AFTER_MS = 120_000;
+const HOST = '127.0.0.1';
+
+if (!existsSync(BIN)) {
+  console.error(`no ${BIN}: run cargo build --release -p whittle-cli first`);
+  process.exit(1);
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`serve-stress: still running after ${STOP_AFTER_MS / 1000} s; giving up`);
+  server?.kill('SIGKILL');
+  process.exit(1);
+}, STOP_AFTER_MS);
+
+let server;
+
+/** Starts the server; resolves with its port once it printed its address. */
+function startServer() {
+  server = spawn(BIN, ['serve', '--host', HOST, '--port', '0', '--root', ROOT, '--max-body', '64'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((ok, fail) => {
+    const lines = createInterface({ input: server.stdout });
+    lines.once('line', (line) => {
+      const m = /^whittle serve: http:\/\/127\.0\.0\.1:(\d+)\/$/.exec(line.trim());
+      if (m) ok(Number(m[1]));
+      else fail(new Error(`unexpected first line: ${line}`));
+      lines.on('line', () => {}); // keep draining
+    });
+    server.once('exit', (code) => fail(new Error(`the server exited (${code}) before it listened`)));
+  });
+}
+
+function openFds() {
+  return readdirSync(`/proc/${server.pid}/fd`).length;
+}
+
+/** One raw HTTP/1.1 exchange on a fresh connection: resolves with {status, ms, bytes}. */
+function exchange(port, head, body = Buffer.alloc(0), timeoutMs = 10_000) {
+  return new Promise((ok, fail) => {
+    const start = process.hrtime.bigint();
+    const chunks = [];
+    const socket = net.connect({ host: HOST, port }, () => {
+      socket.write(head);
+      if (body.length) socket.write(body, () => {});
+    });
+    socket.setTimeout(timeoutMs, () => {
+      socket.destroy();
+      fail(new Error('no answer in time'));
+    });
+    socket.on('data', (d) => chunks.push(d));
+    socket.on('error', () => {}); // a reset after the answer (we may still be writing) is fine
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks);
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(raw.toString('latin1', 0, 16))?.[1] ?? 0);
+      ok({ status, ms: Number(process.hrtime.bigint() - start) / 1e6, bytes: raw.length });
+    });
+  });
+}
+
+/** Opens `n` connections that never finish a request; resolves once all are connected. */
+async function holdIdle(port, n) {
+  const sockets = [];
+  for (let i = 0; i < n; i++) {
+    sockets.push(
+      await new Promise((ok, fail) => {
+        const s = net.connect({ host: HOST, port }, () => {
+          if (i % 3 === 1) s.write(`GET / HTTP/1.1\r\nHost: ${HOST}\r\n`);
+          if (i % 3 === 2) {
+            s.write(`POST /api/cancel/k HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+          }
+          ok(s);
+        });
+        s.on('error', () => {});
+        s.setTimeout(5000, () => fail(new Error('could not connect')));
+      }),
+    );
+  }
+  return sockets;
+}
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+
+async function main() {
+  const port = await startServer();
+  const get = `GET /api/compilers HTTP/1.1\r\nHost: ${HOST}:${port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`;
+  await exchange(port, get); // warm up
+
+  // (a) latency with 200 idle connections held open.
+  const baseline = [];
+  for (let i = 0; i < LATENCY_SAMPLES; i++) baseline.push((await exchange(port, get)).ms);
+  const idle = await holdIdle(port, IDLE_CONNECTIONS);
+  await new Promise((r) => setTimeout(r, 200));
+  const fdsWithIdle = openFds();
+  const samples = [];
+  for (let i = 0; i < LATENCY_SAMPLES; i++) {
+    const r = await exchange(port, get);
+    if (r.status !== 200) throw new Error(`GET /api/compilers answered ${r.status}`);
+    samples.push(r.ms);
+  }
+  for (const s of idle) s.destroy();
+  baseline.sort((a, b) => a - b);
+  samples.sort((a, b) => a - b);
+  const f = (x) => `${x.toFixed(2)} ms`;
+  console.log(`(a) GET /api/compilers, ${LATENCY_SAMPLES} requests, without idle connections: median ${f(pct(baseline, 50))}, p95 ${f(pct(baseline, 95))}, max ${f(baseline.at(-1))}`);
+  console.log(`    with ${IDLE_CONNECTIONS} idle connections held open (server fds then: ${fdsWithIdle}): median ${f(pct(samples, 50))}, p95 ${f(pct(samples, 95))}, max ${f(samples.at(-1))}  (goal < 100 ms: ${samples.at(-1) < 100 ? 'met' : 'NOT met'})`);
+
+  // (b) descriptors before and after 1,000 refused (413) requests.
+  await new Promise((r) => setTimeout(r, 1000)); // the idle connections' sockets close
+  const before = openFds();
+  const oversized = `POST /api/compiler/gcc/compile HTTP/1.1\r\nHost: ${HOST}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${64 << 20}\r\n\r\n`;
+  const part = Buffer.alloc(16 << 10, 0x78);
+  const statuses = new Map();
+  let next = 0;
+  const t0 = Date.now();
+  await Promise.all(
+    Array.from({ length: REFUSED_AT_ONCE }, async () => {
+      while (next < REFUSED_REQUESTS) {
+        next++;
+        const r = await exchange(port, oversized, part);
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+      }
+    }),
+  );
+  const took = Date.now() - t0;
+  let after = openFds();
+  for (let i = 0; i < 50 && after > before; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    after = openFds();
+  }
+  const shown = [...statuses].map(([s, n]) => `${n} x ${s}`).join(', ');
+  console.log(`(b) ${REFUSED_REQUESTS} oversized requests (${REFUSED_AT_ONCE} at a time, ${took} ms): ${shown}; server fds before ${before}, after ${after} (goal unchanged: ${after <= before ? 'met' : 'NOT met'})`);
+
+  // (c) SIGTERM.
+  const exited = new Promise((r) => server.once('exit', (code, signal) => r(code ?? signal)));
+  server.kill('SIGTERM');
+  console.log(`(c) on SIGTERM the server exited with ${await exited} (goal 143)`);
+  clearTimeout(watchdog);
+}
+
+main().catch((e) => {
+  console.error(`serve-stress: ${e.message}`);
+  server?.kill('SIGKILL');
+  process.exit(1);
+});
