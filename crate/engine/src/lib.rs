@@ -5,6 +5,7 @@
 //! the same verdicts give the same result everywhere. See `docs/architecture.md`.
 
 pub mod catalog;
+pub mod generator;
 pub mod input_error;
 pub mod pair;
 pub mod parse_report;

@@ -1,0 +1,200 @@
+//! A generator's run as the [`Subject`] of a session: candidates are re-runs of the generator
+//! with a reduced trace, and what is tested is their output.
+
+use super::source::{Align, Halt, Source};
+use super::trace::{Trace, Unit};
+use super::{Generator, TraceStrategy};
+use crate::reduce::ddmin::Chunks;
+use crate::reduce::{Proposal, Stats, Subject};
+use crate::Side;
+use std::rc::Rc;
+
+/// The generator's run under reduction.
+pub struct Generated<G: Generator> {
+    pub(super) generator: G,
+    pub(super) align: Align,
+    pub(super) strategy: TraceStrategy,
+    /// The trace of the best output's last exact run, and the units deleted from it since.
+    pub(super) base: Rc<Trace>,
+    pub(super) deleted: Rc<Vec<bool>>,
+    pub(super) best: String,
+    /// Runs of the generator that halted or failed.
+    pub(super) failed_runs: u64,
+}
+
+/// A pass over the trace: ddmin over the units of each level in turn (HDD), or over the
+/// decisions of the flat sequence.
+#[derive(Clone)]
+pub struct TracePass {
+    /// Unit numbers by level (one level for the flat sequence).
+    levels: Rc<Vec<Vec<u32>>>,
+    /// Each unit's enclosing unit (none for the flat sequence).
+    parents: Rc<Vec<Option<u32>>>,
+    level: usize,
+    dd: Option<Chunks>,
+}
+
+pub struct GeneratedChange {
+    deleted: Vec<bool>,
+}
+
+impl<G: Generator> Generated<G> {
+    /// The units of the base: of the tree, or the positions of the flat sequence.
+    fn units(&self) -> Vec<Unit> {
+        match self.strategy {
+            TraceStrategy::Hdd => self.base.units(),
+            TraceStrategy::Ddmin => (0..self.base.flat().len())
+                .map(|_| Unit {
+                    depth: 0,
+                    parent: None,
+                })
+                .collect(),
+        }
+    }
+
+    /// The source that replays the base without `deleted`.
+    fn source(&self, deleted: &[bool]) -> Source {
+        match self.strategy {
+            TraceStrategy::Hdd => Source::replay(&self.base.without(deleted), self.align),
+            TraceStrategy::Ddmin => Source::flat(
+                self.base
+                    .flat()
+                    .into_iter()
+                    .zip(deleted)
+                    .filter(|(_, &d)| !d)
+                    .map(|(v, _)| v)
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Runs the generator on a replay of the base without `deleted`.
+    pub(super) fn run(&mut self, deleted: &[bool]) -> Result<(String, Trace), Halt> {
+        let mut source = self.source(deleted);
+        let output = self.generator.run(&mut source)?;
+        Ok((output, source.finish()?))
+    }
+
+    /// Whether unit `u` or one enclosing it is deleted.
+    fn dead(deleted: &[bool], parents: &[Option<u32>], mut u: u32) -> bool {
+        loop {
+            if deleted[u as usize] {
+                return true;
+            }
+            match parents[u as usize] {
+                Some(p) => u = p,
+                None => return false,
+            }
+        }
+    }
+}
+
+impl<G: Generator> Subject for Generated<G> {
+    type Pass = TracePass;
+    type Change = GeneratedChange;
+    const SIDES: &'static [Side] = &[Side::Variant];
+    const TEST_ORDER: &'static [usize] = &[0];
+
+    fn strategy_name(&self) -> &'static str {
+        "generator"
+    }
+
+    fn pass_name(_pass: &TracePass) -> &'static str {
+        "trace"
+    }
+
+    fn pass_deferred(_pass: &TracePass) -> bool {
+        false
+    }
+
+    fn pass(&mut self, i: usize, _coarse: bool) -> Option<TracePass> {
+        if i > 0 {
+            return None;
+        }
+        let units = self.units();
+        let mut levels: Vec<Vec<u32>> = Vec::new();
+        for (id, u) in units.iter().enumerate() {
+            if levels.len() <= u.depth {
+                levels.resize(u.depth + 1, Vec::new());
+            }
+            levels[u.depth].push(id as u32);
+        }
+        Some(TracePass {
+            levels: Rc::new(levels),
+            parents: Rc::new(units.iter().map(|u| u.parent).collect()),
+            level: 0,
+            dd: None,
+        })
+    }
+
+    fn refresh(&mut self) {
+        // The best's exact trace, from one more run of it: the next pass works on that.
+        let deleted = self.deleted.clone();
+        if let Ok((_, trace)) = self.run(&deleted) {
+            self.deleted = Rc::new(vec![false; self.base_units(&trace)]);
+            self.base = Rc::new(trace);
+        }
+    }
+
+    fn propose(&mut self, pass: &mut TracePass, stats: &mut Stats) -> Proposal<GeneratedChange> {
+        loop {
+            if pass.dd.is_none() {
+                let Some(units) = pass.levels.get(pass.level) else {
+                    return Proposal::Over;
+                };
+                let alive: Vec<u32> = units
+                    .iter()
+                    .copied()
+                    .filter(|&u| !Self::dead(&self.deleted, &pass.parents, u))
+                    .collect();
+                pass.dd = Some(Chunks::new(alive, true));
+            }
+            let Some(set) = pass.dd.as_mut().unwrap().propose() else {
+                pass.level += 1;
+                pass.dd = None;
+                continue;
+            };
+            let mut deleted = self.deleted.as_ref().clone();
+            for u in set {
+                deleted[u as usize] = true;
+            }
+            return match self.run(&deleted) {
+                Ok((output, _)) if output != self.best => Proposal::Candidate {
+                    texts: vec![output],
+                    change: GeneratedChange { deleted },
+                },
+                Ok(_) => Proposal::Skip,
+                Err(_) => {
+                    self.failed_runs += 1;
+                    stats.invalid_skipped += 1;
+                    Proposal::Skip
+                }
+            };
+        }
+    }
+
+    fn accept(&mut self, mut texts: Vec<String>, change: GeneratedChange, pass: &mut TracePass) {
+        self.best = texts.swap_remove(0);
+        self.deleted = Rc::new(change.deleted);
+        if let Some(dd) = &mut pass.dd {
+            dd.accepted();
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.best.len()
+    }
+
+    fn bytes(&self) -> usize {
+        self.best.len()
+    }
+}
+
+impl<G: Generator> Generated<G> {
+    fn base_units(&self, trace: &Trace) -> usize {
+        match self.strategy {
+            TraceStrategy::Hdd => trace.units().len(),
+            TraceStrategy::Ddmin => trace.flat().len(),
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! Generator-based reduction on generators with a known answer.
+
+use super::*;
+use crate::reduce::tests::drive_engine;
+use crate::Query;
+
+/// The paper's password generator: a random line of letters, then that line twice.
+pub(crate) fn password(s: &mut Source) -> Result<String, Halt> {
+    let mut w = String::new();
+    s.repeat("char", 0, 19, |s| {
+        let c = s.pick("letter", 26)?;
+        w.push((b'a' + c as u8) as char);
+        Ok(())
+    })?;
+    w.push('\n');
+    Ok(format!("{w}{w}"))
+}
+
+/// The seed whose free run of [`password`] makes `abc\nabc\n`, as the paper's does.
+pub(crate) const PASSWORD_SEED: u64 = 482_835;
+
+/// Two equal lines that contain `c`.
+fn two_equal_lines_with_c(t: &str) -> bool {
+    let half = t.len() / 2;
+    t.ends_with('\n') && t[..half] == t[half..] && t.contains('c')
+}
+
+fn settings(align: Align, trace: TraceStrategy) -> GeneratorSettings {
+    GeneratorSettings {
+        seed: PASSWORD_SEED,
+        align,
+        trace,
+    }
+}
+
+fn reduce<G: Generator>(g: G, s: GeneratorSettings, k: usize, scramble: bool, p: fn(&str) -> bool) -> GeneratorSession<G> {
+    let mut session = GeneratorSession::new(g, s).unwrap();
+    drive_engine(&mut session, k, scramble, |q: &Query| p(&q.text));
+    session
+}
+
+#[test]
+fn a_free_run_is_recorded_as_a_tree() {
+    let mut source = Source::free(PASSWORD_SEED);
+    let out = password(&mut source).unwrap();
+    assert_eq!(out, "abc\nabc\n");
+    let trace = source.finish().unwrap();
+    let Node::Loop { iterations, .. } = &trace.nodes[0] else {
+        panic!("{trace:?}");
+    };
+    assert_eq!(iterations.len(), 3);
+    assert_eq!(trace.units().len(), 3);
+    assert_eq!(trace.flat(), vec![3, 0, 1, 2]);
+    // Replaying the trace gives the same run.
+    let mut again = Source::replay(&trace, Align::Halt);
+    assert_eq!(password(&mut again).unwrap(), out);
+    assert_eq!(again.finish().unwrap(), trace);
+}
+
+#[test]
+fn the_password_reduces_to_c_by_its_generator() {
+    for align in Align::ALL {
+        let s = reduce(password, settings(align, TraceStrategy::Hdd), 1, false, two_equal_lines_with_c);
+        assert_eq!(s.best(), "c\nc\n", "{align:?}");
+        assert_eq!(s.stats().invalid_queries, 0);
+    }
+}
+
+#[test]
+fn the_flat_sequence_baseline_reduces_it_too_with_more_queries() {
+    let tree = reduce(password, settings(Align::Realign, TraceStrategy::Hdd), 1, false, two_equal_lines_with_c);
+    let flat = reduce(password, settings(Align::Realign, TraceStrategy::Ddmin), 1, false, two_equal_lines_with_c);
+    assert!(flat.best().len() >= tree.best().len(), "{:?}", flat.best());
+    assert!(two_equal_lines_with_c(flat.best()));
+}
+
+/// Case 2 of the paper: a pick from a list whose length a selection decides. Deleting the
+/// selection leaves the recorded pick out of range: halt gives up, bypass drops what
+/// encloses the pick, re-align takes the smallest value.
+fn case2(s: &mut Source) -> Result<String, Halt> {
+    let mut x = vec![0];
+    let mut out = String::new();
+    s.repeat("round", 1, 1, |s| {
+        if s.maybe_do("grow", |_| {
+            x.push(1);
+            Ok(())
+        })? {
+            out.push('g');
+        }
+        s.maybe_do("use", |s| {
+            let y = x[s.pick("y", x.len())?];
+            out.push_str(&format!("y{y}"));
+            Ok(())
+        })?;
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+#[test]
+fn each_alignment_strategy_does_what_it_says_when_alignment_fails() {
+    // A run where both selections were taken and y = 1.
+    let trace = Trace {
+        nodes: vec![Node::Loop {
+            label: "round".into(),
+            iterations: vec![vec![
+                Node::Maybe { label: "grow".into(), body: Some(vec![]) },
+                Node::Maybe {
+                    label: "use".into(),
+                    body: Some(vec![Node::Int { label: "y".into(), value: 1 }]),
+                },
+            ]],
+        }],
+    };
+    assert_eq!(case2(&mut Source::replay(&trace, Align::Halt)).unwrap(), "gy1");
+    // Delete the `grow` body (unit 1: unit 0 is the iteration).
+    let reduced = trace.without(&[false, true, false]);
+    let run = |align| case2(&mut Source::replay(&reduced, align));
+    assert!(run(Align::Halt).is_err(), "halt gives up");
+    assert_eq!(run(Align::Bypass).unwrap(), "y0", "bypass drops the rest of `use`");
+    assert_eq!(run(Align::Realign).unwrap(), "y0", "re-align takes the smallest value");
+    // At the top level, with nothing enclosing the misaligned decision, bypass halts too.
+    let top = Trace { nodes: vec![Node::Int { label: "other".into(), value: 3 }] };
+    let mut s = Source::replay(&top, Align::Bypass);
+    assert!(s.int("mine", 0, 9).is_err());
+}
+
+/// Re-align finds the next decision of the same label after ones the new run skips.
+#[test]
+fn realign_resumes_at_the_next_matching_label() {
+    let trace = Trace {
+        nodes: vec![
+            Node::Int { label: "a".into(), value: 5 },
+            Node::Int { label: "b".into(), value: 6 },
+            Node::Int { label: "c".into(), value: 7 },
+        ],
+    };
+    let mut s = Source::replay(&trace, Align::Realign);
+    assert_eq!(s.int("c", 0, 9).unwrap(), 7, "skips a and b");
+    assert_eq!(s.int("a", 0, 9).unwrap(), 0, "a is behind: smallest value");
+    assert_eq!(s.misaligned, 2);
+}
+
+#[test]
+fn same_result_for_any_k_and_report_order_and_by_replay() {
+    let reference = reduce(password, settings(Align::Realign, TraceStrategy::Hdd), 1, false, two_equal_lines_with_c);
+    for k in [2, 5] {
+        for scramble in [false, true] {
+            let s = reduce(password, settings(Align::Realign, TraceStrategy::Hdd), k, scramble, two_equal_lines_with_c);
+            assert_eq!(s.best(), reference.best());
+            assert_eq!(s.recording(), reference.recording());
+        }
+    }
+    let mut r = GeneratorSession::replay(password, settings(Align::Realign, TraceStrategy::Hdd), reference.recording()).unwrap();
+    while !r.done() {
+        r.step(16);
+        assert!(r.next(1).is_empty());
+    }
+    assert_eq!(r.best(), "c\nc\n");
+}
+
+#[test]
+fn a_generator_that_fails_is_an_error_not_a_panic() {
+    let broken = |s: &mut Source| -> Result<String, Halt> {
+        s.begin_loop("never-ended", 1, 1)?;
+        Ok(String::new())
+    };
+    let err = GeneratorSession::new(broken, GeneratorSettings::default()).err().unwrap();
+    assert!(err.0.contains("never ended"), "{err:?}");
+}
+
+#[test]
+fn nested_units_are_numbered_in_preorder_with_depths() {
+    let g = |s: &mut Source| -> Result<String, Halt> {
+        let mut out = String::new();
+        s.repeat("outer", 2, 2, |s| {
+            s.repeat("inner", 2, 2, |s| {
+                out.push_str(&s.int("v", 0, 9)?.to_string());
+                Ok(())
+            })
+        })?;
+        Ok(out)
+    };
+    let mut src = Source::free(7);
+    let mut g2 = g;
+    g2.run(&mut src).unwrap();
+    let units = src.finish().unwrap().units();
+    let depths: Vec<usize> = units.iter().map(|u| u.depth).collect();
+    assert_eq!(depths, [0, 1, 1, 0, 1, 1]);
+    assert_eq!(units[2].parent, Some(0));
+    assert_eq!(units[4].parent, Some(3));
+}
+
+
+/// What GReduce is for: deleting parts of the output can never keep its two lines equal,
+/// so Perses and ddmin over lines cannot reduce it at all (the text parses as JavaScript).
+#[test]
+fn reducers_of_the_output_cannot_reduce_the_password() {
+    use crate::reduce::{Session, Settings, Strategy};
+    for strategy in [Strategy::Perses, Strategy::DdminLines, Strategy::DdminTokens] {
+        let settings = Settings {
+            strategy,
+            ..Settings::default()
+        };
+        let mut s = Session::new(crate::Lang::JavaScript, "abc\nabc\n", settings).unwrap();
+        drive_engine(&mut s, 1, false, |q: &Query| two_equal_lines_with_c(&q.text));
+        assert_eq!(s.best(), "abc\nabc\n", "{strategy:?}");
+    }
+}
