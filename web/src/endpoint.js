@@ -116,7 +116,7 @@ export class Compiler {
       const key = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
       headers['X-Whittle-Job'] = key;
       signal.addEventListener('abort', () => {
-        fetch(`${this.base}/api/cancel/${key}`, { method: 'POST' }).catch(() => {});
+        fetch(`${this.base}/api/cancel/${key}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).catch(() => {});
       }, { once: true });
     }
     try {

@@ -11,7 +11,7 @@ export async function encodeState(state) {
   return `#${PREFIX}${toBase64Url(packed)}`;
 }
 
-/** The state in a fragment, or null when there is none; throws with a readable reason. */
+/** The state (an object) in a fragment, or null when there is none; throws with a readable reason. */
 export async function decodeState(hash) {
   const body = hash.replace(/^#/, '');
   if (!body) return null;
@@ -25,7 +25,15 @@ export async function decodeState(hash) {
   } catch {
     throw new Error('the link is damaged (it does not decompress); was it cut short when copied?');
   }
-  return JSON.parse(json);
+  let state;
+  try {
+    state = JSON.parse(json);
+  } catch {
+    throw new Error('the link is damaged (its contents are not valid JSON); was it changed when copied?');
+  }
+  // A state is an object: anything else (null, a number, an array) is no playground state.
+  if (state === null || typeof state !== 'object' || Array.isArray(state)) throw new Error('the link holds no playground state');
+  return state;
 }
 
 async function pipe(bytes, transform) {

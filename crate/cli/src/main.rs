@@ -3,6 +3,7 @@
 
 mod commands;
 mod drive;
+mod generator_process;
 mod input;
 mod process;
 mod progress;
@@ -11,7 +12,7 @@ mod sandbox;
 mod server;
 
 use clap::{Parser, Subcommand};
-use commands::{pair, parse, reduce, serve};
+use commands::{generate, pair, parse, reduce, serve};
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +33,8 @@ enum Command {
     Reduce(reduce::ReduceArgs),
     /// Reduce a seed and a variant together, down to the difference that matters (PPR).
     Pair(pair::PairArgs),
+    /// Reduce a generator's run instead of its output (GReduce).
+    Generate(generate::GenerateArgs),
     /// Serve the playground page and the compile API.
     Serve(serve::ServeArgs),
 }
@@ -42,6 +45,7 @@ fn main() {
         Command::Parse(a) => parse::run(a),
         Command::Reduce(a) => reduce::run(a),
         Command::Pair(a) => pair::run(a),
+        Command::Generate(a) => generate::run(a),
         Command::Serve(a) => serve::run(a),
     };
     std::process::exit(code);

@@ -613,3 +613,20 @@ proptest! {
         prop_assert_eq!((r.best_seed(), r.best_variant()), (s.best_seed(), s.best_variant()));
     }
 }
+
+#[test]
+fn zz_debug_repro() {
+    let property = Property { salt: 5297788768306300943, modulus: 17, needle: "\"hi\"", error_every: Some(23) };
+    let log = std::cell::RefCell::new(Vec::<(usize, String, String)>::new());
+    let run = |k: usize, seed: u64, tag: usize| {
+        let answer = |q: &Query| { let v = property.verdict(&q.text); log.borrow_mut().push((tag, q.text.clone(), format!("{v:?}"))); v };
+        let mut s = session(PROGRAM2, Reduction::DdminTokens);
+        drive(&mut s, Lang::C, Driver { k, order_seed: seed, drop_unwanted: false }, &answer).unwrap();
+        s
+    };
+    let a = run(1, 0, 0);
+    let b = run(2, 1, 1);
+    eprintln!("ref stats {:?}\nk2 stats {:?}", a.stats(), b.stats());
+    eprintln!("ref rec {}\nk2  rec {}", a.recording(), b.recording());
+    for (tag, t, v) in log.borrow().iter() { eprintln!("[{tag}] {v} {:?}", t.replace('\n', " ")); }
+}

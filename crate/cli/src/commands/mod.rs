@@ -1,5 +1,6 @@
 //! One module a subcommand.
 
+pub mod generate;
 pub mod pair;
 pub mod parse;
 pub mod reduce;

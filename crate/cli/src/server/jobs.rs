@@ -1,5 +1,5 @@
 //! The compile-job queue: at most `max_jobs` jobs run at once on their own threads; up to
-//! `queue_len` more wait their turn; beyond that a request is turned away (503) at once, so
+//! `queue_len` more wait their turn; beyond that a request is turned away (429, Retry-After) at once, so
 //! the HTTP workers are never all stuck waiting and static files keep being served.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -27,7 +27,7 @@ pub struct Limits {
     pub output_lines: usize,
     /// Jobs running at once.
     pub max_jobs: usize,
-    /// Jobs waiting for a turn before requests are refused with 503.
+    /// Jobs waiting for a turn before requests are refused with 429.
     pub queue_len: usize,
     /// Largest request body accepted (413 beyond).
     pub body_bytes: usize,

@@ -89,6 +89,8 @@ pub(crate) struct State {
     allow_any_origin: bool,
     /// Listening on loopback: requests must name a loopback host.
     loopback_only: bool,
+    /// The port listened on (for messages).
+    port: u16,
 }
 
 /// A request's headers must have arrived this long after the connection is ready for one
@@ -179,6 +181,7 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
         allowed_origins: opts.allowed_origins,
         allow_any_origin: opts.allow_any_origin,
         loopback_only,
+        port,
     });
     runtime.block_on(accept_loop(listener, state));
     Ok(())
@@ -446,7 +449,8 @@ async fn route(
                 format!(
                     "this server listens on loopback and answers only requests addressed to localhost, 127.0.0.1 or [::1]; this one was addressed to {bad:?}. \
                      (A name that resolves to this machine is refused, as a web page could use one to reach it by DNS rebinding.) \
-                     Open the page at http://127.0.0.1:<port>/ or http://localhost:<port>/, or start whittle serve with --host <an address of this machine> to serve other names"
+                     Open the page at http://127.0.0.1:{port}/ or http://localhost:{port}/, or start whittle serve with --host <an address of this machine> to serve other names",
+                    port = state.port
                 ),
             );
             http::set(&mut r, "connection", "close");
@@ -480,5 +484,21 @@ fn report_compilers(found: &compilers::Found) {
     }
     if !found.missing.is_empty() {
         println!("whittle serve: not found: {}", found.missing.join(", "));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_listen_addresses() {
+        for host in ["127.0.0.1", "127.0.0.2", "::1", "localhost"] {
+            assert!(is_loopback(host), "{host}");
+        }
+        // Elsewhere any Host name is served, as before.
+        for host in ["0.0.0.0", "::", "192.168.1.10", "example.org"] {
+            assert!(!is_loopback(host), "{host}");
+        }
     }
 }

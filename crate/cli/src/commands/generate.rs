@@ -1,0 +1,212 @@
+//! `whittle generate`: generator-based reduction (GReduce). The generator is a program that
+//! speaks the line protocol of docs/generator-protocol.md; whittle runs it freely from a seed,
+//! then again and again with fewer loop iterations and optional parts, and keeps the smallest
+//! output that its test still finds interesting.
+
+use crate::drive::{
+    describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
+    write_stats, Ending, Shell,
+};
+use crate::generator_process::ProcessGenerator;
+use crate::runner::{Properties, Runner};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use whittle::generator::{Align, Generated, GeneratorSession, GeneratorSettings, TraceStrategy};
+use whittle::Side;
+
+#[derive(clap::Args)]
+pub struct GenerateArgs {
+    /// The generator: a command (run with sh -c) that speaks whittle's line protocol, e.g.
+    /// 'node examples/generators/run.mjs examples/generators/password.mjs'.
+    #[arg(long)]
+    pub generator: String,
+    /// The seed of the first, free run (default: the one the generator names in its hello).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// An interestingness test: run in a folder holding the output under FILE's name; exit 0 = interesting.
+    #[arg(long, conflicts_with = "cmd")]
+    pub test: Option<PathBuf>,
+    /// A command instead of a script; `{}` stands for the file.
+    #[arg(long, requires = "pattern")]
+    pub cmd: Option<String>,
+    /// With --cmd: a regex the command's output must match.
+    #[arg(long = "match", value_name = "REGEX")]
+    pub pattern: Option<String>,
+    /// With --cmd: the exit status the command must have.
+    #[arg(long)]
+    pub exit: Option<i32>,
+    /// Where the smallest interesting output goes as it improves (its trace beside it, FILE.trace.json).
+    #[arg(long, short = 'o', default_value = "generated.txt")]
+    pub output: PathBuf,
+    /// What a replay does when the run leaves the reduced trace: halt, bypass or realign.
+    #[arg(long, default_value = "realign")]
+    pub align: String,
+    /// How the trace is reduced: hdd (over the tree of loops and selections) or ddmin (over the flat decision sequence).
+    #[arg(long, default_value = "hdd")]
+    pub trace: String,
+    /// Tests run in parallel (default: the number of cores).
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
+    /// Seconds a test may run before its whole process group is killed.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Seconds one run of the generator may take.
+    #[arg(long, default_value_t = 10.0)]
+    pub gen_timeout: f64,
+    /// Write the final statistics as JSON here.
+    #[arg(long, value_name = "PATH")]
+    pub stats_json: Option<PathBuf>,
+    /// No progress line, even on a terminal.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+pub fn run(args: GenerateArgs) -> i32 {
+    match generate(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("whittle generate: {e}");
+            2
+        }
+    }
+}
+
+type Session = GeneratorSession<ProcessGenerator>;
+
+/// The output and its trace, written as they improve.
+struct GenShell<'a> {
+    name: String,
+    output: &'a Path,
+}
+
+impl GenShell<'_> {
+    fn trace_path(&self) -> PathBuf {
+        let mut p = self.output.as_os_str().to_owned();
+        p.push(".trace.json");
+        PathBuf::from(p)
+    }
+}
+
+impl Shell<Generated<ProcessGenerator>> for GenShell<'_> {
+    fn file_name(&self, _side: Side) -> String {
+        self.name.clone()
+    }
+
+    fn save(&self, session: &Session) -> Result<(), String> {
+        save(self.output, session.best())?;
+        let trace = serde_json::to_string_pretty(&session.trace()).unwrap_or_default();
+        save(&self.trace_path(), &trace)
+    }
+}
+
+fn generate(args: GenerateArgs) -> Result<i32, String> {
+    let align = Align::from_name(&args.align)
+        .ok_or_else(|| format!("unknown --align `{}`: use halt, bypass or realign", args.align))?;
+    let trace = TraceStrategy::from_name(&args.trace)
+        .ok_or_else(|| format!("unknown --trace `{}`: use hdd or ddmin", args.trace))?;
+    let property = property_from(
+        args.test.as_deref(),
+        args.cmd.as_deref(),
+        args.pattern.as_deref(),
+        args.exit,
+        false,
+    )?;
+    let name = args
+        .output
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or("--output must name a file")?
+        .to_string();
+    if !(args.gen_timeout > 0.0 && args.gen_timeout.is_finite()) {
+        return Err("--gen-timeout must be a positive number of seconds".into());
+    }
+    let generator = ProcessGenerator {
+        command: args.generator.clone(),
+        timeout: Duration::from_secs_f64(args.gen_timeout),
+    };
+    let seed = match args.seed {
+        Some(s) => s,
+        None => generator
+            .default_seed()
+            .map_err(|e| format!("{}; check the generator by hand: {}", e.0, args.generator))?
+            .unwrap_or(0),
+    };
+    let jobs = jobs(args.jobs);
+    let started = Instant::now();
+    let settings = GeneratorSettings { seed, align, trace };
+    let (session, setup_cpu) = timed(|| GeneratorSession::new(generator, settings));
+    let mut session = session.map_err(|e| {
+        format!(
+            "the generator's free run from seed {seed} failed: {}; check it by hand: {}",
+            e.0, args.generator
+        )
+    })?;
+    eprintln!(
+        "whittle generate: seed {seed}, output {} bytes, {} units in its trace ({}, {}, {jobs} tests at a time)",
+        session.best().len(),
+        session.trace().units().len(),
+        trace.name(),
+        align.name()
+    );
+    let shell = GenShell {
+        name: name.clone(),
+        output: &args.output,
+    };
+    shell.save(&session)?;
+    let interrupted = interrupt_flag();
+    let runner = Runner::new(
+        Properties {
+            seed: None,
+            variant: property,
+        },
+        jobs,
+        Duration::from_secs_f64(args.timeout),
+    );
+    let run = run_tests(&mut session, &shell, &runner, jobs, args.quiet, &interrupted, started)?;
+    match run.ending {
+        Ending::OriginalFails { done, verdict } => {
+            eprintln!(
+                "whittle generate: the output of seed {seed} is not interesting: the test says {}.",
+                describe(&verdict)
+            );
+            if !done.output.trim().is_empty() {
+                eprintln!("Its output was:\n{}", done.output.trim_end());
+            }
+            eprintln!(
+                "It is in {}: run the test on it by hand, or try another --seed.",
+                args.output.display()
+            );
+            return Ok(1);
+        }
+        Ending::Interrupted => eprintln!(
+            "whittle generate: interrupted; the best output so far is in {}",
+            args.output.display()
+        ),
+        Ending::Done => {}
+    }
+    shell.save(&session)?;
+    let wall = started.elapsed().as_secs_f64();
+    let engine = run.engine + setup_cpu;
+    let s = session.stats();
+    eprintln!(
+        "whittle generate: {} -> {} bytes in {wall:.1} s; {} queries ({} cache hits, {} generator runs that failed or halted); the result is in {}",
+        s.bytes_before, s.bytes_now, s.queries, s.cache_hits, session.failed_runs(), args.output.display()
+    );
+    if let Some(msg) = run.first_failure {
+        eprintln!("whittle generate: note: some tests could not run: {msg}");
+    }
+    if let Some(path) = &args.stats_json {
+        let mut json = serde_json::to_value(s).unwrap_or_default();
+        json["wall_seconds"] = wall.into();
+        json["engine_seconds"] = engine.as_secs_f64().into();
+        json["seed"] = seed.into();
+        json["align"] = align.name().into();
+        json["trace"] = trace.name().into();
+        json["failed_runs"] = session.failed_runs().into();
+        json["jobs"] = jobs.into();
+        json["verdicts"] = session.recording().to_string().into();
+        json["trace_tree"] = serde_json::to_value(session.trace()).unwrap_or_default();
+        write_stats(path, &json)?;
+    }
+    Ok(exit_status(&interrupted))
+}

@@ -1,0 +1,99 @@
+// The JavaScript client of whittle's generator protocol (docs/generator-protocol.md).
+//
+// A generator module exports `generate(g)`, which makes its output from g's decisions and
+// returns it, and optionally `seed`, its default seed:
+//
+//   export const seed = 7;
+//   export function generate(g) {
+//     let s = '';
+//     g.repeat('item', 0, 5, () => { s += g.pick('letter', ['a', 'b']); });
+//     if (g.maybe('tail', () => { s += '!'; })) s += '?';
+//     return s + '\n';
+//   }
+//
+// `speak(module)` runs it under `whittle generate`, asking whittle for every decision over
+// stdin/stdout (synchronously). The page runs the same module in its worker with another `g`.
+import { readSync } from 'node:fs';
+
+/** A `g` whose decisions come from `ask(request) -> answer line`. */
+export class ProtocolDecisions {
+  constructor(ask) {
+    this.ask = ask;
+  }
+
+  int(label, lo, hi) {
+    return Number(this.ask(`int ${word(label)} ${lo} ${hi}`));
+  }
+
+  pick(label, list) {
+    if (!Array.isArray(list) || list.length === 0) throw new Error(`pick ${label}: a non-empty list, please`);
+    return list[Number(this.ask(`pick ${word(label)} ${list.length}`))];
+  }
+
+  repeat(label, min, max, body) {
+    const n = Number(this.ask(`loop ${word(label)} ${min} ${max}`));
+    for (let i = 0; i < n; i++) {
+      this.ask('iter');
+      body(i);
+    }
+    this.ask('end');
+    return n;
+  }
+
+  maybe(label, body) {
+    const taken = this.ask(`maybe ${word(label)}`) === '1';
+    if (taken) {
+      body();
+      this.ask('end');
+    }
+    return taken;
+  }
+}
+
+/** Labels are one word: spaces would split the request. */
+function word(label) {
+  const s = String(label);
+  if (!/^\S+$/.test(s)) throw new Error(`a label is one word without spaces, not ${JSON.stringify(s)}`);
+  return s;
+}
+
+/** Reads stdin one line at a time, synchronously (the generator asks and waits). */
+function lineReader() {
+  let buffered = '';
+  const chunk = Buffer.alloc(65536);
+  return () => {
+    for (;;) {
+      const nl = buffered.indexOf('\n');
+      if (nl >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        return line;
+      }
+      let n;
+      try {
+        n = readSync(0, chunk, 0, chunk.length, null);
+      } catch (e) {
+        if (e.code !== 'EAGAIN') throw e;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1); // a non-blocking pipe: wait 1 ms
+        continue;
+      }
+      if (n === 0) return null; // whittle closed the pipe
+      buffered += chunk.toString('utf8', 0, n);
+    }
+  };
+}
+
+/** Runs `module.generate`, asking whittle for each decision on stdout and reading stdin. */
+export function speak(module) {
+  const read = lineReader();
+  const ask = (request) => {
+    process.stdout.write(`${request}\n`);
+    const answer = read();
+    if (answer === null || answer === 'halt') process.exit(0); // whittle is done with this run
+    return answer;
+  };
+  ask(`hello ${module.seed ?? 0}`);
+  const output = module.generate(new ProtocolDecisions(ask));
+  ask(`out ${JSON.stringify(String(output))}`);
+  process.stdout.write('done\n');
+}
