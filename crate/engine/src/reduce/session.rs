@@ -105,6 +105,10 @@ struct Slot<S: Subject> {
     asked: Vec<bool>,
     /// The pass's state after proposing this candidate: where to go on from if it fails.
     state: Option<S::Pass>,
+    /// Where generation after this candidate got to when a `next` call ran out of budget
+    /// (past proposals that assume this candidate fails): where to go on generating, and
+    /// where the pass resumes if it does fail. Never used if it is accepted.
+    resume: Option<S::Pass>,
     change: Option<S::Change>,
     verdict: Option<bool>,
 }
@@ -175,6 +179,7 @@ impl<S: Subject> Slot<S> {
             asked: vec![false; parts.len()],
             parts,
             state,
+            resume: None,
             change,
             verdict: None,
         }
@@ -335,7 +340,7 @@ impl<S: Subject> Engine<S> {
     /// was resolved at once (cache, replay) or a pass ended, `None` when waiting for reports.
     fn generate(&mut self, budget: &mut usize) -> Option<Option<Query>> {
         let mut state = match self.inflight.back() {
-            Some(slot) => slot.state.clone()?,
+            Some(slot) => slot.resume.clone().or_else(|| slot.state.clone())?,
             None => self.current.clone(),
         };
         while *budget > 0 {
@@ -377,7 +382,7 @@ impl<S: Subject> Engine<S> {
         }
         // Out of budget: keep the state reached so the next call goes on from there.
         match self.inflight.back_mut() {
-            Some(slot) => slot.state = Some(state),
+            Some(slot) => slot.resume = Some(state),
             None => self.current = state,
         }
         None
@@ -452,7 +457,7 @@ impl<S: Subject> Engine<S> {
             }
             match (slot.state, slot.change) {
                 (Some(state), Some(change)) if v => self.accept(slot.texts, change, state),
-                (Some(state), _) => self.current = state,
+                (Some(state), _) => self.current = slot.resume.unwrap_or(state),
                 // The original's slot.
                 (None, _) => {
                     self.stats.original_interesting = Some(v);
