@@ -6,7 +6,10 @@
 //      comes); goal: under 100 ms;
 //  (b) the server's open file descriptors (/proc/<pid>/fd) before and after 1,000 requests
 //      refused as too large (413); goal: unchanged;
-//  (c) how the server ends on SIGTERM (goal: exit status 143).
+//  (c) the server's resident memory while it answers a program that prints 64 MiB of output
+//      (short lines, the worst case for an answer that is a list of line objects), sampled from
+//      /proc/<pid>/status every 20 ms; goal: under 64 MB above idle (needs gcc);
+//  (d) how the server ends on SIGTERM (goal: exit status 143).
 //
 //   node scripts/bench/serve-stress.mjs [--bin target/release/whittle]
 //
@@ -15,7 +18,7 @@
 // cargo build --release -p whittle-cli.
 
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -59,6 +62,12 @@ function startServer() {
     });
     server.once('exit', (code) => fail(new Error(`the server exited (${code}) before it listened`)));
   });
+}
+
+/** The server's resident set, in bytes (VmRSS). */
+function rss() {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
 }
 
 function openFds() {
@@ -161,10 +170,24 @@ async function main() {
   const shown = [...statuses].map(([s, n]) => `${n} x ${s}`).join(', ');
   console.log(`(b) ${REFUSED_REQUESTS} oversized requests (${REFUSED_AT_ONCE} at a time, ${took} ms): ${shown}; server fds before ${before}, after ${after} (goal unchanged: ${after <= before ? 'met' : 'NOT met'})`);
 
-  // (c) SIGTERM.
+  // (c) RSS while answering 64 MiB of program output.
+  const idleRss = rss();
+  let peak = idleRss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rss());
+  }, 20);
+  const source = '#include <stdio.h>\nint main(void) { for (long i = 0; i < 32L << 20; i++) fputs("x\\n", stdout); return 0; }\n';
+  const body = Buffer.from(JSON.stringify({ source, options: { filters: { execute: true } } }));
+  const compile = `POST /api/compiler/gcc/compile HTTP/1.1\r\nHost: ${HOST}:${port}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+  const answer = await exchange(port, compile, body, 60_000);
+  clearInterval(sampler);
+  const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
+  console.log(`(c) a program printing 64 MiB (32 Mi lines): answer ${answer.status}, ${answer.bytes} bytes; server RSS idle ${mb(idleRss)}, peak ${mb(peak)}, growth ${mb(peak - idleRss)} (goal < 64 MB: ${peak - idleRss < 64e6 ? 'met' : 'NOT met'})`);
+
+  // (d) SIGTERM.
   const exited = new Promise((r) => server.once('exit', (code, signal) => r(code ?? signal)));
   server.kill('SIGTERM');
-  console.log(`(c) on SIGTERM the server exited with ${await exited} (goal 143)`);
+  console.log(`(d) on SIGTERM the server exited with ${await exited} (goal 143)`);
   clearTimeout(watchdog);
 }
 
