@@ -2,15 +2,17 @@
 // settings form, the parse panel, the run view and sharing together, and talks to the engine
 // worker (engine-client.js, which runs reductions with reduction.js).
 //
-// Two modes: one program, or a pair (PPR): a seed without the behaviour and a variant with it,
-// each with its own property. The sides are 'variant' (the program, or the pair's variant)
-// and 'seed'.
+// Three modes: one program; a pair (PPR): a seed without the behaviour and a variant with it,
+// each with its own property; or a generator (GReduce): a JavaScript module whose output is
+// the program, reduced by re-running it with fewer loop iterations and optional parts. The
+// sides are 'variant' (the program, the pair's variant, or the generator's output) and 'seed'.
 import { createEditor } from './editor.js';
 import { EngineClient } from './engine-client.js';
 import { ParsePanel } from './parse-panel.js';
 import { RunView, finishedStatus, resultText } from './run-view.js';
 import { enterEmbedMode, isEmbed, setUpSharing } from './share.js';
 import { LinkPanel } from './link-panel.js';
+import { GeneratorView } from './generator-view.js';
 import { SettingsPanel } from './settings-panel.js';
 import { decodeState, encodeState } from './permalink.js';
 import * as storage from './storage.js';
@@ -54,6 +56,33 @@ function makeEditor(side, el) {
 }
 const editors = { variant: makeEditor('variant', $('editor')), seed: makeEditor('seed', $('editor-seed')) };
 
+// Generator mode's editor: the generator module's source (JavaScript).
+const generatorEditor = createEditor($('editor-generator'), {
+  lang: 'javascript',
+  readOnly: embed,
+  onChange(text) {
+    if (loadingText) return;
+    settings.jsTrusted = true; // they wrote or edited it: their own code
+    changeState(S.setGenerator(state, { source: text }));
+    settings.showJsTrust();
+  },
+});
+
+function loadGeneratorFields() {
+  const g = state.generator;
+  loadingText = true;
+  generatorEditor.setText(g.source);
+  loadingText = false;
+  $('gen-seed').value = String(g.seed ?? '');
+  $('gen-align').value = g.align;
+  $('gen-trace').value = g.trace;
+}
+
+for (const id of ['gen-seed', 'gen-align', 'gen-trace']) {
+  $(id).addEventListener(id === 'gen-seed' ? 'input' : 'change', () =>
+    changeState(S.setGenerator(state, { seed: $('gen-seed').value.trim(), align: $('gen-align').value, trace: $('gen-trace').value })));
+}
+
 function loadText(side, text) {
   loadingText = true;
   editors[side].setText(text);
@@ -92,9 +121,18 @@ for (const r of document.querySelectorAll('input[name=side]')) r.addEventListene
 
 function applyMode() {
   document.body.classList.toggle('pair', S.isPair(state));
+  document.body.classList.toggle('generator', S.isGenerator(state));
+  $('editor-generator').hidden = !S.isGenerator(state);
   if (!S.isPair(state)) parsePanel.showSide('variant');
   settings.modeChanged();
+  if (S.isGenerator(state)) {
+    $('check').textContent = 'Check the generated program';
+    if (tab === 'tree') showTab('result'); // the parse tree is the program's, not the generator's
+  }
 }
+
+/** A generator's sizes are bytes of output (the engine's `tokens_*` count bytes there). */
+const inBytes = (text) => (run?.generator ? text.replace(/\btokens\b/g, 'bytes') : text);
 
 // --- the state -------------------------------------------------------------------------------
 
@@ -152,7 +190,12 @@ function allowLink() {
   settings.loadCompilers();
   if (action === 'check') $('check').click();
   else if (action === 'reduce' && !S.isActive(run)) startReduction();
+  else if (replayWaits && link && !S.isActive(run)) startReduction({ replayVerdicts: link.verdicts });
+  replayWaits = false;
 }
+
+// A generator link's recorded reduction replays only once its generator may run (mayReplay).
+let replayWaits = false;
 
 // --- checking --------------------------------------------------------------------------------
 
@@ -167,10 +210,24 @@ $('check').addEventListener('click', async () => {
   }
   out.textContent = 'checking…';
   out.className = 'check-result';
-  // The side whose property is shown is checked on its program.
+  // The side whose property is shown is checked on its program (a generator's: its output).
   const side = settings.propSide;
   const name = S.sideName(state, side);
-  const answer = await engine.call({ type: 'check', config: S.testConfig(state, side), text: S.textOf(state, side) });
+  let text = S.textOf(state, side);
+  if (S.isGenerator(state)) {
+    out.textContent = 'generating…';
+    try {
+      const made = await engine.call({ type: 'generate', generator: state.generator });
+      text = made.output;
+      generatorView.showOriginal(made.output, made.trace);
+      out.textContent = 'checking…';
+    } catch (e) {
+      out.textContent = e.message;
+      out.className = 'check-result err';
+      return;
+    }
+  }
+  const answer = await engine.call({ type: 'check', config: S.testConfig(state, side), text });
   if (answer.result) runView.showOutputs({ [side]: answer.result }, `the ${name} as it is now`, S.isPair(state));
   if (answer.error) {
     out.textContent = answer.error;
@@ -185,6 +242,7 @@ $('check').addEventListener('click', async () => {
 // --- reducing --------------------------------------------------------------------------------
 
 const runView = new RunView({ engine, embed });
+const generatorView = new GeneratorView();
 
 function startReduction({ replayVerdicts = null } = {}) {
   const why = replayVerdicts ? S.syntaxBlocker(state, parsePanel.reports) : blocker();
@@ -195,6 +253,8 @@ function startReduction({ replayVerdicts = null } = {}) {
   const lang = parsePanel.reports.variant.lang;
   run = S.startRun(state, run, { lang, replay: !!replayVerdicts });
   runView.reset(replayVerdicts ? 'Replaying…' : 'Reducing…');
+  generatorView.reset();
+  replayWaits = false;
   const config = S.reduceConfig(state, lang);
   engine.post(replayVerdicts
     ? { type: 'replay', run: run.id, config, verdicts: replayVerdicts }
@@ -216,7 +276,10 @@ engine.onReduction = (msg) => {
     case 'progress':
       runView.update(msg);
       if (msg.best !== undefined) improved(false);
-      if (run.state === 'running' && !run.replay) setStatus(`reducing… ${msg.stats.pass}, ${msg.stats.tokens_now} tokens`, 'running');
+      if (run.state === 'running' && !run.replay) setStatus(`reducing… ${msg.stats.pass}, ${msg.stats.tokens_now} ${run.generator ? 'bytes' : 'tokens'}`, 'running');
+      break;
+    case 'generated':
+      generatorView.showRun(run);
       break;
     case 'original':
       runView.showOutputs(run.outputs, run.pair ? 'the original pair (first queries of the reduction)' : 'the original program (first query of the reduction)', run.pair);
@@ -230,7 +293,7 @@ engine.onReduction = (msg) => {
         improved(true);
       }
       const { text, kind } = finishedStatus(run, msg);
-      setStatus(text, kind);
+      setStatus(inBytes(text), kind);
       if (msg.state === 'done') showTab('result');
       else if (msg.state === 'failed' && /Output tab/.test(msg.message ?? '')) showTab('output');
       updateButtons();
@@ -242,6 +305,10 @@ engine.onReduction = (msg) => {
 /** A new best: show it, and keep it in local storage (a replay's is the link's, not ours). */
 function improved(finished) {
   runView.showResult(run, finished);
+  if (run.generator) {
+    generatorView.showRun(run);
+    $('result-info').textContent = inBytes($('result-info').textContent);
+  }
   if (!run.replay) storage.saveBest(S.bestRecord(run, finished, new Date().toISOString()));
   if (tab === 'diff') runView.showDiff(run);
 }
@@ -313,27 +380,36 @@ function restoreBest() {
   const restored = S.restoredRun(storage.loadBest());
   if (!restored) return;
   run = restored;
-  if (run.pair !== S.isPair(state)) {
-    state = S.setMode(state, run.pair ? 'pair' : 'single');
+  const mode = run.pair ? 'pair' : run.generator ? 'generator' : 'single';
+  if (mode !== state.mode) {
+    state = S.setMode(state, mode);
     settings.write();
     applyMode();
   }
   runView.showResult(run, run.finished, true);
+  if (run.generator) {
+    generatorView.showRun(run);
+    $('result-info').textContent = inBytes($('result-info').textContent);
+  }
   const when = new Date(run.savedAt).toLocaleString();
   const s = run.stats;
-  showNotice(`Restored the best result of your ${run.finished ? 'last' : 'unfinished'} reduction (${s.tokens_before} → ${s.tokens_now} tokens, ${when}): see the Result tab.`);
+  showNotice(inBytes(`Restored the best result of your ${run.finished ? 'last' : 'unfinished'} reduction (${s.tokens_before} → ${s.tokens_now} tokens, ${when}): see the Result tab.`));
 }
 
 async function boot() {
   state = await loadInitialState();
-  settings.start({ jsTrusted: !(fromLink && S.usesJs(state)) });
+  settings.start({ jsTrusted: !(fromLink && S.runsCode(state)) });
   applyMode();
   loadText('variant', state.variant);
   loadText('seed', state.seed);
+  loadGeneratorFields();
   parsePanel.edits = 0;
   if (state.lang !== 'auto') setHighlighting(state.lang);
   if (!embed && !fromLink) restoreBest();
-  if (fromLink && !embed) linkPanel.show(state, { consent: consentPending(), replays: !!link });
+  if (fromLink && !embed) linkPanel.show(state, { consent: consentPending(), replays: !!link && !S.usesGenerator(state) });
+  if (embed && link && S.usesGenerator(state)) {
+    showNotice('This embed’s reduction re-runs the generator shown here: JavaScript from the link, which runs in this page’s worker. Read it, then press Replay.');
+  }
   if (embed && !link) {
     $('result-info').textContent = 'This link carries no recorded reduction: open it in the playground to reduce it.';
     showNotice('This embed shows the program only: it replays recorded reductions and never compiles. Open it in the playground to reduce it.');
@@ -359,7 +435,14 @@ async function boot() {
       const fresh = embed ? 'Open it in the playground for a fresh result.' : 'Press Reduce for a fresh result.';
       showNotice(`This link’s reduction was recorded by another build of the engine (${link.engine}; this page runs ${engineId}), so its replay may end differently. ${fresh}`);
     }
-    startReduction({ replayVerdicts: link.verdicts });
+    // A generator's replay runs the link's JavaScript: only once allowed (an embed's Replay
+    // button is that leave).
+    if (S.mayReplay(state, { untrustedLink, jsTrusted: settings.jsTrusted }) && !(embed && S.usesGenerator(state))) {
+      startReduction({ replayVerdicts: link.verdicts });
+    } else {
+      replayWaits = !embed;
+      setStatus(embed ? 'press Replay to run the generator and replay its reduction' : 'allow the link (at the top of the page) to run its generator and replay its reduction', 'idle');
+    }
   }
 }
 
@@ -377,6 +460,10 @@ window.whittle = {
   selection: () => parsePanel.activeEditor().selection(),
   state: () => structuredClone(state),
   result: () => structuredClone(run?.best ?? null),
+  setGenerator: (text) => generatorEditor.setText(text),
+  generator: () => generatorEditor.getText(),
+  trace: () => structuredClone(run?.trace ?? null),
+  runState: () => run?.state ?? null,
   shareLink: async () => `${location.origin}/${await encodeState(shareable())}`,
   linkRequests: () => S.linkRequests(state),
   linkAllowed: () => !untrustedLink,

@@ -5,19 +5,26 @@
 // only after its variant passed); this loop owns all the waiting, retrying and pausing. A
 // replay takes its verdicts from a recording instead and needs no endpoint.
 //
-// config: {mode: 'single' | 'pair', lang, variant, seed?, strategy, k, property,
-//          seedProperty?, endpoint, ...}: property is the variant's (the one program's).
+// config: {mode: 'single' | 'pair' | 'generator', lang, variant, seed?, strategy, k, property,
+//          seedProperty?, generator?, endpoint, ...}: property is the variant's (the one
+//          program's). In generator mode the engine's GeneratorReducer re-runs the generator
+//          module (generator.source, loaded by generator-module.js) and its queries are the
+//          outputs, tested as the variant.
 //
 // Messages out (all carry `run`):
 //   {type: 'state', state: 'running' | 'paused' | 'cancelled', message?}
 //   {type: 'progress', stats, elapsedMs, clientCacheHits, inFlight, best?, replayed?}
 //                                      (best: on improvement; replayed: verdicts used by a replay)
 //   {type: 'original', result, side}   the endpoint's answer for one side of the original
+//   {type: 'generated', original, trace, seed}  generator mode: the free run's output and trace
+//                                      (progress with a best, and finished, then carry `trace`,
+//                                      the best's trace)
 //   {type: 'notice', message}          back-off on 429, a property that threw on a candidate
 //   {type: 'finished', state: 'done' | 'failed' | 'cancelled', message?, best, stats, history, verdicts, elapsedMs}
 import { Compiler, EndpointError } from './endpoint.js';
 import { makeProperty, PropertyError } from './property.js';
 import { sideLabel } from './state.js';
+import { engineConfig, loadGenerator } from './generator-module.js';
 
 const PROGRESS_EVERY_MS = 100;
 const REPLAY_STEP = 64; // candidates per replay slice: small enough to hear "cancel" at once
@@ -41,23 +48,37 @@ export class Reduction {
     this.propertyErrors = 0;
   }
 
-  start() {
+  async start() {
     const { lang, variant, seed, strategy, mode } = this.config;
     this.pair = mode === 'pair';
-    const Reducer = this.pair ? this.engine.PairReducer : this.engine.Reducer;
-    const engineConfig = this.pair ? { lang, seed, variant, strategy } : { lang, text: variant, strategy };
+    this.generator = mode === 'generator';
+    let Reducer = this.pair ? this.engine.PairReducer : this.engine.Reducer;
+    let args = [this.pair ? { lang, seed, variant, strategy } : { lang, text: variant, strategy }];
+    if (this.generator) {
+      try {
+        const module = await loadGenerator(this.config.generator.source);
+        args = [engineConfig(this.config.generator, module), module.generate];
+      } catch (e) {
+        return this.finish('failed', e.message);
+      }
+      if (this.isOver()) return; // cancelled while the module loaded
+      Reducer = this.engine.GeneratorReducer;
+    }
     try {
       if (this.recording !== null) {
-        this.reducer = Reducer.replay(engineConfig, this.recording);
+        this.reducer = Reducer.replay(...args, this.recording);
       } else {
         this.properties = { variant: makeProperty(this.config.property) };
         if (this.pair) this.properties.seed = makeProperty(this.config.seedProperty);
         this.compiler = new Compiler(this.config, (e) =>
           this.send({ type: 'notice', message: `${e.seconds > 0 ? `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` : 'rate limited'}` }));
-        this.reducer = new Reducer(engineConfig);
+        this.reducer = new Reducer(...args);
       }
     } catch (e) {
       return this.finish('failed', e.message);
+    }
+    if (this.generator) {
+      this.send({ type: 'generated', original: this.reducer.original(), trace: this.reducer.originalTrace(), seed: args[0].seed });
     }
     this.setState('running');
   }
@@ -71,7 +92,8 @@ export class Reduction {
   }
 
   cancel() {
-    if (this.state === 'running' || this.state === 'paused') this.finish('cancelled', 'cancelled');
+    // (idle: a generator module still loading)
+    if (this.state === 'running' || this.state === 'paused' || this.state === 'idle') this.finish('cancelled', 'cancelled');
   }
 
   /** Frees the engine's memory for this run (after it is over). */
@@ -234,6 +256,7 @@ export class Reduction {
     if (stats.accepted !== this.lastAccepted) {
       this.lastAccepted = stats.accepted;
       msg.best = this.reducer.best();
+      if (this.generator) msg.trace = this.reducer.trace();
     }
     return msg;
   }
@@ -263,6 +286,7 @@ export class Reduction {
       elapsedMs,
       history: this.reducer.history(),
       verdicts: this.recording ?? this.reducer.verdicts(),
+      ...(this.generator ? { trace: this.reducer.trace() } : {}),
     });
   }
 }

@@ -9,8 +9,11 @@
 //          build that recorded them), kept only while it still fits the state.
 //
 // A pair's two sides are 'seed' and 'variant'. In one-program mode the program is the variant
-// side: its text is `state.variant`, its property `state.property`.
+// side: its text is `state.variant`, its property `state.property`. In generator mode
+// (GReduce) the program is a generator's output: `state.generator` holds the generator module's
+// source and its settings, and the output is tested as the variant, with `state.property`.
 import { SAMPLE_PROGRAM, SAMPLE_SEED } from './sample.js';
+import { SAMPLE_GENERATOR } from './generator-sample.js';
 import { apiBase } from './endpoint.js';
 
 export const DEFAULT_JS_PROPERTY = `(result, input) =>
@@ -34,10 +37,13 @@ export const DEFAULT_PROPERTY = Object.freeze({
   js: DEFAULT_JS_PROPERTY,
 });
 
+/** Generator mode's defaults: the paper's password generator; seed '' is the module's own. */
+export const DEFAULT_GENERATOR = Object.freeze({ source: SAMPLE_GENERATOR, seed: '', align: 'realign', trace: 'hdd' });
+
 /** A fresh copy of the state the page opens with. */
 export function defaultState() {
   return {
-    mode: 'single', // or 'pair'
+    mode: 'single', // or 'pair', or 'generator'
     lang: 'c',
     variant: SAMPLE_PROGRAM, // the program, or a pair's variant
     seed: SAMPLE_SEED, // pair mode only
@@ -49,12 +55,14 @@ export function defaultState() {
     property: { ...DEFAULT_PROPERTY }, // the variant's
     seedProperty: seedPropertyFrom(DEFAULT_PROPERTY),
     settings: { k: defaultK('whittle'), timeoutS: 60, shareVerdicts: true },
+    generator: { ...DEFAULT_GENERATOR }, // generator mode only
   };
 }
 
 // --- reading the state -----------------------------------------------------------------------
 
 export const isPair = (state) => state.mode === 'pair';
+export const isGenerator = (state) => state.mode === 'generator';
 
 /** The sides this state reduces: the variant, and in pair mode the seed. */
 export const sidesOf = (state) => (isPair(state) ? ['variant', 'seed'] : ['variant']);
@@ -72,9 +80,22 @@ export const propertyOf = (state, side) => state[propertyField(side)];
 /** Whether a property is JavaScript (which a link's state may not run unasked). */
 export const usesJs = (state) => sidesOf(state).some((side) => propertyOf(state, side).kind === 'js');
 
-/** Runs are comparable (their verdicts replay) when mode, programs, language and strategy match. */
-export const runKey = (state) =>
-  JSON.stringify([state.mode, state.variant, isPair(state) ? state.seed : null, state.lang, state.strategy]);
+/** Whether the state runs a generator: JavaScript that runs in the page's engine worker (not
+ *  sandboxed), to reduce and to replay alike, so a link's may not run unasked either. */
+export const usesGenerator = (state) => isGenerator(state);
+
+/** Whether acting on the state runs JavaScript it carries (a property or a generator). */
+export const runsCode = (state) => usesJs(state) || usesGenerator(state);
+
+/** Runs are comparable (their verdicts replay) when mode, programs, language and strategy match
+ *  (in generator mode: the generator, its seed and its settings). */
+export const runKey = (state) => {
+  if (isGenerator(state)) {
+    const g = state.generator;
+    return JSON.stringify([state.mode, g.source, String(g.seed ?? ''), g.align, g.trace]);
+  }
+  return JSON.stringify([state.mode, state.variant, isPair(state) ? state.seed : null, state.lang, state.strategy]);
+};
 
 // --- changing the state ----------------------------------------------------------------------
 
@@ -83,6 +104,19 @@ export const setLang = (state, lang) => ({ ...state, lang });
 export const setText = (state, side, text) => ({ ...state, [side === 'seed' ? 'seed' : 'variant']: text });
 export const setProperty = (state, side, property) => ({ ...state, [propertyField(side)]: { ...property } });
 export const setSettings = (state, settings) => ({ ...state, settings: { ...state.settings, ...settings } });
+export const setGenerator = (state, generator) => ({ ...state, generator: { ...state.generator, ...generator } });
+
+/**
+ * The seed a generator run starts from: the state's (a non-negative integer, as text or a
+ * number), else the module's `seed` export, else 0. Throws on anything else.
+ */
+export function generatorSeed(seed, moduleSeed) {
+  const given = String(seed ?? '').trim();
+  const value = given !== '' ? given : moduleSeed ?? 0;
+  const n = typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`the seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, not ${JSON.stringify(value)}`);
+  return n;
+}
 
 /**
  * The settings form's values over `state`: `form` holds mode, lang, strategy, endpoint,
@@ -112,6 +146,8 @@ export function withDefaults(saved) {
   const out = { ...defaults, ...s, settings: { ...defaults.settings, ...s.settings } };
   out.property = { ...DEFAULT_PROPERTY, ...s.property };
   out.seedProperty = { ...seedPropertyFrom(out.property), ...s.seedProperty };
+  out.generator = { ...DEFAULT_GENERATOR, ...s.generator };
+  if (!['single', 'pair', 'generator'].includes(out.mode)) out.mode = 'single';
   return out;
 }
 
@@ -137,6 +173,8 @@ export function shareableState(state, { run = null, link = null, engineId = null
     delete s.seed;
     delete s.seedProperty;
   }
+  if (isGenerator(s)) delete s.variant; // the program is the generator's output
+  else delete s.generator;
   const own = run?.verdicts && run.key === runKey(state);
   const recording = own ? { verdicts: run.verdicts, engine: engineId } : link;
   if (state.settings.shareVerdicts && recording?.verdicts) {
@@ -183,7 +221,10 @@ export function linkRequests(state) {
     const which = isPair(state) && sidesOf(state).every((side) => propertyOf(state, side).kind === 'js') ? 'JavaScript properties' : 'a JavaScript property';
     asks.push({ key: 'js', text: `carries ${which}: code from the link that runs in a sandbox in your browser, away from this page, but that can reach the network`, warn: true });
   }
-  if (endpoint.kind === 'none' && !usesJs(state)) {
+  if (usesGenerator(state)) {
+    asks.push({ key: 'generator', text: 'carries a generator: JavaScript from the link that runs in this page’s engine worker (not sandboxed: it can reach the network and this site), to reduce and to replay alike', warn: true });
+  }
+  if (endpoint.kind === 'none' && !runsCode(state)) {
     asks.push({ key: 'nothing', text: 'nothing here leaves this page or runs code', warn: false });
   }
   return asks;
@@ -197,8 +238,13 @@ export function linkRequests(state) {
  */
 export function needsConsent(state, { untrustedLink = false, jsTrusted = false } = {}) {
   if (!untrustedLink) return false;
-  return state.endpoint.kind !== 'none' || (usesJs(state) && !jsTrusted);
+  return state.endpoint.kind !== 'none' || (runsCode(state) && !jsTrusted);
 }
+
+/** Whether a link's recorded reduction may replay now: a replay needs no endpoint and no
+ *  property, but a generator's replay runs the generator, which needs the person's leave. */
+export const mayReplay = (state, { untrustedLink = false, jsTrusted = false } = {}) =>
+  !usesGenerator(state) || !untrustedLink || jsTrusted;
 
 /** Whether the page may contact the state's endpoint (to list its compilers, say) now: never
  *  from an embed, and from a link only once it is allowed. */
@@ -209,6 +255,8 @@ export const mayContactEndpoint = (state, { untrustedLink = false, embed = false
 
 /** Why the texts cannot be reduced yet (`reports`: the last parse report of each side), or null. */
 export function syntaxBlocker(state, reports) {
+  // A generator's output is valid by construction: nothing to parse first.
+  if (isGenerator(state)) return reports.variant ? null : 'the engine is still loading';
   for (const side of sidesOf(state)) {
     if (!reports[side]) return 'the engine is still loading';
     if (!reports[side].ok) return `the ${sideName(state, side)} does not parse: fix the syntax error first`;
@@ -226,6 +274,7 @@ export function blocker(state, { reports, jsTrusted, untrustedLink = false, embe
   if (syntax) return syntax;
   if (embed) return 'an embed only replays a recorded reduction: open it in the playground to reduce';
   if (usesJs(state) && !jsTrusted) return 'this link’s JavaScript property has not been allowed: it can reach the network; read it, then press Run or Allow';
+  if (usesGenerator(state) && !jsTrusted) return 'this link’s generator has not been allowed to run: it is JavaScript that can reach the network; read it, then press Allow';
   if (needsConsent(state, { untrustedLink, jsTrusted })) return 'this link has not been allowed to compile yet: read what it asks (at the top of the page) and press Allow';
   if (state.endpoint.kind !== 'none' && !state.compiler) return 'choose a compiler';
   return null;
@@ -258,6 +307,7 @@ export function reduceConfig(state, lang) {
     seed: isPair(state) ? state.seed : undefined,
     strategy: state.strategy,
     k: state.settings.k,
+    generator: isGenerator(state) ? { ...state.generator } : undefined,
     ...testConfig(state),
   };
 }
@@ -273,7 +323,11 @@ export function startRun(state, previous, { lang, replay = false }) {
     id: (previous?.id ?? 0) + 1,
     replay,
     pair: isPair(state),
-    original: { variant: state.variant, seed: isPair(state) ? state.seed : null },
+    generator: isGenerator(state),
+    // A generator's original is its output, which the worker reports ('generated').
+    original: { variant: isGenerator(state) ? null : state.variant, seed: isPair(state) ? state.seed : null },
+    originalTrace: null,
+    trace: null,
     lang,
     key: runKey(state),
     state: 'running',
@@ -293,13 +347,15 @@ export function runMessage(run, msg) {
   switch (msg.type) {
     case 'state':
       return { ...run, state: msg.state };
+    case 'generated':
+      return { ...run, original: { ...run.original, variant: msg.original }, originalTrace: msg.trace };
     case 'progress':
-      return msg.best === undefined ? run : { ...run, best: msg.best, stats: msg.stats };
+      return msg.best === undefined ? run : { ...run, best: msg.best, stats: msg.stats, trace: msg.trace ?? run.trace };
     case 'original':
       return { ...run, outputs: { ...run.outputs, [msg.side]: msg.result } };
     case 'finished':
       return msg.stats
-        ? { ...run, state: msg.state, best: msg.best, stats: msg.stats, verdicts: msg.verdicts }
+        ? { ...run, state: msg.state, best: msg.best, stats: msg.stats, verdicts: msg.verdicts, trace: msg.trace ?? run.trace }
         : { ...run, state: msg.state };
     default:
       return run;
@@ -310,7 +366,7 @@ export function runMessage(run, msg) {
 export function bestRecord(run, finished, savedAt) {
   const stats = Object.fromEntries(Object.entries(run.stats).filter(([k]) => /tokens|queries/.test(k)));
   return {
-    mode: run.pair ? 'pair' : 'single',
+    mode: run.pair ? 'pair' : run.generator ? 'generator' : 'single',
     best: run.best,
     original: run.original.variant,
     seed: run.original.seed,
@@ -329,6 +385,7 @@ export function restoredRun(saved) {
     id: 0,
     replay: false,
     pair: saved.mode === 'pair',
+    generator: saved.mode === 'generator',
     original: { variant: saved.original, seed: saved.seed ?? null },
     lang: saved.lang,
     key: null,

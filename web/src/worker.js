@@ -6,14 +6,17 @@
 //               {type: 'pause' | 'resume' | 'cancel', run}
 //               {type: 'diff', seq, a, b}
 //               {type: 'check', seq, config, text}: one query of the program as it is
+//               {type: 'generate', seq, generator}: one free run of a generator module
 // Messages out: {type: 'ready', ms, engineId} | {type: 'fatal', message}
 //               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
 //               {type: 'checked', seq, result, verdict: bool | null, error?}
+//               {type: 'generated', seq, output, trace, seed}
 //               reduction messages, see reduction.js
 import init, * as engine from '../pkg/whittle.js';
 import { Reduction } from './reduction.js';
 import { Compiler } from './endpoint.js';
 import { makeProperty } from './property.js';
+import { generateOnce } from './generator-module.js';
 
 const started = performance.now();
 let ready = false;
@@ -56,6 +59,12 @@ function handle(msg) {
       break;
     case 'check':
       check(msg);
+      break;
+    case 'generate':
+      generateOnce(engine, msg.generator).then(
+        (made) => postMessage({ type: 'generated', seq: msg.seq, ...made }),
+        (e) => postMessage({ type: 'error', seq: msg.seq, request: msg.type, message: e.message }),
+      );
       break;
     case 'reduce':
     case 'replay':

@@ -198,13 +198,8 @@ impl Generator for JsGenerator {
         let result = self.generate.call1(&JsValue::UNDEFINED, &g);
         // The run is over: `g` must not reach the source any more (see the module's docs).
         shared.source.set(std::ptr::null_mut());
-        // Free g's Rust half now rather than when the JS object is collected; a kept g then
-        // throws on use.
-        if let Ok(free) = js_sys::Reflect::get(&g, &JsValue::from_str("free")) {
-            if let Some(free) = free.dyn_ref::<js_sys::Function>() {
-                let _ = free.call0(&g);
-            }
-        }
+        // (g's Rust half is freed when the JS object is collected; freeing it here would make a
+        // kept g trap in wasm instead of throwing a plain error.)
         if let Some(halt) = shared.halt.borrow_mut().take() {
             return Err(halt);
         }

@@ -5,8 +5,10 @@
 //! when. Data crosses as plain JS objects (serde-wasm-bindgen); errors are thrown as JS
 //! `Error`s whose message says what to do.
 
+mod generator;
 mod pair;
 
+pub use generator::GeneratorReducer;
 pub use pair::PairReducer;
 
 use serde::Serialize;

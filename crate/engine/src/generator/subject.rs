@@ -159,7 +159,10 @@ impl<G: Generator> Subject for Generated<G> {
                 deleted[u as usize] = true;
             }
             return match self.run(&deleted) {
-                Ok((output, _)) if output != self.best => Proposal::Candidate {
+                // Only a shorter output is progress: a re-run may make a different output of
+                // the same size or larger (GReduce's monotonicity caveat), and accepting those
+                // could cycle for ever.
+                Ok((output, _)) if output.len() < self.best.len() => Proposal::Candidate {
                     texts: vec![output],
                     change: GeneratedChange { deleted },
                 },
