@@ -1,7 +1,8 @@
 // Small C programs in the spirit of Csmith: globals, functions with parameters and locals,
 // arithmetic, branches, loops and calls. Every variable is declared before it is used and every
 // function before it is called, so every output compiles: a reducer that deletes text would
-// break that, re-running this generator with fewer parts keeps it.
+// break that, re-running this generator with fewer parts keeps it. What may go is written as
+// reducible loops and selections (the parts GReduce removes); plain picks stay as drawn.
 export const seed = 1;
 
 const OPS = ['+', '-', '*', '/', '%', '<<', '>>', '&', '|', '^'];
@@ -12,26 +13,29 @@ export function generate(g) {
   const functions = []; // [{name, params}]
   let out = '';
 
-  g.repeat('global', 1, 4, () => {
+  g.repeat('global', 0, 4, () => {
     const name = `g${globals.length}`;
     out += `int ${name} = ${g.pick('global-value', CONSTS)};\n`;
     globals.push(name);
   });
 
+  // A constant, or (selections) a variable or a call; then, maybe, an operator and another.
   const expr = (vars, depth) => {
-    if (depth > 2 || g.pick('expr-kind', ['leaf', 'leaf', 'binary', 'call']) === 'leaf') {
-      return g.maybe('leaf-is-var', () => {}) && vars.length > 0 ? g.pick('var', vars) : g.pick('const', CONSTS);
+    let e = g.pick('const', CONSTS);
+    if (vars.length > 0) g.maybe('use-var', () => (e = g.pick('var', vars)));
+    if (functions.length > 0 && depth < 2) {
+      g.maybe('call', () => {
+        const f = g.pick('callee', functions);
+        e = `${f.name}(${f.params.map(() => expr(vars, depth + 1)).join(', ')})`;
+      });
     }
-    if (functions.length > 0 && g.maybe('expr-is-call', () => {})) {
-      const f = g.pick('callee', functions);
-      return `${f.name}(${f.params.map(() => expr(vars, depth + 1)).join(', ')})`;
-    }
-    return `(${expr(vars, depth + 1)} ${g.pick('op', OPS)} ${expr(vars, depth + 1)})`;
+    if (depth < 3) g.maybe('binary', () => (e = `(${e} ${g.pick('op', OPS)} ${expr(vars, depth + 1)})`));
+    return e;
   };
 
   const statements = (vars, indent, depth) => {
     let s = '';
-    g.repeat('stmt', 1, 4, () => {
+    g.repeat('stmt', 0, 4, () => {
       const kind = depth > 1 ? 'assign' : g.pick('stmt-kind', ['assign', 'assign', 'if', 'for']);
       if (kind === 'assign') {
         s += `${indent}${g.pick('target', vars)} = ${expr(vars, 0)};\n`;
@@ -50,7 +54,7 @@ export function generate(g) {
     return s;
   };
 
-  g.repeat('function', 1, 4, () => {
+  g.repeat('function', 0, 4, () => {
     const name = `f${functions.length}`;
     const params = [];
     g.repeat('param', 0, 3, () => params.push(`p${params.length}`));
@@ -61,17 +65,19 @@ export function generate(g) {
       body += `  int ${v} = ${expr(vars, 0)};\n`;
       vars.push(v);
     });
-    body += statements(vars, '  ', 0);
+    body += vars.length > 0 ? statements(vars, '  ', 0) : '';
     body += `  return ${expr(vars, 0)};\n`;
     out += `int ${name}(${params.length ? params.map((p) => `int ${p}`).join(', ') : 'void'}) {\n${body}}\n`;
     functions.push({ name, params });
   });
 
   let main = '  int r = 0;\n';
-  g.repeat('call', 1, 3, () => {
-    const f = g.pick('main-callee', functions);
-    main += `  r += ${f.name}(${f.params.map(() => expr(globals, 1)).join(', ')});\n`;
-  });
+  if (functions.length > 0) {
+    g.repeat('call', 0, 3, () => {
+      const f = g.pick('main-callee', functions);
+      main += `  r += ${f.name}(${f.params.map(() => expr(globals, 1)).join(', ')});\n`;
+    });
+  }
   out += `int main(void) {\n${main}  return r;\n}\n`;
   return out;
 }

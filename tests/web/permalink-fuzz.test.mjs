@@ -208,10 +208,8 @@ test('a link that inflates to a lot of white space settles', async () => {
 });
 
 // decodeState hands back any object as it is, and the page reads it through fromLink
-// (withDefaults in web/src/state.js): fields of the wrong type come through into the state
-// the page renders (the editor gets a number for its text, the endpoint form reads
-// `endpoint.kind` of a string). Marked todo: the fix belongs in state.js, not in the link.
-test('fields of the wrong type do not reach the page state', { todo: 'withDefaults (web/src/state.js) does not check field types' }, async () => {
+// (withDefaults in web/src/state.js), which keeps a field only where it has the default's type.
+test('fields of the wrong type do not reach the page state', async () => {
   const wrong = [
     { variant: 42 },
     { seed: ['int x;'] },

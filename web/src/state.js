@@ -137,17 +137,32 @@ export function applyForm(state, form, propSide) {
 /** A state from a link or local storage: older ones call the variant `program`, and may lack
  *  newer fields (the defaults fill them). */
 export function withDefaults(saved) {
-  const s = { ...saved };
+  const s = isPlainObject(saved) ? { ...saved } : {};
   if ('program' in s) {
     s.variant ??= s.program;
     delete s.program;
   }
-  const defaults = defaultState();
-  const out = { ...defaults, ...s, settings: { ...defaults.settings, ...s.settings } };
-  out.property = { ...DEFAULT_PROPERTY, ...s.property };
-  out.seedProperty = { ...seedPropertyFrom(out.property), ...s.seedProperty };
-  out.generator = { ...DEFAULT_GENERATOR, ...s.generator };
+  const { seedProperty, ...rest } = s;
+  const out = typedMerge(defaultState(), rest);
+  out.seedProperty = typedMerge(seedPropertyFrom(out.property), seedProperty);
   if (!['single', 'pair', 'generator'].includes(out.mode)) out.mode = 'single';
+  return out;
+}
+
+const isPlainObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `saved`'s fields over `defaults`', each only where it has the default's type (a link is a
+ *  stranger's file, and a number where text belongs would break the editor); nested objects
+ *  likewise; fields the defaults do not have are dropped. */
+function typedMerge(defaults, saved) {
+  const out = { ...defaults };
+  if (!isPlainObject(saved)) return out;
+  for (const [key, value] of Object.entries(saved)) {
+    if (!(key in defaults)) continue;
+    const d = defaults[key];
+    if (isPlainObject(d)) out[key] = typedMerge(d, value);
+    else if (typeof value === typeof d && Array.isArray(value) === Array.isArray(d)) out[key] = value;
+  }
   return out;
 }
 

@@ -4,7 +4,7 @@
 //! output that its test still finds interesting.
 
 use crate::drive::{
-    describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
+    describe, exit_status, interrupt_flag, jobs, run_tests, save, timed,
     write_stats, Ending, Shell,
 };
 use crate::generator_process::ProcessGenerator;
@@ -23,18 +23,8 @@ pub struct GenerateArgs {
     /// The seed of the first, free run (default: the one the generator names in its hello).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// An interestingness test: run in a folder holding the output under FILE's name; exit 0 = interesting.
-    #[arg(long, conflicts_with = "cmd")]
-    pub test: Option<PathBuf>,
-    /// A command instead of a script; `{}` stands for the file.
-    #[arg(long, requires = "pattern")]
-    pub cmd: Option<String>,
-    /// With --cmd: a regex the command's output must match.
-    #[arg(long = "match", value_name = "REGEX")]
-    pub pattern: Option<String>,
-    /// With --cmd: the exit status the command must have.
-    #[arg(long)]
-    pub exit: Option<i32>,
+    #[command(flatten)]
+    pub property: super::reduce::PropertyArgs,
     /// Where the smallest interesting output goes as it improves (its trace beside it, FILE.trace.json).
     #[arg(long, short = 'o', default_value = "generated.txt")]
     pub output: PathBuf,
@@ -104,13 +94,7 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
         .ok_or_else(|| format!("unknown --align `{}`: use halt, bypass or realign", args.align))?;
     let trace = TraceStrategy::from_name(&args.trace)
         .ok_or_else(|| format!("unknown --trace `{}`: use hdd or ddmin", args.trace))?;
-    let property = property_from(
-        args.test.as_deref(),
-        args.cmd.as_deref(),
-        args.pattern.as_deref(),
-        args.exit,
-        false,
-    )?;
+    let property = args.property.property()?;
     let name = args
         .output
         .file_name()

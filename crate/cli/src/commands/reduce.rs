@@ -14,6 +14,15 @@ use whittle::{catalog, Side};
 pub struct ReduceArgs {
     /// The program to reduce; each new best is written back to it (the original is kept as FILE.orig).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub property: PropertyArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// What makes a program interesting, for `reduce` and `generate` (a pair has one per side).
+#[derive(clap::Args)]
+pub struct PropertyArgs {
     /// An interestingness test: run in a folder holding the candidate under FILE's name; exit 0 = interesting.
     #[arg(long, conflicts_with = "cmd")]
     pub test: Option<PathBuf>,
@@ -26,8 +35,18 @@ pub struct ReduceArgs {
     /// With --cmd: the exit status the command must have.
     #[arg(long)]
     pub exit: Option<i32>,
-    #[command(flatten)]
-    pub run: RunArgs,
+}
+
+impl PropertyArgs {
+    pub fn property(&self) -> Result<crate::runner::Property, String> {
+        property_from(
+            self.test.as_deref(),
+            self.cmd.as_deref(),
+            self.pattern.as_deref(),
+            self.exit,
+            false,
+        )
+    }
 }
 
 /// Options `reduce` and `pair` share.
@@ -111,13 +130,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let lang = crate::input::pick_lang(args.run.lang.as_deref(), &args.file, &text)?;
     let settings = args.run.settings()?;
     let strategy = settings.strategy;
-    let property = property_from(
-        args.test.as_deref(),
-        args.cmd.as_deref(),
-        args.pattern.as_deref(),
-        args.exit,
-        false,
-    )?;
+    let property = args.property.property()?;
     let name = args
         .file
         .file_name()

@@ -15,10 +15,10 @@ use serde_json::Value;
 pub struct Server {
     pub child: Child,
     pub port: u16,
-    _root: tempfile::TempDir,
+    pub _root: tempfile::TempDir,
 }
 
-const INDEX: &str = "<!doctype html><title>whittle test page</title>";
+pub const INDEX: &str = "<!doctype html><title>whittle test page</title>";
 
 /// The content type compile and cancel requests must carry.
 const JSON: &[(&str, &str)] = &[("Content-Type", "application/json")];
@@ -84,7 +84,7 @@ impl Server {
     }
 
     /// A request over `stream`, with `Host: 127.0.0.1:<port>` unless `headers` name a Host.
-    fn request_over(
+    pub fn request_over(
         &self,
         mut stream: TcpStream,
         method: &str,
@@ -115,13 +115,13 @@ impl Server {
     }
 
     /// How many file descriptors the server has open.
-    fn open_fds(&self) -> usize {
+    pub fn open_fds(&self) -> usize {
         std::fs::read_dir(format!("/proc/{}/fd", self.child.id()))
             .expect("read /proc/<pid>/fd")
             .count()
     }
 
-    fn alive(&mut self) -> bool {
+    pub fn alive(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
     }
 
