@@ -101,3 +101,37 @@ fn runs_that_fail_during_reduction_keep_the_best_so_far() {
     assert_eq!(best, "xxxx\n", "{err}");
     assert!(!err.contains("0 generator runs that failed"), "{err}");
 }
+
+/// The JSON generator: reduced to a small document that still has a key `x` somewhere, every
+/// candidate valid JSON (the test fails on any that does not parse).
+#[test]
+fn the_json_generator_reduces_to_a_small_valid_document() {
+    let dir = scratch("json");
+    executable(
+        &dir,
+        "check.sh",
+        "#!/bin/sh\nnode -e 'const d = JSON.parse(require(\"fs\").readFileSync(\"out.txt\", \"utf8\")); const has = (v) => Array.isArray(v) ? v.some(has) : v && typeof v === \"object\" ? Object.entries(v).some(([k, w]) => k === \"x\" || has(w)) : false; process.exit(has(d) ? 0 : 1)' || exit 1\n",
+    );
+    let generator = format!("node {}/run.mjs {}/json.mjs", examples().display(), examples().display());
+    let mut found = false;
+    for seed in 1..40 {
+        let out = generate(&dir, &generator, &["--seed", &seed.to_string(), "-j", "2"]);
+        if out.status.code() == Some(1) {
+            continue; // this seed's document has no x
+        }
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "seed {seed}: {err}");
+        let best = std::fs::read_to_string(dir.join("out.txt")).unwrap();
+        let original: usize = err
+            .split("output ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        assert!(best.len() < original, "seed {seed}: {best}");
+        assert!(best.contains("\"x\"") && best.len() <= 40, "seed {seed}: {best}");
+        found = true;
+        break;
+    }
+    assert!(found, "no seed in 1..40 made a document with an x");
+}
