@@ -208,7 +208,9 @@ pub fn property_from(
 pub fn save(path: &Path, text: &str) -> Result<(), String> {
     // Beside the file (a rename stays on one file system), named after all of it and this
     // process: `foo.c` and `foo.cpp`, or two runs, never share one.
-    let name = path.file_name().map_or_else(Default::default, |n| n.to_string_lossy());
+    let name = path
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy());
     let tmp = path.with_file_name(format!(".{name}.whittle-{}.tmp", std::process::id()));
     std::fs::write(&tmp, text)
         .and_then(|_| std::fs::rename(&tmp, path))

@@ -102,7 +102,7 @@ impl Drop for Run {
 }
 
 /// Words of a request, and a message for one that is not.
-fn parse<'a>(line: &'a str, want: usize) -> Result<Vec<&'a str>, Halt> {
+fn parse(line: &str, want: usize) -> Result<Vec<&str>, Halt> {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words.len() != want {
         return Err(garbage(line));

@@ -35,3 +35,11 @@ pub fn unparseable(path: &std::path::Path, e: &whittle::InputError) -> String {
         e.lang
     )
 }
+
+/// The file name `path` ends in (what a test sees the candidate as); `what` names the option.
+pub fn file_name(path: &std::path::Path, what: &str) -> Result<String, String> {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .map(str::to_string)
+        .ok_or_else(|| format!("{what} must name a file, not {}", path.display()))
+}

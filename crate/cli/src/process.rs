@@ -171,7 +171,10 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
         } => Some(c.job(*memory, *processes)?),
         _ => None,
     };
-    let group_fds: Vec<i32> = groups.iter().flat_map(|g| g.procs.iter().map(|f| f.as_raw_fd())).collect();
+    let group_fds: Vec<i32> = groups
+        .iter()
+        .flat_map(|g| g.procs.iter().map(|f| f.as_raw_fd()))
+        .collect();
     let (program, args) = match &spec.confinement {
         Confinement::None => (spec.program.clone(), spec.args.clone()),
         Confinement::Tethered(sandbox) => sandbox.tether(&spec.program, &spec.args),

@@ -184,7 +184,12 @@ fn run_job(
             vec!["-c".into(), cmd.replace("{}", name).into()],
         ),
     };
-    let mut spec = Spec::new(program, args, dir.path().to_path_buf(), Instant::now() + timeout);
+    let mut spec = Spec::new(
+        program,
+        args,
+        dir.path().to_path_buf(),
+        Instant::now() + timeout,
+    );
     spec.output_cap = OUTPUT_CAP;
     spec.cancel = cancel;
     // In a PID namespace that dies with whittle, so no test outlives a killed run.

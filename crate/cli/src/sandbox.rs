@@ -32,7 +32,13 @@ impl Sandbox {
         )?;
         let probe = std::process::Command::new(&bwrap)
             .args(["--ro-bind", "/", "/", "--tmpfs", "/tmp", "--dev", "/dev"])
-            .args(["--proc", "/proc", "--unshare-all", "--die-with-parent", "--"])
+            .args([
+                "--proc",
+                "/proc",
+                "--unshare-all",
+                "--die-with-parent",
+                "--",
+            ])
             .arg("/bin/true")
             .stdin(std::process::Stdio::null())
             .output()
@@ -76,9 +82,18 @@ impl Sandbox {
         push(&["--ro-bind".as_ref(), "/".as_ref(), "/".as_ref()]);
         push(&["--tmpfs".as_ref(), "/tmp".as_ref()]);
         push(&["--bind".as_ref(), d, d]);
-        push(&["--dev".as_ref(), "/dev".as_ref(), "--proc".as_ref(), "/proc".as_ref()]);
+        push(&[
+            "--dev".as_ref(),
+            "/dev".as_ref(),
+            "--proc".as_ref(),
+            "/proc".as_ref(),
+        ]);
         push(&["--unshare-all".as_ref(), "--die-with-parent".as_ref()]);
-        push(&["--new-session".as_ref(), "--cap-drop".as_ref(), "ALL".as_ref()]);
+        push(&[
+            "--new-session".as_ref(),
+            "--cap-drop".as_ref(),
+            "ALL".as_ref(),
+        ]);
         push(&["--clearenv".as_ref(), "--chdir".as_ref(), d]);
         let mut set = |k: &str, v: &std::ffi::OsStr| {
             a.extend(["--setenv".into(), k.into(), v.to_os_string()]);

@@ -24,7 +24,16 @@ const CHECK: &str = "#!/bin/sh\nf=out.txt\nh=$(($(wc -c < $f)/2))\n[ \"$(head -c
 fn generate(dir: &Path, generator: &str, extra: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_whittle"))
         .current_dir(dir)
-        .args(["generate", "--generator", generator, "--test", "./check.sh", "-o", "out.txt", "-q"])
+        .args([
+            "generate",
+            "--generator",
+            generator,
+            "--test",
+            "./check.sh",
+            "-o",
+            "out.txt",
+            "-q",
+        ])
         .args(extra)
         .output()
         .unwrap()
@@ -49,7 +58,11 @@ fn the_password_reduces_through_both_clients_and_every_alignment() {
             let err = String::from_utf8_lossy(&out.stderr);
             assert!(out.status.success(), "{client} {align}: {err}");
             assert!(err.contains("seed 482835, output 8 bytes"), "{err}");
-            assert_eq!(std::fs::read_to_string(dir.join("out.txt")).unwrap(), "c\nc\n", "{client} {align}");
+            assert_eq!(
+                std::fs::read_to_string(dir.join("out.txt")).unwrap(),
+                "c\nc\n",
+                "{client} {align}"
+            );
             let trace = std::fs::read_to_string(dir.join("out.txt.trace.json")).unwrap();
             assert!(trace.contains("\"label\": \"char\""), "{trace}");
         }
@@ -61,9 +74,21 @@ fn a_generator_that_crashes_hangs_or_prints_garbage_gets_a_clear_error() {
     let dir = scratch("broken");
     executable(&dir, "check.sh", "#!/bin/sh\nexit 0\n");
     let cases = [
-        ("crash.sh", "#!/bin/sh\necho 'hello 1'\nread a\necho oops >&2\nexit 3\n", "exited"),
-        ("hang.sh", "#!/bin/sh\necho 'hello 1'\nread a\nsleep 30\n", "sent no request"),
-        ("garbage.sh", "#!/bin/sh\necho 'hello 1'\nread a\necho 'please give me a number'\nread a\n", "not a request of the protocol"),
+        (
+            "crash.sh",
+            "#!/bin/sh\necho 'hello 1'\nread a\necho oops >&2\nexit 3\n",
+            "exited",
+        ),
+        (
+            "hang.sh",
+            "#!/bin/sh\necho 'hello 1'\nread a\nsleep 30\n",
+            "sent no request",
+        ),
+        (
+            "garbage.sh",
+            "#!/bin/sh\necho 'hello 1'\nread a\necho 'please give me a number'\nread a\n",
+            "not a request of the protocol",
+        ),
     ];
     for (name, body, says) in cases {
         executable(&dir, name, body);
@@ -72,10 +97,17 @@ fn a_generator_that_crashes_hangs_or_prints_garbage_gets_a_clear_error() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(says), "{name}: {err}");
-        assert!(started.elapsed().as_secs() < 10, "{name} took {:?}", started.elapsed());
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "{name} took {:?}",
+            started.elapsed()
+        );
     }
     let crash = generate(&dir, "./crash.sh", &[]);
-    assert!(String::from_utf8_lossy(&crash.stderr).contains("oops"), "its stderr is shown");
+    assert!(
+        String::from_utf8_lossy(&crash.stderr).contains("oops"),
+        "its stderr is shown"
+    );
 }
 
 #[test]
@@ -112,7 +144,11 @@ fn the_json_generator_reduces_to_a_small_valid_document() {
         "check.sh",
         "#!/bin/sh\nnode -e 'const d = JSON.parse(require(\"fs\").readFileSync(\"out.txt\", \"utf8\")); const has = (v) => Array.isArray(v) ? v.some(has) : v && typeof v === \"object\" ? Object.entries(v).some(([k, w]) => k === \"x\" || has(w)) : false; process.exit(has(d) ? 0 : 1)' || exit 1\n",
     );
-    let generator = format!("node {}/run.mjs {}/json.mjs", examples().display(), examples().display());
+    let generator = format!(
+        "node {}/run.mjs {}/json.mjs",
+        examples().display(),
+        examples().display()
+    );
     let mut found = false;
     for seed in 1..40 {
         let out = generate(&dir, &generator, &["--seed", &seed.to_string(), "-j", "2"]);
@@ -129,7 +165,10 @@ fn the_json_generator_reduces_to_a_small_valid_document() {
             .and_then(|n| n.parse().ok())
             .unwrap();
         assert!(best.len() < original, "seed {seed}: {best}");
-        assert!(best.contains("\"x\"") && best.len() <= 40, "seed {seed}: {best}");
+        assert!(
+            best.contains("\"x\"") && best.len() <= 40,
+            "seed {seed}: {best}"
+        );
         found = true;
         break;
     }

@@ -244,7 +244,10 @@ fn killing_whittle_even_with_sigkill_leaves_no_test_running() {
     let dir = scratch("sigkill");
     let marker = format!("whittle-test-marker-{}", std::process::id());
     // A test that starts a long-lived child of its own in the background and waits.
-    script(&dir, &format!("sh -c 'sleep 300; : {marker}' & sleep 300; : {marker}"));
+    script(
+        &dir,
+        &format!("sh -c 'sleep 300; : {marker}' & sleep 300; : {marker}"),
+    );
     let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
         .current_dir(&dir)
         .args(["reduce", "--test", "./check.sh", "input.c", "-j", "2"])

@@ -39,7 +39,10 @@ fn flags_that_run_commands_or_write_elsewhere_are_refused() {
         ("gcc", format!("-fopt-info-all={o}/info")),
         ("gcc", format!("-aux-info {o}/aux")),
         ("gcc", format!("-Wp,-MD,{o}/md")),
-        ("gcc", format!("-Xpreprocessor -MD -Xpreprocessor -MF -Xpreprocessor {o}/xp")),
+        (
+            "gcc",
+            format!("-Xpreprocessor -MD -Xpreprocessor -MF -Xpreprocessor {o}/xp"),
+        ),
         ("gcc", format!("-Wa,-adhln={o}/adhln")),
         ("gcc", format!("-Wa,--MD,{o}/wamd")),
         ("gcc", format!("-fuse-ld={o}/ld")),
@@ -58,7 +61,10 @@ fn flags_that_run_commands_or_write_elsewhere_are_refused() {
         ("javac", "-processor Evil".into()),
         ("node", format!("{o}/x.js")),
         ("node", "-r ./x.js".into()),
-        ("node", "--import=data:text/javascript,process.exit(3)".into()),
+        (
+            "node",
+            "--import=data:text/javascript,process.exit(3)".into(),
+        ),
         ("node", "--inspect=127.0.0.1:9229".into()),
         ("node", "--env-file=/etc/passwd".into()),
         ("node", "--max-old-space-size=100000".into()),
@@ -81,10 +87,17 @@ fn flags_that_run_commands_or_write_elsewhere_are_refused() {
             );
             assert_eq!(r.status, 400, "{compiler} {flags} {extra:?}: {}", r.text());
             let err = r.json()["error"].as_str().unwrap_or("").to_string();
-            assert!(err.contains("not allowed") && err.contains("accepts only"), "{err}");
+            assert!(
+                err.contains("not allowed") && err.contains("accepts only"),
+                "{err}"
+            );
         }
     }
-    assert_eq!(entries(out.path()), Vec::<String>::new(), "files appeared outside");
+    assert_eq!(
+        entries(out.path()),
+        Vec::<String>::new(),
+        "files appeared outside"
+    );
 }
 
 /// A program that tries everything at once: write outside its folder, write /tmp, reach the
@@ -150,10 +163,13 @@ fn a_program_is_contained_in_its_sandbox() {
         out.path().join("late").display().to_string(),
     ];
     let v = s
-        .compile("gcc", &json!({
-            "source": ESCAPE,
-            "options": {"filters": {"execute": true}, "executeParameters": {"args": args}},
-        }))
+        .compile(
+            "gcc",
+            &json!({
+                "source": ESCAPE,
+                "options": {"filters": {"execute": true}, "executeParameters": {"args": args}},
+            }),
+        )
         .json();
     let e = &v["execResult"];
     assert_eq!(e["code"], 0, "{v}");
@@ -162,7 +178,10 @@ fn a_program_is_contained_in_its_sandbox() {
     assert!(stdout.contains("network: unreachable"), "{stdout}");
     // /tmp is the job's own: what it writes there is not the machine's /tmp.
     assert!(!Path::new("/tmp/whittle-attack-tmp").exists());
-    assert!(!stdout.contains("hunter2"), "the server's environment leaked: {stdout}");
+    assert!(
+        !stdout.contains("hunter2"),
+        "the server's environment leaked: {stdout}"
+    );
     let env: Vec<&str> = stdout
         .lines()
         .filter_map(|l| l.strip_prefix("env "))
@@ -170,7 +189,16 @@ fn a_program_is_contained_in_its_sandbox() {
         .collect();
     for name in &env {
         assert!(
-            ["PATH", "HOME", "TMPDIR", "LANG", "RUSTUP_HOME", "CARGO_HOME", "PWD"].contains(name),
+            [
+                "PATH",
+                "HOME",
+                "TMPDIR",
+                "LANG",
+                "RUSTUP_HOME",
+                "CARGO_HOME",
+                "PWD"
+            ]
+            .contains(name),
             "unexpected variable {name} in {env:?}"
         );
     }
@@ -180,13 +208,24 @@ fn a_program_is_contained_in_its_sandbox() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(daemons(), 0, "a process outlived its job");
-    assert_eq!(entries(out.path()), Vec::<String>::new(), "files appeared outside");
+    assert_eq!(
+        entries(out.path()),
+        Vec::<String>::new(),
+        "files appeared outside"
+    );
 }
 
 #[test]
 fn memory_and_processes_are_capped_for_sanitizer_builds_too() {
     require_gcc();
-    let s = Server::start(&["--max-memory", "256", "--max-processes", "64", "--job-timeout", "20"]);
+    let s = Server::start(&[
+        "--max-memory",
+        "256",
+        "--max-processes",
+        "64",
+        "--job-timeout",
+        "20",
+    ]);
     let hog = "#include <stdlib.h>\n#include <string.h>\nint main(void) { for (int i = 0; i < 64; i++) { char *p = malloc(64 << 20); if (!p) return 3; memset(p, 1, 64 << 20); } return 0; }\n";
     // AddressSanitizer needs terabytes of address space, so an address-space limit cannot
     // hold it; the control group's cap can.
@@ -198,9 +237,15 @@ fn memory_and_processes_are_capped_for_sanitizer_builds_too() {
     assert_ne!(e["code"], 0, "4 GiB fit in a 256 MiB job: {v}");
     let bomb = "#include <unistd.h>\nint main(void) { int n = 0; for (int i = 0; i < 500; i++) { pid_t p = fork(); if (p == 0) { sleep(5); _exit(0); } if (p > 0) n++; } return n >= 500; }\n";
     let v = s
-        .compile("gcc", &json!({"source": bomb, "options": {"filters": {"execute": true}}}))
+        .compile(
+            "gcc",
+            &json!({"source": bomb, "options": {"filters": {"execute": true}}}),
+        )
         .json();
-    assert_eq!(v["execResult"]["code"], 0, "500 processes started in a 64-process job: {v}");
+    assert_eq!(
+        v["execResult"]["code"], 0,
+        "500 processes started in a 64-process job: {v}"
+    );
 }
 
 #[test]
@@ -211,9 +256,16 @@ fn job_folders_are_private_and_removed() {
     let parent = std::env::temp_dir().join(format!("whittle-serve-{pid}"));
     let mode = "#include <stdio.h>\n#include <sys/stat.h>\nint main(void) { struct stat st; stat(\".\", &st); printf(\"%o\", st.st_mode & 0777); return 0; }\n";
     let v = s
-        .compile("gcc", &json!({"source": mode, "options": {"filters": {"execute": true}}}))
+        .compile(
+            "gcc",
+            &json!({"source": mode, "options": {"filters": {"execute": true}}}),
+        )
         .json();
     assert_eq!(stream(&v["execResult"]["stdout"]), "700", "{v}");
     drop(s); // SIGINT
-    assert!(!parent.exists(), "{} is left after SIGINT", parent.display());
+    assert!(
+        !parent.exists(),
+        "{} is left after SIGINT",
+        parent.display()
+    );
 }

@@ -1,6 +1,8 @@
-//! The names a user may give: strategies and languages, with the messages for a wrong one.
-//! Help texts and errors in every shell come from here.
+//! The names a user may give: strategies, languages, and a generator's alignment and trace
+//! strategies, with the messages for a wrong one. Help texts and errors in every shell come
+//! from here.
 
+use crate::generator::{Align, TraceStrategy};
 use crate::reduce::Strategy;
 use crate::Lang;
 
@@ -32,6 +34,25 @@ pub fn lang(name: &str) -> Result<Lang, String> {
     Lang::from_name(name).ok_or_else(|| format!("unknown language `{name}`: use {}", lang_names()))
 }
 
+/// The alignments of a generator's replay: `halt, bypass or realign`.
+pub fn align_names() -> String {
+    either(&Align::ALL.map(Align::name))
+}
+
+/// How a generator's trace is reduced: `hdd or ddmin`.
+pub fn trace_names() -> String {
+    either(&TraceStrategy::ALL.map(TraceStrategy::name))
+}
+
+pub fn align(name: &str) -> Result<Align, String> {
+    Align::from_name(name).ok_or_else(|| format!("unknown align `{name}`: use {}", align_names()))
+}
+
+pub fn trace_strategy(name: &str) -> Result<TraceStrategy, String> {
+    TraceStrategy::from_name(name)
+        .ok_or_else(|| format!("unknown trace strategy `{name}`: use {}", trace_names()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,6 +70,14 @@ mod tests {
             "unknown language `cobol`: use c, cpp, rust, javascript or java"
         );
         assert_eq!(strategy("hdd"), Ok(Strategy::Hdd));
+        assert_eq!(
+            align("skip").unwrap_err(),
+            "unknown align `skip`: use halt, bypass or realign"
+        );
+        assert_eq!(
+            trace_strategy("bfs").unwrap_err(),
+            "unknown trace strategy `bfs`: use hdd or ddmin"
+        );
         assert_eq!(lang("c++"), Ok(Lang::Cpp));
     }
 }

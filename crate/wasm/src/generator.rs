@@ -30,9 +30,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use whittle::generator::{Align, Generator, GeneratorSession, GeneratorSettings, Halt, Source, TraceStrategy, Trace};
+use whittle::generator::{Generator, GeneratorSession, GeneratorSettings, Halt, Source};
 use whittle::reduce::Stats;
-use whittle::Recording;
+use whittle::{catalog, Recording};
 
 /// What `g` and the run share: the source of the run in progress (null between runs), and the
 /// halt that ended it, if one did.
@@ -47,7 +47,9 @@ impl Shared {
     /// kept, so that the run ends with it).
     fn with<T>(&self, f: impl FnOnce(&mut Source) -> Result<T, Halt>) -> Result<T, JsValue> {
         if let Some(Halt(why)) = self.halt.borrow().as_ref() {
-            return Err(js_error(&format!("this run has halted ({why}): the generator must not go on")));
+            return Err(js_error(&format!(
+                "this run has halted ({why}): the generator must not go on"
+            )));
         }
         let ptr = self.source.get();
         if ptr.is_null() {
@@ -100,7 +102,12 @@ fn integer(value: &JsValue, what: &str, label: &str) -> Result<i64, JsValue> {
 
 fn count(value: &JsValue, what: &str, label: &str) -> Result<u32, JsValue> {
     let n = integer(value, what, label)?;
-    u32::try_from(n).map_err(|_| js_error(&format!("{label}: {what} must be an integer from 0 to {}", u32::MAX)))
+    u32::try_from(n).map_err(|_| {
+        js_error(&format!(
+            "{label}: {what} must be an integer from 0 to {}",
+            u32::MAX
+        ))
+    })
 }
 
 /// The `g` a JavaScript generator makes its decisions through: `int(label, lo, hi)`,
@@ -131,7 +138,13 @@ impl Decisions {
     }
 
     /// A reducible loop: runs `body(i)` for `i` in `0..n`, `n` in `min..=max`; returns `n`.
-    pub fn repeat(&self, label_: JsValue, min: JsValue, max: JsValue, body: JsValue) -> Result<u32, JsValue> {
+    pub fn repeat(
+        &self,
+        label_: JsValue,
+        min: JsValue,
+        max: JsValue,
+        body: JsValue,
+    ) -> Result<u32, JsValue> {
         let l = label(&label_)?;
         let (min, max) = (count(&min, "min", &l)?, count(&max, "max", &l)?);
         let body: js_sys::Function = body
@@ -208,11 +221,13 @@ impl Generator for JsGenerator {
             Ok(v) => match v.as_string() {
                 Some(s) => Ok(s),
                 None if v.has_type::<js_sys::Promise>() => Err(Halt(
-                    "generate(g) returned a promise: it must be synchronous and return the text".into(),
+                    "generate(g) returned a promise: it must be synchronous and return the text"
+                        .into(),
                 )),
-                None if v.is_undefined() || v.is_null() => {
-                    Err(Halt("generate(g) returned nothing: it must return the generated text (a string)".into()))
-                }
+                None if v.is_undefined() || v.is_null() => Err(Halt(
+                    "generate(g) returned nothing: it must return the generated text (a string)"
+                        .into(),
+                )),
                 None => Err(Halt(format!(
                     "generate(g) must return a string, not {}",
                     v.js_typeof().as_string().unwrap_or_default()
@@ -233,22 +248,21 @@ struct GeneratorConfig {
 }
 
 fn settings_from(config: JsValue) -> Result<GeneratorSettings, JsError> {
-    let cfg: GeneratorConfig = serde_wasm_bindgen::from_value(config)
-        .map_err(|e| JsError::new(&format!("bad generator reducer config: {e} (seed: a non-negative integer)")))?;
-    let align = match cfg.align.as_deref() {
-        None | Some("") => Align::Realign,
-        Some(a) => Align::from_name(a)
-            .ok_or_else(|| JsError::new(&format!("unknown align `{a}`: use halt, bypass or realign")))?,
+    let cfg: GeneratorConfig = serde_wasm_bindgen::from_value(config).map_err(|e| {
+        JsError::new(&format!(
+            "bad generator reducer config: {e} (seed: a non-negative integer)"
+        ))
+    })?;
+    let named = |name: Option<&str>, default: &str| {
+        name.filter(|n| !n.is_empty())
+            .unwrap_or(default)
+            .to_string()
     };
-    let trace = match cfg.trace.as_deref() {
-        None | Some("") => TraceStrategy::Hdd,
-        Some(t) => TraceStrategy::from_name(t)
-            .ok_or_else(|| JsError::new(&format!("unknown trace strategy `{t}`: use hdd or ddmin")))?,
-    };
+    let js = |e: String| JsError::new(&e);
     Ok(GeneratorSettings {
         seed: cfg.seed.unwrap_or(0),
-        align,
-        trace,
+        align: catalog::align(&named(cfg.align.as_deref(), "realign")).map_err(js)?,
+        trace: catalog::trace_strategy(&named(cfg.trace.as_deref(), "hdd")).map_err(js)?,
     })
 }
 
@@ -256,9 +270,6 @@ fn settings_from(config: JsValue) -> Result<GeneratorSettings, JsError> {
 #[wasm_bindgen]
 pub struct GeneratorReducer {
     session: GeneratorSession<JsGenerator>,
-    /// The free run's trace and output (the session keeps only the best's).
-    original_trace: Trace,
-    original: String,
 }
 
 #[derive(Serialize)]
@@ -284,29 +295,13 @@ fn build(
             settings.seed
         ))
     };
-    // The free run once more, for the original's trace.
-    let mut first = JsGenerator {
-        generate: generate.clone(),
-    };
-    let mut source = Source::free(settings.seed);
-    let original = first.run(&mut source).map_err(failed)?;
-    let original_trace = source.finish().map_err(failed)?;
     let generator = JsGenerator { generate };
     let session = match recording {
         None => GeneratorSession::new(generator, settings),
         Some(r) => GeneratorSession::replay(generator, settings, r),
     }
     .map_err(failed)?;
-    if session.best() != original {
-        return Err(JsError::new(
-            "the generator is not deterministic: two runs from the same seed made different outputs (make every choice through g)",
-        ));
-    }
-    Ok(GeneratorReducer {
-        session,
-        original_trace,
-        original,
-    })
+    Ok(GeneratorReducer { session })
 }
 
 #[wasm_bindgen]
@@ -320,7 +315,11 @@ impl GeneratorReducer {
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed
     /// (the generator runs again; the tests do not).
-    pub fn replay(config: JsValue, generate: js_sys::Function, verdicts: &str) -> Result<GeneratorReducer, JsError> {
+    pub fn replay(
+        config: JsValue,
+        generate: js_sys::Function,
+        verdicts: &str,
+    ) -> Result<GeneratorReducer, JsError> {
         build(config, generate, Some(recording(verdicts)?))
     }
 
@@ -337,7 +336,7 @@ impl GeneratorReducer {
 
     /// The free run's output (the original).
     pub fn original(&self) -> String {
-        self.original.clone()
+        self.session.original().0.to_string()
     }
 
     /// The session's stats (sizes in bytes of output: `tokens_*` and `bytes_*` agree) plus
@@ -347,7 +346,7 @@ impl GeneratorReducer {
         to_js(&GeneratorStats {
             stats: self.session.stats(),
             failed_runs: self.session.failed_runs(),
-            units_before: self.original_trace.units().len(),
+            units_before: self.session.original().1.units().len(),
             units_now: units,
         })
     }
@@ -356,13 +355,13 @@ impl GeneratorReducer {
     /// `{kind: 'int', label, value}`, `{kind: 'loop', label, iterations: [[node]]}` or
     /// `{kind: 'maybe', label, body: [node] | null}`.
     pub fn trace(&self) -> Result<JsValue, JsError> {
-        to_js(&self.session.trace())
+        to_js(self.session.trace())
     }
 
     /// The free run's trace, in the same form.
     #[wasm_bindgen(js_name = originalTrace)]
     pub fn original_trace(&self) -> Result<JsValue, JsError> {
-        to_js(&self.original_trace)
+        to_js(self.session.original().1)
     }
 }
 

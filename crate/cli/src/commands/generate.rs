@@ -4,15 +4,14 @@
 //! output that its test still finds interesting.
 
 use crate::drive::{
-    describe, exit_status, interrupt_flag, jobs, run_tests, save, timed,
-    write_stats, Ending, Shell,
+    describe, exit_status, interrupt_flag, jobs, run_tests, save, timed, write_stats, Ending, Shell,
 };
 use crate::generator_process::ProcessGenerator;
 use crate::runner::{Properties, Runner};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use whittle::generator::{Align, Generated, GeneratorSession, GeneratorSettings, TraceStrategy};
-use whittle::Side;
+use whittle::generator::{Generated, GeneratorSession, GeneratorSettings};
+use whittle::{catalog, Side};
 
 #[derive(clap::Args)]
 pub struct GenerateArgs {
@@ -28,11 +27,11 @@ pub struct GenerateArgs {
     /// Where the smallest interesting output goes as it improves (its trace beside it, FILE.trace.json).
     #[arg(long, short = 'o', default_value = "generated.txt")]
     pub output: PathBuf,
-    /// What a replay does when the run leaves the reduced trace: halt, bypass or realign.
-    #[arg(long, default_value = "realign")]
+    /// What a replay does when the run leaves the reduced trace.
+    #[arg(long, default_value = "realign", help = align_help())]
     pub align: String,
-    /// How the trace is reduced: hdd (over the tree of loops and selections) or ddmin (over the flat decision sequence).
-    #[arg(long, default_value = "hdd")]
+    /// How the trace is reduced.
+    #[arg(long, default_value = "hdd", help = trace_help())]
     pub trace: String,
     /// Tests run in parallel (default: the number of cores).
     #[arg(short = 'j', long = "jobs")]
@@ -63,6 +62,20 @@ pub fn run(args: GenerateArgs) -> i32 {
 
 type Session = GeneratorSession<ProcessGenerator>;
 
+fn align_help() -> String {
+    format!(
+        "What a replay does when the run leaves the reduced trace: {}",
+        catalog::align_names()
+    )
+}
+
+fn trace_help() -> String {
+    format!(
+        "How the trace is reduced: {} (hdd over the tree of loops and selections, ddmin over the flat decision sequence)",
+        catalog::trace_names()
+    )
+}
+
 /// The output and its trace, written as they improve.
 struct GenShell<'a> {
     name: String,
@@ -84,23 +97,16 @@ impl Shell<Generated<ProcessGenerator>> for GenShell<'_> {
 
     fn save(&self, session: &Session) -> Result<(), String> {
         save(self.output, session.best())?;
-        let trace = serde_json::to_string_pretty(&session.trace()).unwrap_or_default();
+        let trace = serde_json::to_string_pretty(session.trace()).unwrap_or_default();
         save(&self.trace_path(), &trace)
     }
 }
 
 fn generate(args: GenerateArgs) -> Result<i32, String> {
-    let align = Align::from_name(&args.align)
-        .ok_or_else(|| format!("unknown --align `{}`: use halt, bypass or realign", args.align))?;
-    let trace = TraceStrategy::from_name(&args.trace)
-        .ok_or_else(|| format!("unknown --trace `{}`: use hdd or ddmin", args.trace))?;
+    let align = catalog::align(&args.align)?;
+    let trace = catalog::trace_strategy(&args.trace)?;
     let property = args.property.property()?;
-    let name = args
-        .output
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or("--output must name a file")?
-        .to_string();
+    let name = crate::input::file_name(&args.output, "--output")?;
     if !(args.gen_timeout > 0.0 && args.gen_timeout.is_finite()) {
         return Err("--gen-timeout must be a positive number of seconds".into());
     }
@@ -146,7 +152,15 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
         jobs,
         Duration::from_secs_f64(args.timeout),
     );
-    let run = run_tests(&mut session, &shell, &runner, jobs, args.quiet, &interrupted, started)?;
+    let run = run_tests(
+        &mut session,
+        &shell,
+        &runner,
+        jobs,
+        args.quiet,
+        &interrupted,
+        started,
+    )?;
     match run.ending {
         Ending::OriginalFails { done, verdict } => {
             eprintln!(

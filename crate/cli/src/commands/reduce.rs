@@ -131,12 +131,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let settings = args.run.settings()?;
     let strategy = settings.strategy;
     let property = args.property.property()?;
-    let name = args
-        .file
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or("FILE must name a file")?
-        .to_string();
+    let name = crate::input::file_name(&args.file, "FILE")?;
     let jobs = jobs(args.run.jobs);
     // The clocks start before the parse: parsing the original is the engine's work too.
     let started = Instant::now();

@@ -81,15 +81,43 @@ fn word(s: &str) -> bool {
 
 fn c_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
     const EXACT: &[&str] = &[
-        "-O", "-w", "-ansi", "-pedantic", "-pedantic-errors", "-g", "-ggdb", "-pthread",
-        "-static", "-c", "-E", "-P", "-C", "-S", "-save-temps", "-v", "-pie", "-no-pie",
-        "-trigraphs", "-traditional-cpp", "-undef", "-nostdinc", "-fsyntax-only",
+        "-O",
+        "-w",
+        "-ansi",
+        "-pedantic",
+        "-pedantic-errors",
+        "-g",
+        "-ggdb",
+        "-pthread",
+        "-static",
+        "-c",
+        "-E",
+        "-P",
+        "-C",
+        "-S",
+        "-save-temps",
+        "-v",
+        "-pie",
+        "-no-pie",
+        "-trigraphs",
+        "-traditional-cpp",
+        "-undef",
+        "-nostdinc",
+        "-fsyntax-only",
     ];
     // `-f` flags that load code, pick a program or name files elsewhere whatever their value.
     const F_REFUSED: &[&str] = &[
-        "-fplugin", "-fpass-plugin", "-fuse-ld", "-fld-path", "-fprofile-use",
-        "-fsanitize-blacklist", "-fsanitize-ignorelist", "-fcrash-diagnostics-dir",
-        "-fmodules-cache-path", "-fmodule-file", "-fprebuilt-module-path",
+        "-fplugin",
+        "-fpass-plugin",
+        "-fuse-ld",
+        "-fld-path",
+        "-fprofile-use",
+        "-fsanitize-blacklist",
+        "-fsanitize-ignorelist",
+        "-fcrash-diagnostics-dir",
+        "-fmodules-cache-path",
+        "-fmodule-file",
+        "-fprebuilt-module-path",
     ];
     if EXACT.contains(&arg) {
         return Some(1);
@@ -103,8 +131,11 @@ fn c_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
     if let Some(def) = arg.strip_prefix("-D").or(arg.strip_prefix("-U")) {
         // A macro's value is only text the preprocessor pastes.
         let name = def.split('=').next().unwrap_or("");
-        return (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '(' || c == ')' || c == ','))
-            .then_some(1);
+        return (!name.is_empty()
+            && name.chars().all(|c| {
+                c.is_ascii_alphanumeric() || c == '_' || c == '(' || c == ')' || c == ','
+            }))
+        .then_some(1);
     }
     if let Some(dir) = arg.strip_prefix("-I") {
         // Reading headers is harmless (a source can #include any path); `..` is refused so
@@ -124,11 +155,11 @@ fn c_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
     if let Some(m) = arg.strip_prefix("-m").or(arg.strip_prefix("--target=")) {
         return word(m).then_some(1);
     }
-    if arg.starts_with("-f") {
+    if let Some(rest) = arg.strip_prefix("-f") {
         let name = arg.split('=').next().unwrap_or(arg);
         let no = name.replacen("-fno-", "-f", 1);
         // Commas separate values here (`-fsanitize=address,undefined`), not further flags.
-        let value_ok = word(&arg[2..].replace(',', "-"));
+        let value_ok = word(&rest.replace(',', "-"));
         return (value_ok && !F_REFUSED.iter().any(|r| no.starts_with(r))).then_some(1);
     }
     if let Some(p) = arg.strip_prefix("--param=") {
@@ -139,8 +170,17 @@ fn c_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
 
 fn rustc_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
     const CODEGEN: &[&str] = &[
-        "opt-level", "debuginfo", "target-cpu", "target-feature", "overflow-checks",
-        "debug-assertions", "panic", "codegen-units", "lto", "relocation-model", "strip",
+        "opt-level",
+        "debuginfo",
+        "target-cpu",
+        "target-feature",
+        "overflow-checks",
+        "debug-assertions",
+        "panic",
+        "codegen-units",
+        "lto",
+        "relocation-model",
+        "strip",
         "force-frame-pointers",
     ];
     let codegen = |opt: &str| {
@@ -167,7 +207,12 @@ fn rustc_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
         }
     }
     for flag in [
-        "--edition=", "--crate-type=", "--cfg=", "--target=", "--cap-lints=", "--crate-name=",
+        "--edition=",
+        "--crate-type=",
+        "--cfg=",
+        "--target=",
+        "--cap-lints=",
+        "--crate-name=",
     ] {
         if let Some(v) = arg.strip_prefix(flag) {
             return word(v).then_some(1);
@@ -178,35 +223,62 @@ fn rustc_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
 
 fn node_allowed(arg: &str) -> bool {
     const EXACT: &[&str] = &[
-        "--no-warnings", "--trace-warnings", "--trace-deprecation", "--throw-deprecation",
-        "--pending-deprecation", "--no-deprecation", "--jitless", "--use-strict",
-        "--enable-source-maps", "--expose-gc", "--allow-natives-syntax",
-        "--experimental-vm-modules", "--trace-uncaught",
+        "--no-warnings",
+        "--trace-warnings",
+        "--trace-deprecation",
+        "--throw-deprecation",
+        "--pending-deprecation",
+        "--no-deprecation",
+        "--jitless",
+        "--use-strict",
+        "--enable-source-maps",
+        "--expose-gc",
+        "--allow-natives-syntax",
+        "--experimental-vm-modules",
+        "--trace-uncaught",
     ];
     const VALUED: &[&str] = &["--unhandled-rejections=", "--stack-size=", "--input-type="];
     EXACT.contains(&arg)
         || (arg.starts_with("--harmony") && word(arg))
         || (arg.starts_with("--experimental-wasm-") && word(arg))
-        || VALUED
-            .iter()
-            .any(|p| arg.strip_prefix(p).is_some_and(word))
+        || VALUED.iter().any(|p| arg.strip_prefix(p).is_some_and(word))
 }
 
 fn javac_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
     const EXACT: &[&str] = &[
-        "-Werror", "-nowarn", "-deprecation", "-g", "-parameters", "--enable-preview",
-        "-proc:none", "-verbose",
+        "-Werror",
+        "-nowarn",
+        "-deprecation",
+        "-g",
+        "-parameters",
+        "--enable-preview",
+        "-proc:none",
+        "-verbose",
     ];
     if EXACT.contains(&arg) {
         return Some(1);
     }
-    if matches!(arg, "-source" | "--source" | "-target" | "--target" | "--release" | "-Xmaxerrs" | "-Xmaxwarns") {
+    if matches!(
+        arg,
+        "-source" | "--source" | "-target" | "--target" | "--release" | "-Xmaxerrs" | "-Xmaxwarns"
+    ) {
         return next.filter(|v| word(v)).map(|_| 2);
     }
-    let valued = ["-Xlint", "-g:", "-Xdiags:", "-implicit:", "--release=", "--source=", "--target="];
+    let valued = [
+        "-Xlint",
+        "-g:",
+        "-Xdiags:",
+        "-implicit:",
+        "--release=",
+        "--source=",
+        "--target=",
+    ];
     valued
         .iter()
-        .any(|p| arg.strip_prefix(p).is_some_and(|v| v.is_empty() || word(&v.replace([':', ','], "-"))))
+        .any(|p| {
+            arg.strip_prefix(p)
+                .is_some_and(|v| v.is_empty() || word(&v.replace([':', ','], "-")))
+        })
         .then_some(1)
 }
 
@@ -297,16 +369,45 @@ mod tests {
         for bad in gcc {
             for kind in [Kind::Gcc, Kind::Clang] {
                 let err = check(kind, &words(bad)).expect_err(bad);
-                assert!(err.contains("not allowed") && err.contains("gcc and clang"), "{err}");
+                assert!(
+                    err.contains("not allowed") && err.contains("gcc and clang"),
+                    "{err}"
+                );
             }
         }
-        for bad in ["--print=cfg=/tmp/x", "--print cfg", "--extern x=/tmp/l.rlib", "-C llvm-args=-x", "-Cllvm-args=x", "-C linker=/tmp/sh", "-L/tmp"] {
+        for bad in [
+            "--print=cfg=/tmp/x",
+            "--print cfg",
+            "--extern x=/tmp/l.rlib",
+            "-C llvm-args=-x",
+            "-Cllvm-args=x",
+            "-C linker=/tmp/sh",
+            "-L/tmp",
+        ] {
             assert!(check(Kind::Rustc, &words(bad)).is_err(), "{bad}");
         }
-        for bad in ["x.js", "-r ./x.js", "--require=./x.js", "--import=data:text/javascript,1", "--inspect", "--inspect-brk=0", "--env-file=/etc/passwd", "--max-old-space-size=99999", "--loader=./l.mjs"] {
+        for bad in [
+            "x.js",
+            "-r ./x.js",
+            "--require=./x.js",
+            "--import=data:text/javascript,1",
+            "--inspect",
+            "--inspect-brk=0",
+            "--env-file=/etc/passwd",
+            "--max-old-space-size=99999",
+            "--loader=./l.mjs",
+        ] {
             assert!(check(Kind::Node, &words(bad)).is_err(), "{bad}");
         }
-        for bad in ["-J-XX:OnOutOfMemoryError=touch", "-Xstdout /tmp/x", "-cp /tmp", "-classpath /tmp", "-processor X", "-processorpath /tmp", "-Xplugin:X"] {
+        for bad in [
+            "-J-XX:OnOutOfMemoryError=touch",
+            "-Xstdout /tmp/x",
+            "-cp /tmp",
+            "-classpath /tmp",
+            "-processor X",
+            "-processorpath /tmp",
+            "-Xplugin:X",
+        ] {
             assert!(check(Kind::Javac, &words(bad)).is_err(), "{bad}");
         }
     }
@@ -317,8 +418,20 @@ mod tests {
             assert_eq!(check(Kind::Gcc, &words(good)), Ok(()), "{good}");
         }
         assert_eq!(check(Kind::Rustc, &words("-O -g -Copt-level=2 -C debuginfo=1 --edition=2021 --crate-type lib -A dead_code -Wunused --cfg feature")), Ok(()));
-        assert_eq!(check(Kind::Javac, &words("-Xlint:unchecked,deprecation -Werror -g:none --release=17 -source 17")), Ok(()));
-        assert_eq!(check(Kind::Node, &words("--unhandled-rejections=strict --experimental-vm-modules --no-warnings")), Ok(()));
+        assert_eq!(
+            check(
+                Kind::Javac,
+                &words("-Xlint:unchecked,deprecation -Werror -g:none --release=17 -source 17")
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                Kind::Node,
+                &words("--unhandled-rejections=strict --experimental-vm-modules --no-warnings")
+            ),
+            Ok(())
+        );
     }
 
     #[test]

@@ -78,7 +78,13 @@ impl Server {
         }
     }
 
-    pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Reply {
         let stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
         self.request_over(stream, method, path, headers, body)
     }
@@ -255,4 +261,3 @@ pub fn require_gcc() {
         "gcc is not on PATH: install it (apt-get install -y gcc) to run the compile tests"
     );
 }
-

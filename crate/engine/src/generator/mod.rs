@@ -52,6 +52,8 @@ pub enum TraceStrategy {
 }
 
 impl TraceStrategy {
+    pub const ALL: [TraceStrategy; 2] = [TraceStrategy::Hdd, TraceStrategy::Ddmin];
+
     pub fn name(self) -> &'static str {
         match self {
             TraceStrategy::Hdd => "hdd",
@@ -60,9 +62,7 @@ impl TraceStrategy {
     }
 
     pub fn from_name(name: &str) -> Option<TraceStrategy> {
-        [TraceStrategy::Hdd, TraceStrategy::Ddmin]
-            .into_iter()
-            .find(|t| t.name() == name)
+        TraceStrategy::ALL.into_iter().find(|t| t.name() == name)
     }
 }
 
@@ -92,18 +92,25 @@ impl<G: Generator> Engine<Generated<G>> {
     pub fn new(mut generator: G, settings: GeneratorSettings) -> Result<Self, Halt> {
         let mut source = Source::free(settings.seed);
         let output = generator.run(&mut source)?;
-        let trace = source.finish()?;
-        let units = match settings.trace {
-            TraceStrategy::Hdd => trace.units().len(),
-            TraceStrategy::Ddmin => trace.flat().len(),
-        };
+        let trace = Rc::new(source.finish()?);
+        // Replays are only as good as the generator is deterministic: check it once.
+        let mut again = Source::replay(&trace, Align::Halt);
+        if generator.run(&mut again).as_ref() != Ok(&output) {
+            return Err(Halt(
+                "the generator is not deterministic: two runs from the same seed made different outputs (make every choice through g)".into(),
+            ));
+        }
+        let units = subject::units_of(settings.trace, &trace).len();
         let subject = Generated {
             generator,
             align: settings.align,
             strategy: settings.trace,
-            base: Rc::new(trace),
+            base: trace.clone(),
             deleted: Rc::new(vec![false; units]),
             best: output.clone(),
+            best_trace: trace.clone(),
+            original: output.clone(),
+            original_trace: trace,
             failed_runs: 0,
         };
         Ok(Engine::start(subject, vec![output]))
@@ -111,7 +118,11 @@ impl<G: Generator> Engine<Generated<G>> {
 
     /// A session that takes its verdicts from a recording; `step` runs it (the generator
     /// runs again, the tests do not).
-    pub fn replay(generator: G, settings: GeneratorSettings, recording: Recording) -> Result<Self, Halt> {
+    pub fn replay(
+        generator: G,
+        settings: GeneratorSettings,
+        recording: Recording,
+    ) -> Result<Self, Halt> {
         Ok(Self::new(generator, settings)?.into_replay(recording))
     }
 
@@ -120,13 +131,15 @@ impl<G: Generator> Engine<Generated<G>> {
         &self.subject().best
     }
 
-    /// The trace the best output was made from: the base without the deleted units.
-    pub fn trace(&self) -> Trace {
+    /// The trace the best output's run recorded.
+    pub fn trace(&self) -> &Trace {
+        &self.subject().best_trace
+    }
+
+    /// The free run's output and trace: the original.
+    pub fn original(&self) -> (&str, &Trace) {
         let s = self.subject();
-        match s.strategy {
-            TraceStrategy::Hdd => s.base.without(&s.deleted),
-            TraceStrategy::Ddmin => s.base.as_ref().clone(),
-        }
+        (&s.original, &s.original_trace)
     }
 
     /// Generator runs that halted or failed (not tested).

@@ -86,8 +86,14 @@ enum Mode {
 /// An open scope of the run being recorded.
 #[derive(Debug)]
 enum Open {
-    Loop { label: Rc<str>, iterations: Vec<Vec<Node>>, in_iteration: bool },
-    Maybe { label: Rc<str> },
+    Loop {
+        label: Rc<str>,
+        iterations: Vec<Vec<Node>>,
+        in_iteration: bool,
+    },
+    Maybe {
+        label: Rc<str>,
+    },
 }
 
 /// Answers a generator's decisions and records its run.
@@ -137,7 +143,11 @@ impl Source {
     }
 
     /// The recorded node of `label` the run is at, if any (`matches` says whether a node fits).
-    fn aligned(&mut self, label: &str, matches: impl Fn(&Node) -> bool) -> Result<Option<Node>, Halt> {
+    fn aligned(
+        &mut self,
+        label: &str,
+        matches: impl Fn(&Node) -> bool,
+    ) -> Result<Option<Node>, Halt> {
         let Mode::Tree { frames, align } = &mut self.mode else {
             return Ok(None);
         };
@@ -149,7 +159,9 @@ impl Source {
             abandoned,
         }) = frames.last_mut()
         else {
-            return Err(Halt("a decision between a loop and its first iteration".into()));
+            return Err(Halt(
+                "a decision between a loop and its first iteration".into(),
+            ));
         };
         if *abandoned {
             return Ok(None);
@@ -189,7 +201,10 @@ impl Source {
     }
 
     fn record(&mut self, node: Node) {
-        self.seqs.last_mut().expect("a sequence is always open").push(node);
+        self.seqs
+            .last_mut()
+            .expect("a sequence is always open")
+            .push(node);
     }
 
     /// An integer in `lo..=hi`.
@@ -200,9 +215,10 @@ impl Source {
         let value = match self.drawn(lo, hi) {
             Some(v) => v,
             None => {
-                let recorded = self.aligned(label, |n| {
-                    matches!(n, Node::Int { value, .. } if (lo..=hi).contains(value))
-                })?;
+                let recorded = self.aligned(
+                    label,
+                    |n| matches!(n, Node::Int { value, .. } if (lo..=hi).contains(value)),
+                )?;
                 match recorded {
                     Some(Node::Int { value, .. }) => value,
                     _ => lo,

@@ -18,6 +18,11 @@ pub struct Generated<G: Generator> {
     pub(super) base: Rc<Trace>,
     pub(super) deleted: Rc<Vec<bool>>,
     pub(super) best: String,
+    /// The free run's output and trace.
+    pub(super) original: String,
+    pub(super) original_trace: Rc<Trace>,
+    /// The trace the best's run recorded (what the next pass starts from).
+    pub(super) best_trace: Rc<Trace>,
     /// Runs of the generator that halted or failed.
     pub(super) failed_runs: u64,
 }
@@ -36,22 +41,25 @@ pub struct TracePass {
 
 pub struct GeneratedChange {
     deleted: Vec<bool>,
+    trace: Trace,
+}
+
+/// The units a strategy reduces over in `trace`: those of the tree, or one per decision of
+/// the flat sequence.
+pub(super) fn units_of(strategy: TraceStrategy, trace: &Trace) -> Vec<Unit> {
+    match strategy {
+        TraceStrategy::Hdd => trace.units(),
+        TraceStrategy::Ddmin => vec![
+            Unit {
+                depth: 0,
+                parent: None,
+            };
+            trace.flat().len()
+        ],
+    }
 }
 
 impl<G: Generator> Generated<G> {
-    /// The units of the base: of the tree, or the positions of the flat sequence.
-    fn units(&self) -> Vec<Unit> {
-        match self.strategy {
-            TraceStrategy::Hdd => self.base.units(),
-            TraceStrategy::Ddmin => (0..self.base.flat().len())
-                .map(|_| Unit {
-                    depth: 0,
-                    parent: None,
-                })
-                .collect(),
-        }
-    }
-
     /// The source that replays the base without `deleted`.
     fn source(&self, deleted: &[bool]) -> Source {
         match self.strategy {
@@ -111,7 +119,7 @@ impl<G: Generator> Subject for Generated<G> {
         if i > 0 {
             return None;
         }
-        let units = self.units();
+        let units = units_of(self.strategy, &self.base);
         let mut levels: Vec<Vec<u32>> = Vec::new();
         for (id, u) in units.iter().enumerate() {
             if levels.len() <= u.depth {
@@ -128,12 +136,9 @@ impl<G: Generator> Subject for Generated<G> {
     }
 
     fn refresh(&mut self) {
-        // The best's exact trace, from one more run of it: the next pass works on that.
-        let deleted = self.deleted.clone();
-        if let Ok((_, trace)) = self.run(&deleted) {
-            self.deleted = Rc::new(vec![false; self.base_units(&trace)]);
-            self.base = Rc::new(trace);
-        }
+        // The next pass works on the trace the best's run recorded.
+        self.base = self.best_trace.clone();
+        self.deleted = Rc::new(vec![false; units_of(self.strategy, &self.base).len()]);
     }
 
     fn propose(&mut self, pass: &mut TracePass, stats: &mut Stats) -> Proposal<GeneratedChange> {
@@ -162,9 +167,9 @@ impl<G: Generator> Subject for Generated<G> {
                 // Only a shorter output is progress: a re-run may make a different output of
                 // the same size or larger (GReduce's monotonicity caveat), and accepting those
                 // could cycle for ever.
-                Ok((output, _)) if output.len() < self.best.len() => Proposal::Candidate {
+                Ok((output, trace)) if output.len() < self.best.len() => Proposal::Candidate {
                     texts: vec![output],
-                    change: GeneratedChange { deleted },
+                    change: GeneratedChange { deleted, trace },
                 },
                 Ok(_) => Proposal::Skip,
                 Err(_) => {
@@ -178,6 +183,7 @@ impl<G: Generator> Subject for Generated<G> {
 
     fn accept(&mut self, mut texts: Vec<String>, change: GeneratedChange, pass: &mut TracePass) {
         self.best = texts.swap_remove(0);
+        self.best_trace = Rc::new(change.trace);
         self.deleted = Rc::new(change.deleted);
         if let Some(dd) = &mut pass.dd {
             dd.accepted();
@@ -190,14 +196,5 @@ impl<G: Generator> Subject for Generated<G> {
 
     fn bytes(&self) -> usize {
         self.best.len()
-    }
-}
-
-impl<G: Generator> Generated<G> {
-    fn base_units(&self, trace: &Trace) -> usize {
-        match self.strategy {
-            TraceStrategy::Hdd => trace.units().len(),
-            TraceStrategy::Ddmin => trace.flat().len(),
-        }
     }
 }

@@ -33,7 +33,13 @@ fn settings(align: Align, trace: TraceStrategy) -> GeneratorSettings {
     }
 }
 
-fn reduce<G: Generator>(g: G, s: GeneratorSettings, k: usize, scramble: bool, p: fn(&str) -> bool) -> GeneratorSession<G> {
+fn reduce<G: Generator>(
+    g: G,
+    s: GeneratorSettings,
+    k: usize,
+    scramble: bool,
+    p: fn(&str) -> bool,
+) -> GeneratorSession<G> {
     let mut session = GeneratorSession::new(g, s).unwrap();
     drive_engine(&mut session, k, scramble, |q: &Query| p(&q.text));
     session
@@ -60,7 +66,13 @@ fn a_free_run_is_recorded_as_a_tree() {
 #[test]
 fn the_password_reduces_to_c_by_its_generator() {
     for align in Align::ALL {
-        let s = reduce(password, settings(align, TraceStrategy::Hdd), 1, false, two_equal_lines_with_c);
+        let s = reduce(
+            password,
+            settings(align, TraceStrategy::Hdd),
+            1,
+            false,
+            two_equal_lines_with_c,
+        );
         assert_eq!(s.best(), "c\nc\n", "{align:?}");
         assert_eq!(s.stats().invalid_queries, 0);
     }
@@ -68,8 +80,20 @@ fn the_password_reduces_to_c_by_its_generator() {
 
 #[test]
 fn the_flat_sequence_baseline_reduces_it_too_with_more_queries() {
-    let tree = reduce(password, settings(Align::Realign, TraceStrategy::Hdd), 1, false, two_equal_lines_with_c);
-    let flat = reduce(password, settings(Align::Realign, TraceStrategy::Ddmin), 1, false, two_equal_lines_with_c);
+    let tree = reduce(
+        password,
+        settings(Align::Realign, TraceStrategy::Hdd),
+        1,
+        false,
+        two_equal_lines_with_c,
+    );
+    let flat = reduce(
+        password,
+        settings(Align::Realign, TraceStrategy::Ddmin),
+        1,
+        false,
+        two_equal_lines_with_c,
+    );
     assert!(flat.best().len() >= tree.best().len(), "{:?}", flat.best());
     assert!(two_equal_lines_with_c(flat.best()));
 }
@@ -104,23 +128,45 @@ fn each_alignment_strategy_does_what_it_says_when_alignment_fails() {
         nodes: vec![Node::Loop {
             label: "round".into(),
             iterations: vec![vec![
-                Node::Maybe { label: "grow".into(), body: Some(vec![]) },
+                Node::Maybe {
+                    label: "grow".into(),
+                    body: Some(vec![]),
+                },
                 Node::Maybe {
                     label: "use".into(),
-                    body: Some(vec![Node::Int { label: "y".into(), value: 1 }]),
+                    body: Some(vec![Node::Int {
+                        label: "y".into(),
+                        value: 1,
+                    }]),
                 },
             ]],
         }],
     };
-    assert_eq!(case2(&mut Source::replay(&trace, Align::Halt)).unwrap(), "gy1");
+    assert_eq!(
+        case2(&mut Source::replay(&trace, Align::Halt)).unwrap(),
+        "gy1"
+    );
     // Delete the `grow` body (unit 1: unit 0 is the iteration).
     let reduced = trace.without(&[false, true, false]);
     let run = |align| case2(&mut Source::replay(&reduced, align));
     assert!(run(Align::Halt).is_err(), "halt gives up");
-    assert_eq!(run(Align::Bypass).unwrap(), "y0", "bypass drops the rest of `use`");
-    assert_eq!(run(Align::Realign).unwrap(), "y0", "re-align takes the smallest value");
+    assert_eq!(
+        run(Align::Bypass).unwrap(),
+        "y0",
+        "bypass drops the rest of `use`"
+    );
+    assert_eq!(
+        run(Align::Realign).unwrap(),
+        "y0",
+        "re-align takes the smallest value"
+    );
     // At the top level, with nothing enclosing the misaligned decision, bypass halts too.
-    let top = Trace { nodes: vec![Node::Int { label: "other".into(), value: 3 }] };
+    let top = Trace {
+        nodes: vec![Node::Int {
+            label: "other".into(),
+            value: 3,
+        }],
+    };
     let mut s = Source::replay(&top, Align::Bypass);
     assert!(s.int("mine", 0, 9).is_err());
 }
@@ -130,9 +176,18 @@ fn each_alignment_strategy_does_what_it_says_when_alignment_fails() {
 fn realign_resumes_at_the_next_matching_label() {
     let trace = Trace {
         nodes: vec![
-            Node::Int { label: "a".into(), value: 5 },
-            Node::Int { label: "b".into(), value: 6 },
-            Node::Int { label: "c".into(), value: 7 },
+            Node::Int {
+                label: "a".into(),
+                value: 5,
+            },
+            Node::Int {
+                label: "b".into(),
+                value: 6,
+            },
+            Node::Int {
+                label: "c".into(),
+                value: 7,
+            },
         ],
     };
     let mut s = Source::replay(&trace, Align::Realign);
@@ -143,15 +198,32 @@ fn realign_resumes_at_the_next_matching_label() {
 
 #[test]
 fn same_result_for_any_k_and_report_order_and_by_replay() {
-    let reference = reduce(password, settings(Align::Realign, TraceStrategy::Hdd), 1, false, two_equal_lines_with_c);
+    let reference = reduce(
+        password,
+        settings(Align::Realign, TraceStrategy::Hdd),
+        1,
+        false,
+        two_equal_lines_with_c,
+    );
     for k in [2, 5] {
         for scramble in [false, true] {
-            let s = reduce(password, settings(Align::Realign, TraceStrategy::Hdd), k, scramble, two_equal_lines_with_c);
+            let s = reduce(
+                password,
+                settings(Align::Realign, TraceStrategy::Hdd),
+                k,
+                scramble,
+                two_equal_lines_with_c,
+            );
             assert_eq!(s.best(), reference.best());
             assert_eq!(s.recording(), reference.recording());
         }
     }
-    let mut r = GeneratorSession::replay(password, settings(Align::Realign, TraceStrategy::Hdd), reference.recording()).unwrap();
+    let mut r = GeneratorSession::replay(
+        password,
+        settings(Align::Realign, TraceStrategy::Hdd),
+        reference.recording(),
+    )
+    .unwrap();
     while !r.done() {
         r.step(16);
         assert!(r.next(1).is_empty());
@@ -165,7 +237,9 @@ fn a_generator_that_fails_is_an_error_not_a_panic() {
         s.begin_loop("never-ended", 1, 1)?;
         Ok(String::new())
     };
-    let err = GeneratorSession::new(broken, GeneratorSettings::default()).err().unwrap();
+    let err = GeneratorSession::new(broken, GeneratorSettings::default())
+        .err()
+        .unwrap();
     assert!(err.0.contains("never ended"), "{err:?}");
 }
 
@@ -191,19 +265,24 @@ fn nested_units_are_numbered_in_preorder_with_depths() {
     assert_eq!(units[4].parent, Some(3));
 }
 
-
 /// What GReduce is for: deleting parts of the output can never keep its two lines equal,
 /// so Perses and ddmin over lines cannot reduce it at all (the text parses as JavaScript).
 #[test]
 fn reducers_of_the_output_cannot_reduce_the_password() {
     use crate::reduce::{Session, Settings, Strategy};
-    for strategy in [Strategy::Perses, Strategy::DdminLines, Strategy::DdminTokens] {
+    for strategy in [
+        Strategy::Perses,
+        Strategy::DdminLines,
+        Strategy::DdminTokens,
+    ] {
         let settings = Settings {
             strategy,
             ..Settings::default()
         };
         let mut s = Session::new(crate::Lang::JavaScript, "abc\nabc\n", settings).unwrap();
-        drive_engine(&mut s, 1, false, |q: &Query| two_equal_lines_with_c(&q.text));
+        drive_engine(&mut s, 1, false, |q: &Query| {
+            two_equal_lines_with_c(&q.text)
+        });
         assert_eq!(s.best(), "abc\nabc\n", "{strategy:?}");
     }
 }

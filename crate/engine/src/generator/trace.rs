@@ -27,9 +27,7 @@ pub enum Node {
 impl Node {
     pub fn label(&self) -> &str {
         match self {
-            Node::Int { label, .. } | Node::Loop { label, .. } | Node::Maybe { label, .. } => {
-                label
-            }
+            Node::Int { label, .. } | Node::Loop { label, .. } | Node::Maybe { label, .. } => label,
         }
     }
 }

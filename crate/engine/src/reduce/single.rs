@@ -29,6 +29,8 @@ pub struct Single {
     best: String,
     best_raw: tree_sitter::Tree,
     size: usize,
+    /// Whether `prog` is a fresh parse of `best` (then `size` is exact).
+    fresh: bool,
 }
 
 /// What accepting a single-program candidate takes.
@@ -98,6 +100,7 @@ impl Subject for Single {
         self.prog = Program::new(self.parser.tree_from_raw(&self.best, &self.best_raw));
         // Exact again: a rewritten token ("long long" for a typedef) counted as one till now.
         self.size = self.prog.size();
+        self.fresh = true;
     }
 
     fn propose(&mut self, pass: &mut Self::Pass, stats: &mut Stats) -> Proposal<SingleChange> {
@@ -121,11 +124,14 @@ impl Subject for Single {
         self.prog = change.prog;
         self.best = text;
         self.size = change.size;
+        self.fresh = false;
         pass.accepted(&self.prog);
     }
 
     fn finish(&mut self) {
-        self.refresh();
+        if !self.fresh {
+            self.refresh();
+        }
     }
 
     fn size(&self) -> usize {
@@ -163,6 +169,7 @@ impl Engine<Single> {
             best: text.to_string(),
             best_raw,
             size,
+            fresh: true,
         };
         Ok(Engine::start(subject, vec![text.to_string()]))
     }
