@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Whittle needs to build and test, and only what is missing:
 #   apt:    clang lld llvm (C grammars for wasm32), chromium (browser tests), creduce cvise (baselines),
-#           bubblewrap (the sandbox of whittle serve's jobs, and what ties a test to whittle reduce)
+#           bubblewrap (the sandbox of whittle serve's jobs, and what ties a test to whittle reduce),
+#           csmith (programs for the injected tcc bugs), dpkg-dev (apt-get source tcc)
+#   tcc:    built from Debian's source package with --coverage (scripts/build-tcc.sh)
 #   rustup: the wasm32-unknown-unknown target
 #   cargo:  wasm-bindgen-cli at the version crate/Cargo.toml pins
 #   npm:    node_modules from package-lock.json
@@ -28,9 +30,11 @@ declare -A APT_CHECK=(
   [creduce]=/usr/bin/creduce
   [cvise]=/usr/bin/cvise
   [bubblewrap]=/usr/bin/bwrap
+  [csmith]=/usr/bin/csmith
+  [dpkg-dev]=/usr/bin/dpkg-source
 )
 missing=()
-for pkg in clang lld llvm chromium creduce cvise bubblewrap; do
+for pkg in clang lld llvm chromium creduce cvise bubblewrap csmith dpkg-dev; do
   [ -x "${APT_CHECK[$pkg]}" ] || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -44,9 +48,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   say "apt-get install ${missing[*]}"
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    clang lld llvm chromium creduce cvise bubblewrap
+    clang lld llvm chromium creduce cvise bubblewrap csmith dpkg-dev
 else
-  say "apt packages present (clang lld llvm chromium creduce cvise bubblewrap)"
+  say "apt packages present (clang lld llvm chromium creduce cvise bubblewrap csmith dpkg-dev)"
 fi
 
 # --- Rust ------------------------------------------------------------------------------------
@@ -86,3 +90,6 @@ if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.jso
 else
   say "node_modules up to date"
 fi
+
+# --- tcc with coverage (the witness mode's compiler) -----------------------------------------
+say "tcc with --coverage: $(bash scripts/build-tcc.sh)"

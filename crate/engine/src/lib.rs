@@ -11,10 +11,12 @@ pub mod pair;
 pub mod parse_report;
 pub mod query;
 pub mod recording;
+pub mod rng;
 pub mod reduce;
 pub mod textdiff;
 pub mod tree;
 pub mod unparse;
+pub mod witness;
 
 pub use input_error::InputError;
 pub use query::{Query, Side};

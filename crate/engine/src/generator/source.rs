@@ -5,6 +5,7 @@
 //! [`Trace`] either way.
 
 use super::trace::{Node, Trace};
+use crate::rng::Rng;
 use std::rc::Rc;
 
 /// What a replay does when the run asks for a decision the reduced trace has no match for
@@ -40,26 +41,6 @@ impl Align {
 /// The run could not go on: a replay that halted, or a generator that broke the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Halt(pub String);
-
-/// splitmix64: small, fast, and the same everywhere (native and wasm).
-#[derive(Clone, Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        let span = (hi as i128 - lo as i128 + 1) as u128;
-        (lo as i128 + (self.next() as u128 % span) as i128) as i64
-    }
-}
 
 /// A scope of the replayed trace: the recorded decisions left to align with, and for a loop
 /// the iterations left.
@@ -119,7 +100,7 @@ impl Source {
 
     /// A free run from `seed`.
     pub fn free(seed: u64) -> Source {
-        Source::with(Mode::Free(Rng(seed)))
+        Source::with(Mode::Free(Rng::new(seed)))
     }
 
     /// A replay of `trace`, aligned to the new run by `align`.
