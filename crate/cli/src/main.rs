@@ -2,6 +2,7 @@
 //! engine (crate `whittle`): they read files, run tests as processes and serve HTTP.
 
 mod commands;
+mod coverage;
 mod drive;
 mod generator_process;
 mod input;
@@ -12,7 +13,7 @@ mod sandbox;
 mod server;
 
 use clap::{Parser, Subcommand};
-use commands::{generate, pair, parse, reduce, serve};
+use commands::{coverage as cov, generate, pair, parse, reduce, serve};
 
 #[derive(Parser)]
 #[command(
@@ -37,6 +38,8 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Serve the playground page and the compile API.
     Serve(serve::ServeArgs),
+    /// Run one compile of a compiler built with --coverage; print what it covered as JSON.
+    Coverage(cov::CoverageArgs),
 }
 
 fn main() {
@@ -47,6 +50,7 @@ fn main() {
         Command::Pair(a) => pair::run(a),
         Command::Generate(a) => generate::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Coverage(a) => cov::run(a),
     };
     std::process::exit(code);
 }
