@@ -1,7 +1,19 @@
 //! Witnesses (DiWi): programs near a failing one that the compiler accepts and that do not
-//! fail, found by mutating the failing program; their coverage against the failing
-//! program's ranks the compiler's files and functions by suspiciousness.
+//! fail, found by mutating the failing program ([`rules`], [`mutant`]) in a search guided by
+//! how much each rule's witnesses add to the diversity of the compiler's runs
+//! ([`search`]). Their coverage against the failing program's ranks the compiler's files
+//! and functions by suspiciousness ([`coverage`]). A witness is also the seed pairwise
+//! reduction needs when a user has only the failing program.
 
 pub mod coverage;
+pub mod mutant;
+pub mod rules;
+pub mod search;
 
 pub use coverage::{rank, Coverage, Profile, Ranking, Suspect};
+pub use mutant::{Change, Edit, Mutant};
+pub use rules::{Rule, Site, Sites};
+pub use search::{
+    Keep, Observation, OriginalState, Outcome, RuleStats, Selection, Witness, WitnessSession,
+    WitnessSettings, WitnessStats,
+};

@@ -1,0 +1,736 @@
+//! DiWi's witnessing mutation rules (Table 1 of the paper), over a parse tree: where each
+//! rule can apply in a program (its sites) and what it may put there. A site is a byte range
+//! of the original program and the texts that may replace it; a mutant is the original with
+//! edits at some sites ([`super::mutant`]).
+//!
+//! Operators, unary operators, constants and variables are found by node kind and operator
+//! text, which the five grammars share; qualifiers and modifiers are C's and C++'s.
+
+use crate::tree::{NodeId, Tree};
+use crate::Lang;
+use std::collections::HashMap;
+
+/// One mutation rule. A rule is what it does, wherever: replacing `x` by `y` and `x` by `z`
+/// are one rule (DiWi §3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rule {
+    /// A variable replaced by another in scope of the same declared type.
+    Variable,
+    ArithmeticOp,
+    RelationalOp,
+    LogicalOp,
+    BitwiseOp,
+    AssignmentOp,
+    /// `!x`, `-x`, `~x`, `x++` ... : the operator replaced by another.
+    UnaryReplace,
+    /// The unary operator dropped: `!x` to `x`, `x++` to `x`.
+    UnaryRemove,
+    /// A unary operator put before a variable.
+    UnaryInsert,
+    ConstZero,
+    ConstOne,
+    ConstMinusOne,
+    ConstPlusOne,
+    ConstMinusOneStep,
+    ConstDouble,
+    QualifierInsertConst,
+    QualifierInsertVolatile,
+    QualifierInsertRestrict,
+    QualifierRemove,
+    ModifierInsert,
+    ModifierRemove,
+    ModifierReplace,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 22] = [
+        Rule::Variable,
+        Rule::ArithmeticOp,
+        Rule::RelationalOp,
+        Rule::LogicalOp,
+        Rule::BitwiseOp,
+        Rule::AssignmentOp,
+        Rule::UnaryReplace,
+        Rule::UnaryRemove,
+        Rule::UnaryInsert,
+        Rule::ConstZero,
+        Rule::ConstOne,
+        Rule::ConstMinusOne,
+        Rule::ConstPlusOne,
+        Rule::ConstMinusOneStep,
+        Rule::ConstDouble,
+        Rule::QualifierInsertConst,
+        Rule::QualifierInsertVolatile,
+        Rule::QualifierInsertRestrict,
+        Rule::QualifierRemove,
+        Rule::ModifierInsert,
+        Rule::ModifierRemove,
+        Rule::ModifierReplace,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Variable => "variable",
+            Rule::ArithmeticOp => "arithmetic-operator",
+            Rule::RelationalOp => "relational-operator",
+            Rule::LogicalOp => "logical-operator",
+            Rule::BitwiseOp => "bitwise-operator",
+            Rule::AssignmentOp => "assignment-operator",
+            Rule::UnaryReplace => "unary-replace",
+            Rule::UnaryRemove => "unary-remove",
+            Rule::UnaryInsert => "unary-insert",
+            Rule::ConstZero => "constant-zero",
+            Rule::ConstOne => "constant-one",
+            Rule::ConstMinusOne => "constant-minus-one",
+            Rule::ConstPlusOne => "constant-plus-one",
+            Rule::ConstMinusOneStep => "constant-minus-one-step",
+            Rule::ConstDouble => "constant-double",
+            Rule::QualifierInsertConst => "qualifier-insert-const",
+            Rule::QualifierInsertVolatile => "qualifier-insert-volatile",
+            Rule::QualifierInsertRestrict => "qualifier-insert-restrict",
+            Rule::QualifierRemove => "qualifier-remove",
+            Rule::ModifierInsert => "modifier-insert",
+            Rule::ModifierRemove => "modifier-remove",
+            Rule::ModifierReplace => "modifier-replace",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+/// Where a rule applies: bytes `start..end` of the original may become any of `choices`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    pub start: u32,
+    pub end: u32,
+    pub choices: Vec<String>,
+}
+
+/// Every rule's sites in one program.
+#[derive(Debug, Default)]
+pub struct Sites(pub HashMap<Rule, Vec<Site>>);
+
+impl Sites {
+    pub fn of(tree: &Tree) -> Sites {
+        let mut finder = Finder {
+            tree,
+            sites: HashMap::new(),
+            scopes: Scopes::of(tree),
+        };
+        for id in 0..tree.nodes.len() as NodeId {
+            if !finder.in_oracle(id) {
+                finder.visit(id);
+            }
+        }
+        finder.sites.retain(|_, v| !v.is_empty());
+        Sites(finder.sites)
+    }
+
+    /// The rules that apply somewhere, in [`Rule::ALL`]'s order.
+    pub fn rules(&self) -> Vec<Rule> {
+        Rule::ALL
+            .into_iter()
+            .filter(|r| self.0.contains_key(r))
+            .collect()
+    }
+
+    pub fn of_rule(&self, rule: Rule) -> &[Site] {
+        self.0.get(&rule).map_or(&[], Vec::as_slice)
+    }
+}
+
+const ARITHMETIC: &[&str] = &["+", "-", "*", "/", "%"];
+const RELATIONAL: &[&str] = &["<", ">", "<=", ">=", "==", "!="];
+const LOGICAL: &[&str] = &["&&", "||"];
+const BITWISE: &[&str] = &["&", "|", "^", "<<", ">>"];
+const ASSIGNMENT: &[&str] = &["=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="];
+const PREFIX: &[&str] = &["!", "-", "~"];
+const UPDATE: &[&str] = &["++", "--"];
+const MODIFIERS: &[&str] = &["long", "short", "signed", "unsigned"];
+
+/// Expressions with an operator token among their children.
+const BINARY: &[&str] = &["binary_expression"];
+const ASSIGNMENTS: &[&str] = &[
+    "assignment_expression",
+    "augmented_assignment_expression",
+    "compound_assignment_expr",
+];
+/// Integer literal kinds of the five grammars.
+const INTEGERS: &[&str] = &[
+    "number_literal",
+    "integer_literal",
+    "number",
+    "decimal_integer_literal",
+    "hex_integer_literal",
+];
+/// Calls whose arguments are how a test observes the program (its output): mutating them
+/// makes fake witnesses (DiWi §6, "test oracle challenge").
+const ORACLES: &[&str] = &[
+    "printf",
+    "fprintf",
+    "puts",
+    "putchar",
+    "transparent_crc",
+    "transparent_crc_bytes",
+    "platform_main_end",
+    "console.log",
+    "System.out.println",
+    "System.out.print",
+];
+
+struct Finder<'t> {
+    tree: &'t Tree,
+    sites: HashMap<Rule, Vec<Site>>,
+    scopes: Scopes,
+}
+
+impl<'t> Finder<'t> {
+    fn add(&mut self, rule: Rule, start: u32, end: u32, choices: Vec<String>) {
+        if !choices.is_empty() {
+            self.sites.entry(rule).or_default().push(Site {
+                start,
+                end,
+                choices,
+            });
+        }
+    }
+
+    fn text(&self, id: NodeId) -> &'t str {
+        let tree: &'t Tree = self.tree;
+        tree.node_text(id)
+    }
+
+    fn parent_kind(&self, id: NodeId) -> &'static str {
+        self.tree
+            .node(id)
+            .parent
+            .map_or("", |p| self.tree.node(p).kind)
+    }
+
+    /// Whether `id` is inside an argument list of an output call.
+    fn in_oracle(&self, mut id: NodeId) -> bool {
+        let call = self.tree.lang.kinds().call;
+        while let Some(p) = self.tree.node(id).parent {
+            let node = self.tree.node(p);
+            if Some(node.kind) == call || node.kind == "method_invocation" {
+                let callee: String = node
+                    .children
+                    .iter()
+                    .take_while(|&&c| {
+                        !matches!(self.tree.node(c).kind, "argument_list" | "arguments")
+                    })
+                    .map(|&c| self.text(c))
+                    .collect();
+                if ORACLES.contains(&callee.as_str()) {
+                    return true;
+                }
+            }
+            id = p;
+        }
+        false
+    }
+
+    fn visit(&mut self, id: NodeId) {
+        let node = self.tree.node(id);
+        let parent = self.parent_kind(id);
+        let text = self.text(id).to_string();
+        if !node.named && node.children.is_empty() {
+            self.operator(id, parent, &text);
+            return;
+        }
+        if INTEGERS.contains(&node.kind) {
+            self.constant(node.start, node.end, &text);
+        } else if node.kind == "identifier" {
+            self.variable(id);
+        } else if matches!(self.tree.lang, Lang::C | Lang::Cpp) {
+            self.c_types(id);
+        }
+    }
+
+    /// Binary, assignment and unary operators: the operator token replaced or dropped.
+    fn operator(&mut self, id: NodeId, parent: &str, op: &str) {
+        let n = self.tree.node(id);
+        let (start, end) = (n.start, n.end);
+        let others = |class: &[&str]| -> Vec<String> {
+            class
+                .iter()
+                .filter(|&&o| o != op)
+                .map(|o| o.to_string())
+                .collect()
+        };
+        if BINARY.contains(&parent) {
+            for (rule, class) in [
+                (Rule::ArithmeticOp, ARITHMETIC),
+                (Rule::RelationalOp, RELATIONAL),
+                (Rule::LogicalOp, LOGICAL),
+                (Rule::BitwiseOp, BITWISE),
+            ] {
+                if class.contains(&op) {
+                    self.add(rule, start, end, others(class));
+                }
+            }
+        } else if ASSIGNMENTS.contains(&parent) && ASSIGNMENT.contains(&op) {
+            // Rust's plain `=` is its own kind: it stays `=`.
+            let class: Vec<&str> = match parent {
+                "compound_assignment_expr" => ASSIGNMENT[1..].to_vec(),
+                _ => ASSIGNMENT.to_vec(),
+            };
+            self.add(Rule::AssignmentOp, start, end, others(&class));
+        } else if parent == "unary_expression" && prefix_ops(self.tree.lang).contains(&op) {
+            self.add(Rule::UnaryReplace, start, end, others(prefix_ops(self.tree.lang)));
+            self.add(Rule::UnaryRemove, start, end, vec![String::new()]);
+        } else if parent == "update_expression" && UPDATE.contains(&op) {
+            self.add(Rule::UnaryReplace, start, end, others(UPDATE));
+            self.add(Rule::UnaryRemove, start, end, vec![String::new()]);
+        }
+    }
+
+    /// An integer literal: 0, 1, -1, n+1, n-1, 2n, keeping its suffix (`10UL`, `5i32`).
+    fn constant(&mut self, start: u32, end: u32, text: &str) {
+        let Some((value, suffix)) = parse_integer(text) else {
+            return;
+        };
+        // `x-1` with `-1` for `1` would lex as `x--1`: such a minus gets parentheses.
+        let before = self.tree.text.as_bytes()[..start as usize]
+            .iter()
+            .rev()
+            .find(|b| !b.is_ascii_whitespace())
+            .copied();
+        let show = |v: i128| -> Option<String> {
+            let t = format!("{v}{suffix}");
+            if t == text {
+                return None;
+            }
+            Some(if v < 0 && matches!(before, Some(b'-' | b'+')) {
+                format!("({t})")
+            } else {
+                t
+            })
+        };
+        for (rule, v) in [
+            (Rule::ConstZero, 0),
+            (Rule::ConstOne, 1),
+            (Rule::ConstMinusOne, -1),
+            (Rule::ConstPlusOne, value + 1),
+            (Rule::ConstMinusOneStep, value - 1),
+            (Rule::ConstDouble, value * 2),
+        ] {
+            if let Some(t) = show(v) {
+                if value != v {
+                    self.add(rule, start, end, vec![t]);
+                }
+            }
+        }
+    }
+
+    /// A variable's use: another variable visible here with the same declared type, or a
+    /// unary operator put before it.
+    fn variable(&mut self, id: NodeId) {
+        let n = self.tree.node(id);
+        if !is_use(self.tree, id) {
+            return;
+        }
+        let name = self.text(id);
+        let Some(ty) = self.scopes.type_of(self.tree, name, n.start) else {
+            return; // not a variable this program declares (a function, a macro, ...)
+        };
+        let others: Vec<String> = self
+            .scopes
+            .visible(self.tree, n.start)
+            .into_iter()
+            .filter(|d| d.ty == ty && d.name != name)
+            .map(|d| d.name.clone())
+            .collect();
+        let (start, end) = (n.start, n.end);
+        self.add(Rule::Variable, start, end, dedup(others));
+        let before = self.tree.text.as_bytes()[..start as usize]
+            .iter()
+            .rev()
+            .find(|b| !b.is_ascii_whitespace())
+            .copied();
+        let choices = prefix_ops(self.tree.lang)
+            .iter()
+            .filter(|op| before != Some(op.as_bytes()[0]))
+            .map(|op| format!("{op}{name}"))
+            .collect();
+        self.add(Rule::UnaryInsert, start, end, choices);
+    }
+
+    /// C's qualifiers and modifiers: `const`, `volatile`, `restrict`; `long`, `short`,
+    /// `signed`, `unsigned`.
+    fn c_types(&mut self, id: NodeId) {
+        let n = self.tree.node(id);
+        let (start, end, kind) = (n.start, n.end, n.kind);
+        let parent = self.parent_kind(id);
+        match kind {
+            "type_qualifier" => {
+                // The qualifier with the blank after it.
+                let rest = &self.tree.text[end as usize..];
+                let blank = rest.len() - rest.trim_start().len();
+                self.add(Rule::QualifierRemove, start, end + blank as u32, vec![String::new()]);
+            }
+            "declaration" if !self.declares_function(id) => {
+                if let Some(ty) = self.field(id, "type") {
+                    let at = self.tree.node(ty).start;
+                    self.add(Rule::QualifierInsertConst, at, at, vec!["const ".into()]);
+                    self.add(Rule::QualifierInsertVolatile, at, at, vec!["volatile ".into()]);
+                }
+            }
+            "pointer_declarator" => {
+                let star = n.children.first().copied();
+                let next = n.children.get(1).map(|&c| self.tree.node(c).kind);
+                if let (Some(star), false) = (star, next == Some("type_qualifier")) {
+                    let at = self.tree.node(star).end;
+                    self.add(Rule::QualifierInsertRestrict, at, at, vec![" restrict ".into()]);
+                }
+            }
+            "sized_type_specifier" => self.sized(id),
+            "primitive_type"
+                if matches!(parent, "declaration" | "parameter_declaration" | "field_declaration") =>
+            {
+                let t = self.text(id);
+                let choices: Vec<String> = match t {
+                    "int" => ["unsigned", "long", "short", "long long"]
+                        .iter()
+                        .map(|m| format!("{m} int"))
+                        .collect(),
+                    "char" => vec!["unsigned char".into(), "signed char".into()],
+                    "double" => vec!["long double".into()],
+                    _ => vec![],
+                };
+                self.add(Rule::ModifierInsert, start, end, choices);
+            }
+            _ => {}
+        }
+    }
+
+    /// `unsigned long`, `short int`: a modifier dropped, replaced, or one added.
+    fn sized(&mut self, id: NodeId) {
+        let n = self.tree.node(id);
+        let words: Vec<&str> = self.text(id).split_whitespace().collect();
+        let (start, end) = (n.start, n.end);
+        let join = |w: Vec<&str>| -> String {
+            if w.iter().all(|w| MODIFIERS.contains(w)) && !w.iter().any(|w| matches!(*w, "long" | "short")) {
+                // `unsigned` alone is `unsigned int`; nothing left is `int`.
+                let mut w = w;
+                w.push("int");
+                return w.join(" ");
+            }
+            w.join(" ")
+        };
+        let mut removed = vec![];
+        let mut replaced = vec![];
+        for (i, w) in words.iter().enumerate() {
+            if !MODIFIERS.contains(w) {
+                continue;
+            }
+            let mut rest = words.clone();
+            rest.remove(i);
+            removed.push(join(rest));
+            let other = match *w {
+                "long" => "short",
+                "short" => "long",
+                "signed" => "unsigned",
+                _ => "signed",
+            };
+            let mut swapped = words.clone();
+            swapped[i] = other;
+            replaced.push(join(swapped));
+        }
+        if !words.iter().any(|w| matches!(*w, "signed" | "unsigned")) {
+            self.add(Rule::ModifierInsert, start, end, vec![format!("unsigned {}", words.join(" "))]);
+        }
+        let original = words.join(" ");
+        let keep = |v: Vec<String>| dedup(v.into_iter().filter(|t| *t != original && !t.is_empty()).collect());
+        self.add(Rule::ModifierRemove, start, end, keep(removed));
+        self.add(Rule::ModifierReplace, start, end, keep(replaced));
+    }
+
+    fn field(&self, id: NodeId, name: &str) -> Option<NodeId> {
+        self.tree
+            .node(id)
+            .children
+            .iter()
+            .copied()
+            .find(|&c| self.tree.node(c).field == Some(name))
+    }
+
+    /// A prototype or a typedef: qualifiers on it change no variable.
+    fn declares_function(&self, id: NodeId) -> bool {
+        let n = self.tree.node(id);
+        n.children.iter().any(|&c| {
+            let k = self.tree.node(c);
+            k.kind == "storage_class_specifier" && self.text(c) == "extern"
+                || k.field == Some("declarator")
+                    && (k.kind == "function_declarator"
+                        || (k.kind == "init_declarator"
+                            && self.tree.node(k.children[0]).kind == "function_declarator"))
+        })
+    }
+}
+
+/// The prefix operators a language has: Rust has no `~`.
+fn prefix_ops(lang: Lang) -> &'static [&'static str] {
+    match lang {
+        Lang::Rust => &PREFIX[..2],
+        _ => PREFIX,
+    }
+}
+
+fn dedup(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// The value and suffix of an integer literal (`0x10UL` is 16, `UL`); `None` for floats
+/// and what does not fit.
+pub(crate) fn parse_integer(text: &str) -> Option<(i128, &str)> {
+    let t = text.trim();
+    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (h, 16)
+    } else {
+        (t, 10)
+    };
+    let end = digits
+        .find(|c: char| !(c.is_digit(radix) || c == '_'))
+        .unwrap_or(digits.len());
+    let (body, suffix) = digits.split_at(end);
+    let suffix_ok = suffix
+        .chars()
+        .all(|c| matches!(c, 'u' | 'U' | 'l' | 'L' | 'i' | 'n') || c.is_ascii_digit() || c == 'z' || c == 's');
+    if body.is_empty() || !suffix_ok || suffix.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    // Octal (`010`) would read back as decimal: left alone.
+    if radix == 10 && body.len() > 1 && body.starts_with('0') {
+        return None;
+    }
+    let v = i128::from_str_radix(&body.replace('_', ""), radix).ok()?;
+    (v < 1 << 62).then_some((v, suffix))
+}
+
+/// Whether an identifier is read or written as a variable here (not declared, not called,
+/// not a field or a label).
+fn is_use(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    if matches!(
+        n.field,
+        Some("declarator" | "name" | "pattern" | "function" | "label" | "type" | "field" | "macro")
+    ) {
+        return false;
+    }
+    let parent = n.parent.map_or("", |p| tree.node(p).kind);
+    !matches!(
+        parent,
+        "formal_parameters"
+            | "parameter_list"
+            | "goto_statement"
+            | "labeled_statement"
+            | "preproc_def"
+            | "preproc_function_def"
+            | "preproc_ifdef"
+            | "preproc_defined"
+            | "attribute_specifier"
+            | "attribute"
+            | "enumerator"
+            | "scoped_identifier"
+            | "token_tree"
+    )
+}
+
+/// A declared variable: its name, its type as written (with `*` and `[]` for pointer and
+/// array declarators), where it is visible from and in which scope.
+#[derive(Clone, Debug)]
+struct Declared {
+    name: String,
+    ty: String,
+    from: u32,
+    scope: (u32, u32),
+}
+
+/// The variables of a program, for finding the ones visible at a point.
+#[derive(Debug, Default)]
+struct Scopes(Vec<Declared>);
+
+/// Nodes that open a scope in one of the five grammars.
+const SCOPES: &[&str] = &[
+    "translation_unit",
+    "source_file",
+    "program",
+    "compound_statement",
+    "block",
+    "statement_block",
+    "function_definition",
+    "function_item",
+    "function_declaration",
+    "method_declaration",
+    "class_body",
+    "for_statement",
+];
+const FUNCTIONS: &[&str] = &[
+    "function_definition",
+    "function_item",
+    "function_declaration",
+    "method_declaration",
+    "arrow_function",
+];
+
+impl Scopes {
+    fn of(tree: &Tree) -> Scopes {
+        let mut out = vec![];
+        for id in 0..tree.nodes.len() as NodeId {
+            let n = tree.node(id);
+            let parameter = matches!(
+                n.kind,
+                "parameter_declaration" | "formal_parameter" | "parameter"
+            );
+            if n.kind == "formal_parameters" && tree.lang == Lang::JavaScript {
+                out.extend(js_parameters(tree, id));
+                continue;
+            }
+            // C's struct fields are no variables; Java's are, in their class.
+            let declaration = matches!(
+                n.kind,
+                "declaration" | "local_variable_declaration" | "let_declaration" | "variable_declarator"
+            ) || (n.kind == "field_declaration" && tree.lang == Lang::Java)
+                || parameter;
+            if !declaration {
+                continue;
+            }
+            let Some(scope) = scope_of(tree, id) else { continue };
+            // A prototype's parameters are in no function's scope.
+            if parameter && !FUNCTIONS.contains(&tree.node(scope).kind) {
+                continue;
+            }
+            if n.kind == "declaration" && tree.node(scope).kind == "translation_unit" && is_typedef(tree, id) {
+                continue;
+            }
+            let ty = type_text(tree, id);
+            let s = tree.node(scope);
+            for (name, shape) in declared_names(tree, id) {
+                out.push(Declared {
+                    name,
+                    ty: format!("{ty}{shape}"),
+                    from: n.end,
+                    scope: (s.start, s.end),
+                });
+            }
+        }
+        Scopes(out)
+    }
+
+    /// The variables visible at byte `at`, innermost last.
+    fn visible(&self, _tree: &Tree, at: u32) -> Vec<&Declared> {
+        self.0
+            .iter()
+            .filter(|d| d.from <= at && d.scope.0 <= at && at < d.scope.1)
+            .collect()
+    }
+
+    /// The type of the variable `name` visible at `at` (the innermost one).
+    fn type_of(&self, tree: &Tree, name: &str, at: u32) -> Option<String> {
+        self.visible(tree, at)
+            .into_iter()
+            .filter(|d| d.name == name)
+            .max_by_key(|d| d.scope.0)
+            .map(|d| d.ty.clone())
+    }
+}
+
+/// A JavaScript function's parameters: plain identifiers in its parameter list.
+fn js_parameters(tree: &Tree, id: NodeId) -> Vec<Declared> {
+    let Some(function) = tree.node(id).parent else {
+        return vec![];
+    };
+    let f = tree.node(function);
+    tree.node(id)
+        .children
+        .iter()
+        .filter(|&&c| tree.node(c).kind == "identifier")
+        .map(|&c| Declared {
+            name: tree.node_text(c).to_string(),
+            ty: "any".into(),
+            from: tree.node(id).end,
+            scope: (f.start, f.end),
+        })
+        .collect()
+}
+
+fn scope_of(tree: &Tree, id: NodeId) -> Option<NodeId> {
+    let mut at = tree.node(id).parent;
+    while let Some(p) = at {
+        if SCOPES.contains(&tree.node(p).kind) {
+            return Some(p);
+        }
+        at = tree.node(p).parent;
+    }
+    None
+}
+
+fn is_typedef(tree: &Tree, id: NodeId) -> bool {
+    tree.node(id)
+        .children
+        .iter()
+        .any(|&c| tree.node_text(c) == "typedef")
+}
+
+/// The declared type's text, one space between words; `?` where none is written (a Rust
+/// `let` without a type), `any` in JavaScript.
+fn type_text(tree: &Tree, id: NodeId) -> String {
+    if tree.lang == Lang::JavaScript {
+        return "any".into();
+    }
+    let n = tree.node(id);
+    // A Java declarator's type is on the declaration around it.
+    let owner = if n.kind == "variable_declarator" {
+        n.parent.unwrap_or(id)
+    } else {
+        id
+    };
+    tree.node(owner)
+        .children
+        .iter()
+        .find(|&&c| tree.node(c).field == Some("type"))
+        .map(|&c| tree.node_text(c).split_whitespace().collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "?".into())
+}
+
+/// The names a declaration declares, each with its declarator's shape (`*`, `[]`); none for
+/// functions.
+fn declared_names(tree: &Tree, id: NodeId) -> Vec<(String, String)> {
+    let n = tree.node(id);
+    if n.kind == "variable_declarator" && tree.lang == Lang::Java {
+        return vec![]; // taken with its local_variable_declaration
+    }
+    let mut out = vec![];
+    for &c in &n.children {
+        let child = tree.node(c);
+        match child.field {
+            Some("declarator") | Some("pattern") | Some("name") => {
+                if let Some(found) = declarator_name(tree, c, String::new()) {
+                    out.push(found);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn declarator_name(tree: &Tree, id: NodeId, shape: String) -> Option<(String, String)> {
+    let n = tree.node(id);
+    match n.kind {
+        "identifier" => Some((tree.node_text(id).to_string(), shape)),
+        "function_declarator" | "parenthesized_declarator" => None,
+        "pointer_declarator" => declarator_name(tree, *n.children.last()?, format!("{shape}*")),
+        "array_declarator" => declarator_name(tree, n.children[0], format!("{shape}[]")),
+        "init_declarator" | "variable_declarator" => declarator_name(tree, n.children[0], shape),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

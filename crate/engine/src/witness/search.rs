@@ -1,0 +1,673 @@
+//! DiWi's search for witnesses (§3.2, Algorithm 1): mutate a seed program by a rule chosen
+//! by Metropolis-Hastings over the rules' scores, keep a passing mutant only when it adds
+//! diversity (its coverage or trace differs from every witness so far), and move on to
+//! higher-order mutants (failing mutants as seeds) when a phase finds nothing.
+//!
+//! Like the reducers, a session hands out queries and takes verdicts; it never runs a test.
+//! Queries go out in rounds of a fixed size and a round's verdicts are applied in query
+//! order, so the same seed, settings and verdicts give the same witnesses whatever the
+//! number of tests run at once.
+
+use super::coverage::{rank, Coverage, Profile, Ranking};
+use super::mutant::{Change, Edit, Mutant};
+use super::rules::{Rule, Sites};
+use crate::rng::Rng;
+use crate::tree::{Parser, Validity};
+use crate::{InputError, Lang, Query, Side};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+/// How the next rule is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// Metropolis-Hastings over the ranking by score, with a geometric target (DiWi).
+    Mh,
+    /// Uniformly at random: the paper's DiWi_rand baseline.
+    Random,
+}
+
+/// Which passing mutants become witnesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// Only those whose coverage (or trace) differs from the failing program's and every
+    /// witness's so far (DiWi).
+    Diverse,
+    /// Every passing mutant: the baseline without the diversity filter.
+    All,
+}
+
+impl Selection {
+    pub fn name(self) -> &'static str {
+        match self {
+            Selection::Mh => "mh",
+            Selection::Random => "random",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Selection> {
+        [Selection::Mh, Selection::Random].into_iter().find(|x| x.name() == s)
+    }
+}
+
+impl Keep {
+    pub fn name(self) -> &'static str {
+        match self {
+            Keep::Diverse => "diverse",
+            Keep::All => "all",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Keep> {
+        [Keep::Diverse, Keep::All].into_iter().find(|x| x.name() == s)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct WitnessSettings {
+    pub seed: u64,
+    /// Tests at most (the original's included).
+    pub budget: usize,
+    /// Stop once this many witnesses are found.
+    pub want: Option<usize>,
+    pub selection: Selection,
+    pub keep: Keep,
+    /// Queries per round: a round is made from what the rounds before it found.
+    pub round: usize,
+}
+
+impl Default for WitnessSettings {
+    fn default() -> Self {
+        WitnessSettings {
+            seed: 1,
+            budget: 200,
+            want: None,
+            selection: Selection::Mh,
+            keep: Keep::Diverse,
+            round: 4,
+        }
+    }
+}
+
+/// The geometric distribution's success probability over the ranking: rule k places down
+/// is accepted with probability (1 - P)^k.
+const GEOMETRIC_P: f64 = 0.3;
+/// Each phase's share of the budget before the search moves to higher-order mutants.
+const PHASES: usize = 6;
+/// At most this many edits are added to a seed at once.
+const MAX_STEP: usize = 16;
+
+/// What a test said of a mutant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Still shows the bug.
+    Failing,
+    /// The compiler accepts it and it does not show the bug: a witness.
+    Passing,
+    /// The compiler rejects it, or the test could not tell.
+    Rejected,
+}
+
+/// A test's verdict with what the compile did, when the shell can tell.
+#[derive(Clone, Debug)]
+pub struct Observation {
+    pub outcome: Outcome,
+    pub coverage: Option<Coverage>,
+    /// A trace the compiler printed, compared line by line when there is no coverage.
+    pub trace: Option<String>,
+}
+
+impl Observation {
+    pub fn of(outcome: Outcome) -> Observation {
+        Observation {
+            outcome,
+            coverage: None,
+            trace: None,
+        }
+    }
+
+    fn profile(&self) -> Option<Profile> {
+        match (&self.coverage, &self.trace) {
+            (Some(c), _) => Some(c.profile()),
+            (None, Some(t)) => Some(Profile::of_trace(t)),
+            _ => None,
+        }
+        .filter(|p| !p.is_empty())
+    }
+}
+
+/// A witness: a passing mutant, with its edits and how far its compile is from the others.
+#[derive(Clone, Debug, Serialize)]
+pub struct Witness {
+    pub text: String,
+    pub changes: Vec<Change>,
+    pub order: usize,
+    /// The mean Jaccard distance of its profile to the failing program's and the earlier
+    /// witnesses'; `None` without coverage or trace.
+    pub distance: Option<f64>,
+    #[serde(skip)]
+    pub coverage: Option<Coverage>,
+    /// The query that found it.
+    pub query: u64,
+}
+
+/// A rule's record, for its score and the statistics.
+#[derive(Clone, Debug, Serialize)]
+pub struct RuleStats {
+    #[serde(serialize_with = "rule_name")]
+    pub rule: Rule,
+    pub sites: usize,
+    pub selected: u32,
+    pub accepted: u32,
+    /// The mean distance of its latest witness to the others.
+    pub diversity: f64,
+}
+
+fn rule_name<S: serde::Serializer>(rule: &Rule, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(rule.name())
+}
+
+impl RuleStats {
+    /// DiWi's priority: diversity times success rate.
+    pub fn score(&self) -> f64 {
+        if self.selected == 0 {
+            0.0
+        } else {
+            self.diversity * self.accepted as f64 / self.selected as f64
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct WitnessStats {
+    pub queries: usize,
+    pub failing: usize,
+    pub passing: usize,
+    pub rejected: usize,
+    /// Mutants the parser rejected before any test.
+    pub syntax_rejected: usize,
+    /// Passing mutants dropped by the diversity filter.
+    pub not_diverse: usize,
+    /// Queries spent shrinking higher-order witnesses to fewer edits.
+    pub minimize_queries: usize,
+    pub witnesses: usize,
+    /// The highest order of mutant tried.
+    pub max_order: usize,
+}
+
+enum Purpose {
+    Original,
+    /// A new mutant; credits these rules.
+    Search(Vec<Rule>),
+    /// A smaller version of the witness being minimized.
+    Minimize,
+}
+
+struct Pending {
+    mutant: Mutant,
+    purpose: Purpose,
+}
+
+/// Dropping edits from a passing higher-order mutant while it still passes: chunks of
+/// halving size, as ddmin's complement tests.
+struct Shrink {
+    best: Mutant,
+    obs: Observation,
+    rules: Vec<Rule>,
+    chunk: usize,
+    pos: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OriginalState {
+    Untested,
+    Failing,
+    /// The original does not fail: nothing to witness.
+    NotFailing(Outcome),
+}
+
+pub struct WitnessSession {
+    original: String,
+    raw: tree_sitter::Tree,
+    parser: Parser,
+    sites: Sites,
+    rules: Vec<RuleStats>,
+    /// The rule Metropolis-Hastings stands on.
+    current: usize,
+    rng: Rng,
+    settings: WitnessSettings,
+    seeds: Vec<Mutant>,
+    next_seeds: Vec<Mutant>,
+    step: usize,
+    phase_queries: usize,
+    phase_found: bool,
+    witnesses: Vec<Witness>,
+    profiles: Vec<Profile>,
+    failing: Option<Observation>,
+    original_state: OriginalState,
+    tested: HashSet<u64>,
+    next_id: u64,
+    pending: HashMap<u64, Pending>,
+    /// Queries of the current round not yet reported, and the reports in.
+    out: usize,
+    reports: BTreeMap<u64, Observation>,
+    round_left: usize,
+    shrinking: Vec<Shrink>,
+    exhausted: bool,
+    stats: WitnessStats,
+}
+
+impl WitnessSession {
+    pub fn new(lang: Lang, text: &str, settings: WitnessSettings) -> Result<Self, InputError> {
+        let mut parser = Parser::new(lang);
+        parser.set_cross_check(false);
+        let (tree, raw) = parser.parse_with_raw(text);
+        if let Some(error) = tree.error.clone() {
+            return Err(InputError {
+                side: None,
+                lang,
+                error,
+            });
+        }
+        let sites = Sites::of(&tree);
+        let rules = sites
+            .rules()
+            .into_iter()
+            .map(|rule| RuleStats {
+                rule,
+                sites: sites.of_rule(rule).len(),
+                selected: 0,
+                accepted: 0,
+                diversity: 0.0,
+            })
+            .collect::<Vec<_>>();
+        let mut rng = Rng::new(settings.seed);
+        let current = if rules.is_empty() { 0 } else { rng.below(rules.len()) };
+        Ok(WitnessSession {
+            original: text.to_string(),
+            raw,
+            parser,
+            sites,
+            current,
+            rules,
+            rng,
+            seeds: vec![Mutant::default()],
+            next_seeds: vec![],
+            step: 1,
+            phase_queries: 0,
+            phase_found: false,
+            witnesses: vec![],
+            profiles: vec![],
+            failing: None,
+            original_state: OriginalState::Untested,
+            tested: HashSet::from([text_hash(text)]),
+            next_id: 0,
+            pending: HashMap::new(),
+            out: 0,
+            reports: BTreeMap::new(),
+            round_left: 0,
+            shrinking: vec![],
+            exhausted: false,
+            stats: WitnessStats::default(),
+            settings,
+        })
+    }
+
+    pub fn original(&self) -> &str {
+        &self.original
+    }
+
+    pub fn original_state(&self) -> OriginalState {
+        self.original_state
+    }
+
+    pub fn witnesses(&self) -> &[Witness] {
+        &self.witnesses
+    }
+
+    pub fn stats(&self) -> &WitnessStats {
+        &self.stats
+    }
+
+    pub fn rules(&self) -> &[RuleStats] {
+        &self.rules
+    }
+
+    /// The failing program's coverage, once its test reported one.
+    pub fn failing_coverage(&self) -> Option<&Coverage> {
+        self.failing.as_ref().and_then(|o| o.coverage.as_ref())
+    }
+
+    /// Ochiai over the failing program's coverage and the witnesses': `None` without the
+    /// failing program's coverage.
+    pub fn ranking(&self) -> Option<Ranking> {
+        let failing = self.failing_coverage()?;
+        let passing: Vec<Coverage> = self
+            .witnesses
+            .iter()
+            .filter_map(|w| w.coverage.clone())
+            .collect();
+        Some(rank(failing, &passing))
+    }
+
+    /// Whether the search is over: the budget spent, enough witnesses, nothing left to try,
+    /// or an original that does not fail.
+    pub fn done(&self) -> bool {
+        if matches!(self.original_state, OriginalState::NotFailing(_)) {
+            return true;
+        }
+        if self.out > 0 || !self.reports.is_empty() {
+            return false;
+        }
+        self.stats.queries >= self.settings.budget
+            || self.enough()
+            || self.exhausted && self.shrinking.is_empty()
+    }
+
+    fn enough(&self) -> bool {
+        self.settings
+            .want
+            .is_some_and(|w| self.witnesses.len() >= w)
+    }
+
+    /// Up to `k` queries; none while the round's verdicts are awaited.
+    pub fn next(&mut self, k: usize) -> Vec<Query> {
+        let mut out = vec![];
+        if self.original_state == OriginalState::Untested {
+            if self.next_id == 0 {
+                let text = self.original.clone();
+                out.push(self.issue(Mutant::default(), text, Purpose::Original));
+                self.round_left = 0;
+            }
+            return out;
+        }
+        if self.done() {
+            return out;
+        }
+        if self.round_left == 0 && self.out == 0 {
+            self.round_left = self.round_size();
+        }
+        while out.len() < k && self.round_left > 0 {
+            match self.make() {
+                Some((mutant, text, purpose)) => {
+                    self.round_left -= 1;
+                    out.push(self.issue(mutant, text, purpose));
+                }
+                None => {
+                    self.round_left = 0;
+                    if self.out == 0 && self.shrinking.is_empty() && self.reports.is_empty() {
+                        self.exhausted = true;
+                    }
+                    self.flush();
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the verdict of query `id` still matters (always: every verdict is used).
+    pub fn wants(&self, id: u64) -> bool {
+        self.pending.contains_key(&id)
+    }
+
+    /// The verdict of query `id`; applied with the rest of its round, in query order.
+    pub fn report(&mut self, id: u64, obs: Observation) {
+        if !self.pending.contains_key(&id) {
+            return;
+        }
+        self.out -= 1;
+        self.reports.insert(id, obs);
+        self.flush();
+    }
+
+    /// Applies a finished round's verdicts, in query order.
+    fn flush(&mut self) {
+        let untested = self.original_state == OriginalState::Untested;
+        if self.out > 0 || !(self.round_left == 0 || untested) {
+            return;
+        }
+        for (id, obs) in std::mem::take(&mut self.reports) {
+            let p = self.pending.remove(&id).expect("a pending query");
+            self.apply(p, id, obs);
+        }
+    }
+
+    fn round_size(&self) -> usize {
+        let left = self.settings.budget.saturating_sub(self.stats.queries);
+        // Shrinking goes one test at a time: each step starts from the last success.
+        let size = if self.shrinking.is_empty() { self.settings.round.max(1) } else { 1 };
+        size.min(left)
+    }
+
+    fn issue(&mut self, mutant: Mutant, text: String, purpose: Purpose) -> Query {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.out += 1;
+        self.stats.queries += 1;
+        self.stats.max_order = self.stats.max_order.max(mutant.order());
+        if matches!(purpose, Purpose::Minimize) {
+            self.stats.minimize_queries += 1;
+        }
+        self.pending.insert(id, Pending { mutant, purpose });
+        Query {
+            id,
+            candidate: id,
+            side: Side::Variant,
+            text,
+            original: id == 0,
+        }
+    }
+
+    /// The next mutant to test: a step of the shrinking under way, else a new one.
+    fn make(&mut self) -> Option<(Mutant, String, Purpose)> {
+        if let Some(s) = self.shrinking.last_mut() {
+            while s.chunk > 0 {
+                if s.pos >= s.best.order() {
+                    s.chunk /= 2;
+                    s.pos = 0;
+                    continue;
+                }
+                let (from, to) = (s.pos, s.pos + s.chunk);
+                s.pos = to;
+                let smaller = s.best.only(|i| i < from || i >= to);
+                if smaller.order() == 0 {
+                    continue;
+                }
+                let text = smaller.apply(&self.original);
+                return Some((smaller, text, Purpose::Minimize));
+            }
+            let done = self.shrinking.pop().expect("a shrink");
+            self.consider(done.best, done.obs, done.rules, u64::MAX);
+            return self.make();
+        }
+        if self.rules.is_empty() || self.enough() {
+            return None;
+        }
+        for _ in 0..256 {
+            let seed = self.seeds[self.rng.below(self.seeds.len())].clone();
+            let mut m = seed.clone();
+            let mut rules = vec![];
+            for _ in 0..self.step {
+                let r = self.pick_rule();
+                let rule = self.rules[r].rule;
+                let sites = self.sites.of_rule(rule);
+                let site = &sites[self.rng.below(sites.len())];
+                let text = site.choices[self.rng.below(site.choices.len())].clone();
+                let edit = Edit {
+                    start: site.start,
+                    end: site.end,
+                    text,
+                    rule,
+                };
+                if let Some(next) = m.with(edit) {
+                    m = next;
+                    rules.push(rule);
+                }
+            }
+            if m.order() == seed.order() {
+                continue;
+            }
+            let text = m.apply(&self.original);
+            if !self.tested.insert(text_hash(&text)) {
+                continue;
+            }
+            if let Validity::Invalid = self.parser.check(&self.raw, &self.original, &text) {
+                self.stats.syntax_rejected += 1;
+                continue;
+            }
+            rules.sort();
+            rules.dedup();
+            return Some((m, text, Purpose::Search(rules)));
+        }
+        None
+    }
+
+    /// Metropolis-Hastings: propose a rule uniformly, accept it with probability
+    /// min(1, (1-p)^(kb-ka)) where k is a rule's place in the ranking by score.
+    fn pick_rule(&mut self) -> usize {
+        let n = self.rules.len();
+        if self.settings.selection == Selection::Random {
+            return self.rng.below(n);
+        }
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| {
+            self.rules[b]
+                .score()
+                .total_cmp(&self.rules[a].score())
+                .then(a.cmp(&b))
+        });
+        let place = |r: usize| order.iter().position(|&x| x == r).unwrap_or(0) as i32;
+        let ka = place(self.current);
+        loop {
+            let b = self.rng.below(n);
+            let kb = place(b);
+            let accept = (1.0 - GEOMETRIC_P).powi((kb - ka).max(0));
+            if self.rng.unit() < accept {
+                self.current = b;
+                return b;
+            }
+        }
+    }
+
+    fn apply(&mut self, p: Pending, id: u64, obs: Observation) {
+        match p.purpose {
+            Purpose::Original => {
+                self.original_state = match obs.outcome {
+                    Outcome::Failing => OriginalState::Failing,
+                    other => OriginalState::NotFailing(other),
+                };
+                self.failing = Some(obs);
+            }
+            Purpose::Minimize => {
+                let s = self.shrinking.last_mut().expect("a shrink under way");
+                if obs.outcome == Outcome::Passing {
+                    s.best = p.mutant;
+                    s.obs = obs;
+                    // The same chunk again, at the same place: the edits after it moved up.
+                    s.pos = s.pos.saturating_sub(s.chunk);
+                }
+            }
+            Purpose::Search(rules) => {
+                for &r in &rules {
+                    if let Some(st) = self.rules.iter_mut().find(|s| s.rule == r) {
+                        st.selected += 1;
+                    }
+                }
+                match obs.outcome {
+                    Outcome::Failing => {
+                        self.stats.failing += 1;
+                        if self.next_seeds.len() < 4096 {
+                            self.next_seeds.push(p.mutant);
+                        }
+                    }
+                    Outcome::Rejected => self.stats.rejected += 1,
+                    Outcome::Passing => {
+                        self.stats.passing += 1;
+                        if p.mutant.order() > 1 {
+                            let chunk = p.mutant.order() / 2;
+                            self.shrinking.push(Shrink {
+                                best: p.mutant,
+                                obs,
+                                rules,
+                                chunk,
+                                pos: 0,
+                            });
+                        } else {
+                            self.consider(p.mutant, obs, rules, id);
+                        }
+                    }
+                }
+                self.phase_queries += 1;
+                self.next_phase();
+            }
+        }
+    }
+
+    /// A higher-order phase when this one found nothing: failing mutants become the seeds
+    /// and each candidate adds more edits.
+    fn next_phase(&mut self) {
+        let len = (self.settings.budget / PHASES).max(8);
+        if self.phase_queries < len {
+            return;
+        }
+        if !self.phase_found && !self.next_seeds.is_empty() {
+            self.seeds = std::mem::take(&mut self.next_seeds);
+            self.step = (self.step * 2).min(MAX_STEP);
+        }
+        self.phase_queries = 0;
+        self.phase_found = false;
+    }
+
+    /// A passing mutant becomes a witness if it adds diversity (or the filter is off).
+    fn consider(&mut self, mutant: Mutant, obs: Observation, rules: Vec<Rule>, id: u64) {
+        let profile = obs.profile();
+        let failing = self.failing.as_ref().and_then(Observation::profile);
+        let distance = profile.as_ref().map(|p| {
+            let all: Vec<f64> = failing
+                .iter()
+                .chain(self.profiles.iter())
+                .map(|q| p.distance(q))
+                .collect();
+            (all.iter().sum::<f64>() / all.len().max(1) as f64, all)
+        });
+        if self.settings.keep == Keep::Diverse {
+            if let Some((_, all)) = &distance {
+                if all.iter().any(|&d| d == 0.0) {
+                    self.stats.not_diverse += 1;
+                    return;
+                }
+            }
+        }
+        let mean = distance.as_ref().map(|(m, _)| *m);
+        for r in rules {
+            if let Some(st) = self.rules.iter_mut().find(|s| s.rule == r) {
+                st.accepted += 1;
+                st.diversity = mean.unwrap_or(1.0);
+            }
+        }
+        self.profiles.push(profile.unwrap_or_default());
+        let text = mutant.apply(&self.original);
+        self.witnesses.push(Witness {
+            changes: mutant
+                .edits()
+                .iter()
+                .map(|e| Change::of(&self.original, e))
+                .collect(),
+            order: mutant.order(),
+            text,
+            distance: mean,
+            coverage: obs.coverage,
+            query: id,
+        });
+        self.stats.witnesses = self.witnesses.len();
+        self.phase_found = true;
+    }
+}
+
+fn text_hash(text: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests;
