@@ -1,6 +1,6 @@
 //! `whittle serve`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -49,6 +49,10 @@ pub struct ServeArgs {
     /// Processes a job may have at once (enforced where control groups are available).
     #[arg(long, value_name = "N", default_value_t = 256)]
     pub max_processes: u64,
+    /// tcc's coverage build (scripts/build-tcc.sh), offered as the compiler `tcc` whose answers
+    /// carry the compile's coverage (default: target/tcc/build of the project, when built).
+    #[arg(long, value_name = "DIR")]
+    pub tcc: Option<PathBuf>,
     /// Run compile jobs and programs even though no sandbox works here: they can then read and
     /// write whatever this user can, and reach the network. Never on a shared machine.
     #[arg(long)]
@@ -56,9 +60,8 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> i32 {
-    let root = args
-        .root
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."));
+    let project = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = args.root.unwrap_or_else(|| project.clone());
     let mut opts = crate::server::ServeOptions::new(args.host, args.port, root);
     if !(args.job_timeout > 0.0 && args.job_timeout.is_finite()) {
         eprintln!("whittle serve: --job-timeout must be a positive number of seconds");
@@ -80,6 +83,12 @@ pub fn run(args: ServeArgs) -> i32 {
     l.allow_execute = !args.no_execute;
     opts.allow_any_origin = args.allow_origin.iter().any(|o| o == "*");
     opts.allowed_origins = args.allow_origin.into_iter().filter(|o| o != "*").collect();
+    opts.tcc_required = args.tcc.is_some();
+    opts.tcc = Some(args.tcc.unwrap_or_else(|| project.join("target/tcc/build")));
+    if let Err(e) = tcc_visible_in_sandbox(opts.tcc.as_deref(), &opts.limits) {
+        eprintln!("whittle serve: --tcc: {e}");
+        return 2;
+    }
     match crate::server::run(opts) {
         Ok(()) => 0,
         Err(e) => {
@@ -87,6 +96,20 @@ pub fn run(args: ServeArgs) -> i32 {
             1
         }
     }
+}
+
+/// Jobs see the system read-only but get a private /tmp: a tcc build under /tmp is not there.
+fn tcc_visible_in_sandbox(tcc: Option<&Path>, l: &crate::server::Limits) -> Result<(), String> {
+    let Some(dir) = tcc.and_then(|d| d.canonicalize().ok()) else {
+        return Ok(());
+    };
+    if l.sandbox.is_some() && dir.starts_with("/tmp") {
+        return Err(format!(
+            "{} is under /tmp, which the sandbox replaces by a private one: build tcc elsewhere (scripts/build-tcc.sh --in DIR)",
+            dir.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Finds the sandbox and control groups, says at start what jobs run in, and sweeps the job

@@ -10,6 +10,9 @@
 //! - node: `node ARGS --check example.js` (`.mjs` for ES modules); executing runs it.
 //! - javac: `javac -d classes ARGS Name.java` (named after the public class); asm is
 //!   `javap -c -p` of the classes; executing runs `java -cp classes Main`.
+//! - tcc (its coverage build): `tcc -B DIR -I DIR/include -c -o output.o ARGS example.c`, asm
+//!   from `objdump -d` (tcc writes no assembly); executing links and runs as for gcc. The
+//!   answer's `coverage` is what that one compile covered (see `crate::coverage`).
 //!
 //! Compiler messages name the source `<source>`, as Compiler Explorer's do, so that a property
 //! written against one works against the other.
@@ -24,9 +27,10 @@ use std::time::Instant;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::compilers::{Compiler, Kind};
+use super::compilers::{self, Compiler, Kind};
 use super::jobs::Limits;
 use super::{source_facts, user_args};
+use whittle::witness::Coverage;
 use crate::process::{self, Confinement, Outcome, Spec};
 
 /// The body of `POST /api/compiler/<id>/compile`.
@@ -140,6 +144,7 @@ pub fn run(job: Job) -> Result<Value, String> {
         Kind::Rustc => rustc(&mut ctx),
         Kind::Node => node(&mut ctx),
         Kind::Javac => javac(&mut ctx),
+        Kind::Tcc => tcc(&mut ctx),
     }?;
     let mut budget = Budget {
         bytes: job.limits.output_bytes,
@@ -212,6 +217,18 @@ impl Ctx<'_> {
         stdin: Option<Vec<u8>>,
         address_space: Option<u64>,
     ) -> Outcome {
+        self.step_with_env(program, args, stdin, address_space, Vec::new())
+    }
+
+    /// A step with these environment variables besides the sandbox's.
+    fn step_with_env(
+        &self,
+        program: &Path,
+        args: Vec<OsString>,
+        stdin: Option<Vec<u8>>,
+        address_space: Option<u64>,
+        mut env: Vec<(String, OsString)>,
+    ) -> Outcome {
         let limits = &self.job.limits;
         let mut spec = Spec::new(program.to_path_buf(), args, self.dir.clone(), self.deadline);
         spec.stdin = stdin;
@@ -219,17 +236,11 @@ impl Ctx<'_> {
         spec.output_cap = limits.output_bytes;
         spec.cancel = self.job.cancel.clone();
         spec.cpu_seconds = Some(limits.job_timeout.as_secs() + 1);
-        match &limits.sandbox {
-            Some(sandbox) => {
-                spec.confinement = Confinement::Jailed {
-                    sandbox: sandbox.clone(),
-                    cgroups: limits.cgroups.clone(),
-                    memory: limits.memory_bytes,
-                    processes: limits.processes,
-                }
-            }
-            None => spec.env = vec![("TMPDIR".into(), self.dir.clone().into_os_string())],
+        spec.confinement = self.confinement();
+        if limits.sandbox.is_none() {
+            env.push(("TMPDIR".into(), self.dir.clone().into_os_string()));
         }
+        spec.env = env;
         let mut out = process::run(spec).unwrap_or_else(|e| Outcome {
             code: -1,
             stderr: e.into_bytes(),
@@ -245,12 +256,43 @@ impl Ctx<'_> {
         out
     }
 
+    /// The sandbox and control groups every step runs in (none with --unsafe-no-sandbox).
+    fn confinement(&self) -> Confinement {
+        let limits = &self.job.limits;
+        match &limits.sandbox {
+            Some(sandbox) => Confinement::Jailed {
+                sandbox: sandbox.clone(),
+                cgroups: limits.cgroups.clone(),
+                memory: limits.memory_bytes,
+                processes: limits.processes,
+            },
+            None => Confinement::None,
+        }
+    }
+
     /// Runs a compiler (messages cleaned up, memory-limited unless `address_space` says not).
     fn compile(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Outcome {
-        let mut out = self.step(program, args, None, address_space);
+        self.compile_with_env(program, args, address_space, Vec::new())
+    }
+
+    fn compile_with_env(
+        &self,
+        program: &Path,
+        args: Vec<OsString>,
+        address_space: Option<u64>,
+        env: Vec<(String, OsString)>,
+    ) -> Outcome {
+        let mut out = self.step_with_env(program, args, None, address_space, env);
         out.stdout = self.clean(&out.stdout);
         out.stderr = self.clean(&out.stderr);
         out
+    }
+
+    /// A fresh folder `name` in the job folder.
+    fn subfolder(&self, name: &str) -> Result<PathBuf, String> {
+        let dir = self.dir.join(name);
+        std::fs::create_dir(&dir).map_err(|e| format!("could not make {}: {e}", dir.display()))?;
+        Ok(dir)
     }
 
     /// Runs the built program with the request's arguments and stdin.
@@ -350,6 +392,8 @@ struct JobResult {
     /// What the compiler was given, for the answer's `compilationOptions`.
     options: Vec<String>,
     exec: Option<ExecResult>,
+    /// What the compile covered (tcc only), or why gcov could not tell.
+    coverage: Option<Result<Coverage, String>>,
 }
 
 enum ExecResult {
@@ -404,6 +448,17 @@ impl JobResult {
         }
         if budget.cut {
             o.insert("truncated".into(), json!(true));
+        }
+        // Outside the output budget: its size is bounded by the compiler's, not the program's.
+        match &self.coverage {
+            Some(Ok(c)) => {
+                o.insert("coverage".into(), json!(c));
+            }
+            Some(Err(e)) => {
+                o.insert("coverage".into(), Value::Null);
+                o.insert("coverageError".into(), json!(e));
+            }
+            None => {}
         }
         Value::Object(o)
     }
@@ -596,13 +651,7 @@ fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         (Vec::new(), false)
     } else if binary {
         let objdump = c.disassembler.as_ref().expect("checked above");
-        let mut dargs = os(&["-d", "-r", "-C", "--no-show-raw-insn"]);
-        if intel {
-            dargs.extend(os(&["-M", "intel"]));
-        }
-        dargs.push("output.o".into());
-        let d = ctx.step(objdump, dargs, None, Some(ctx.memory()));
-        (ctx.without_dir(&d.stdout), d.stdout_truncated)
+        disassemble(ctx, objdump, intel)
     } else {
         ctx.read_asm("output.s")
     };
@@ -631,6 +680,68 @@ fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         asm_truncated,
         options,
         exec,
+        coverage: None,
+    })
+}
+
+/// `objdump -d` of the job's `output.o`.
+fn disassemble(ctx: &Ctx<'_>, objdump: &Path, intel: bool) -> (Vec<u8>, bool) {
+    let mut dargs = os(&["-d", "-r", "-C", "--no-show-raw-insn"]);
+    if intel {
+        dargs.extend(os(&["-M", "intel"]));
+    }
+    dargs.push("output.o".into());
+    let d = ctx.step(objdump, dargs, None, Some(ctx.memory()));
+    (ctx.without_dir(&d.stdout), d.stdout_truncated)
+}
+
+/// tcc's coverage build: compiles to an object with its counters in `coverage/` of the job
+/// folder (its own, so parallel jobs never mix counters), reads them with gcov in the same
+/// sandbox, and shows `objdump -d` of the object. The build for executing counts into another
+/// folder: the answer's coverage is the one compile's.
+fn tcc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
+    let c = &ctx.job.compiler;
+    let gcov = c.gcov.as_ref().expect("tcc is offered with its coverage build");
+    ctx.write_source("example.c")?;
+    let src = ctx.source_name.clone();
+    let base = compilers::tcc_base_args(gcov.objects());
+    let mut args = base.clone();
+    args.extend(os(&["-c", "-o", "output.o"]));
+    args.extend(ctx.user_args());
+    args.push(src.clone().into());
+    let options = options_of(&args);
+    let counters = ctx.subfolder("coverage")?;
+    let env = gcov.env(&counters);
+    let compile = ctx.compile_with_env(&c.exe, args, Some(ctx.memory()), env);
+    let coverage = gcov.collect(&counters, ctx.deadline, ctx.confinement());
+    let (asm, asm_truncated) = match &c.disassembler {
+        Some(objdump) if compile.code == 0 => {
+            let intel = ctx.job.filters.intel && std::env::consts::ARCH == "x86_64";
+            disassemble(ctx, objdump, intel)
+        }
+        _ => (Vec::new(), false),
+    };
+    let exec = execution(ctx, &compile, || {
+        let build_counters = match ctx.subfolder("build-coverage") {
+            Ok(d) => d,
+            Err(reason) => return ExecResult::NotRun { build: None, reason },
+        };
+        let mut largs = base;
+        largs.extend(os(&["-o", "program"]));
+        largs.extend(ctx.user_args());
+        largs.push(src.into());
+        let env = gcov.env(&build_counters);
+        let build = ctx.compile_with_env(&c.exe, largs, Some(ctx.memory()), env);
+        let program = ctx.dir.join("program");
+        execute_built(ctx, Some(build), &program, vec![], Some(ctx.memory()))
+    });
+    Ok(JobResult {
+        compile,
+        asm,
+        asm_truncated,
+        options,
+        exec,
+        coverage: Some(coverage),
     })
 }
 
@@ -692,6 +803,7 @@ fn rustc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         asm_truncated,
         options,
         exec,
+        coverage: None,
     })
 }
 
@@ -724,6 +836,7 @@ fn node(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         asm_truncated: false,
         options,
         exec,
+        coverage: None,
     })
 }
 
@@ -792,6 +905,7 @@ fn javac(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         asm_truncated,
         options,
         exec,
+        coverage: None,
     })
 }
 

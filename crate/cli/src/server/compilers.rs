@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use crate::coverage::Gcov;
 use crate::process;
 
 /// How a compiler is driven (see `compile.rs`).
@@ -16,6 +17,8 @@ pub enum Kind {
     Rustc,
     Node,
     Javac,
+    /// tcc from its coverage build: every answer carries the compile's coverage.
+    Tcc,
 }
 
 /// A compiler offered by the API.
@@ -31,8 +34,11 @@ pub struct Compiler {
     pub exe: PathBuf,
     /// `java` for javac (runs the classes); `None` for the others.
     pub runner: Option<PathBuf>,
-    /// `javap` for javac, `objdump` for C and C++ (the `binary` filter), when found.
+    /// `javap` for javac, `objdump` for C and C++ (the `binary` filter, and tcc's asm), when
+    /// found.
     pub disassembler: Option<PathBuf>,
+    /// tcc's coverage build.
+    pub gcov: Option<Gcov>,
 }
 
 impl Compiler {
@@ -44,6 +50,7 @@ impl Compiler {
             Kind::Rustc => "rust",
             Kind::Node => "nodejs",
             Kind::Javac => "java",
+            Kind::Tcc => "tinyc",
         }
     }
 
@@ -64,7 +71,7 @@ impl Compiler {
             "semver": self.semver,
             "instructionSet": self.instruction_set(),
             "supportsExecute": true,
-            "supportsBinary": self.kind == Kind::Javac || (matches!(self.kind, Kind::Gcc | Kind::Clang) && self.disassembler.is_some()),
+            "supportsBinary": self.kind == Kind::Javac || (matches!(self.kind, Kind::Gcc | Kind::Clang | Kind::Tcc) && self.disassembler.is_some()),
         })
     }
 
@@ -145,28 +152,34 @@ const CANDIDATES: &[(&str, &str, &str, Kind, &str)] = &[
     ("javac", "javac", "java", Kind::Javac, "javac"),
 ];
 
-/// What probing found: the compilers, and the executables looked for but missing.
+/// What probing found: the compilers, the executables looked for but missing, and why tcc
+/// is not offered (when it is not).
 pub struct Found {
     pub compilers: Vec<Compiler>,
     pub missing: Vec<&'static str>,
+    pub tcc_problem: Option<String>,
 }
 
 /// Looks for each known compiler on PATH and asks it for its version (all at once: a JVM
-/// takes a while to say its version).
-pub fn probe() -> Found {
-    let results: Vec<Result<Compiler, &'static str>> = std::thread::scope(|scope| {
+/// takes a while to say its version); and for tcc's coverage build in `tcc`, if given.
+pub fn probe(tcc: Option<&Path>) -> Found {
+    let (results, tcc): (Vec<Result<Compiler, &'static str>>, _) = std::thread::scope(|scope| {
         let handles: Vec<_> = CANDIDATES
             .iter()
             .map(|c| scope.spawn(move || probe_one(c)))
             .collect();
-        handles
+        let tcc = tcc.map(|dir| scope.spawn(move || probe_tcc(dir)));
+        let results = handles
             .into_iter()
             .map(|h| h.join().unwrap_or(Err("?")))
-            .collect()
+            .collect();
+        let tcc = tcc.map(|h| h.join().unwrap_or(Err("the tcc probe panicked".into())));
+        (results, tcc)
     });
     let mut found = Found {
         compilers: Vec::new(),
         missing: Vec::new(),
+        tcc_problem: None,
     };
     for r in results {
         match r {
@@ -174,7 +187,75 @@ pub fn probe() -> Found {
             Err(name) => found.missing.push(name),
         }
     }
+    match tcc {
+        Some(Ok(c)) => found.compilers.push(c),
+        Some(Err(why)) => found.tcc_problem = Some(why),
+        None => {}
+    }
     found
+}
+
+/// The flags tcc needs to find its own headers and `libtcc1.a` in its build folder.
+pub fn tcc_base_args(objects: &Path) -> Vec<std::ffi::OsString> {
+    let mut b = std::ffi::OsString::from("-B");
+    b.push(objects);
+    let mut i = std::ffi::OsString::from("-I");
+    i.push(objects.join("include"));
+    vec![b, i]
+}
+
+/// tcc from its coverage build in `dir` (scripts/build-tcc.sh), checked end to end: a probe
+/// compile must work and give coverage. Its `-v` says the version.
+fn probe_tcc(dir: &Path) -> Result<Compiler, String> {
+    let gcov = Gcov::new(dir)?;
+    let exe = gcov.objects().join("tcc");
+    if !is_executable(&exe) {
+        return Err(format!(
+            "{} is missing; run scripts/build-tcc.sh",
+            exe.display()
+        ));
+    }
+    let scratch = tempfile::Builder::new()
+        .prefix("whittle-tcc-probe-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+    let src = scratch.path().join("probe.c");
+    std::fs::write(&src, "int main(void) { return 0; }\n")
+        .map_err(|e| format!("cannot write {}: {e}", src.display()))?;
+    let mut args = tcc_base_args(gcov.objects());
+    args.extend(["-v", "-c", "-o", "probe.o", "probe.c"].map(Into::into));
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut spec = process::Spec::new(exe.clone(), args, scratch.path().into(), deadline);
+    spec.env = gcov.env(scratch.path());
+    let out = process::run(spec)?;
+    if out.code != 0 {
+        return Err(format!(
+            "{} failed on a probe compile (exit status {}): {}",
+            exe.display(),
+            out.code,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let coverage = gcov.collect(scratch.path(), deadline, process::Confinement::None)?;
+    if coverage.is_empty() {
+        return Err(format!(
+            "a probe compile of {} left no coverage: is it built with --coverage? Run scripts/build-tcc.sh",
+            exe.display()
+        ));
+    }
+    let first = String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").to_string();
+    let semver = parse_semver(&first).unwrap_or_else(|| "?".into());
+    Ok(Compiler {
+        id: "tcc",
+        name: format!("{} tcc {semver} (coverage)", native_arch_label()),
+        lang: "c",
+        kind: Kind::Tcc,
+        semver,
+        exe,
+        runner: None,
+        disassembler: find_in_path("objdump"),
+        gcov: Some(gcov),
+    })
 }
 
 /// The compiler, or the name of the executable that is missing (or did not answer).
@@ -210,6 +291,7 @@ fn probe_one(
         exe,
         runner,
         disassembler,
+        gcov: None,
     })
 }
 

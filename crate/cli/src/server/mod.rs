@@ -62,6 +62,10 @@ pub struct ServeOptions {
     pub allowed_origins: Vec<String>,
     /// Let pages from any web origin send compile requests.
     pub allow_any_origin: bool,
+    /// tcc's coverage build (scripts/build-tcc.sh), offered as the compiler `tcc` if it works.
+    pub tcc: Option<PathBuf>,
+    /// Refuse to start when `tcc` does not work (it was asked for by name).
+    pub tcc_required: bool,
 }
 
 impl ServeOptions {
@@ -74,6 +78,8 @@ impl ServeOptions {
             limits: Limits::default(),
             allowed_origins: Vec::new(),
             allow_any_origin: false,
+            tcc: None,
+            tcc_required: false,
         }
     }
 }
@@ -110,7 +116,10 @@ const HTTP_THREADS: usize = 2;
 
 /// Serves until the process is stopped.
 pub fn run(opts: ServeOptions) -> Result<(), String> {
-    let found = compilers::probe();
+    let found = compilers::probe(opts.tcc.as_deref());
+    if let (true, Some(why)) = (opts.tcc_required, &found.tcc_problem) {
+        return Err(format!("--tcc: {why}"));
+    }
     let addr = match opts.host.parse::<IpAddr>() {
         Ok(IpAddr::V6(ip)) => format!("[{ip}]:{}", opts.port),
         _ => format!("{}:{}", opts.host, opts.port),
@@ -484,6 +493,9 @@ fn report_compilers(found: &compilers::Found) {
     }
     if !found.missing.is_empty() {
         println!("whittle serve: not found: {}", found.missing.join(", "));
+    }
+    if let Some(why) = &found.tcc_problem {
+        println!("whittle serve: tcc with coverage is not offered: {why}");
     }
 }
 

@@ -43,8 +43,9 @@ struct Family {
 
 fn family(kind: Kind) -> Family {
     match kind {
-        Kind::Gcc | Kind::Clang => Family {
-            name: "gcc and clang",
+        // tcc takes a subset of gcc's flags; the others it refuses or ignores.
+        Kind::Gcc | Kind::Clang | Kind::Tcc => Family {
+            name: "gcc, clang and tcc",
             what: "optimization levels (-O…), standards (-std=, -ansi), warnings (-W…, -w, -pedantic), defines (-D, -U), debug info (-g…), target and architecture choices (-m…, -march=, --target=), code generation and sanitizer flags (-f… with no path, plugin or linker), -x LANG, -I inside the job, -l, -pthread, -static, -c, -E, -P, -save-temps, -v",
         },
         Kind::Rustc => Family {
@@ -65,7 +66,7 @@ fn family(kind: Kind) -> Family {
 /// How many arguments an allowed flag takes up (1, or 2 with its value), or `None`.
 fn allowed(kind: Kind, arg: &str, next: Option<&str>) -> Option<usize> {
     match kind {
-        Kind::Gcc | Kind::Clang => c_allowed(arg, next),
+        Kind::Gcc | Kind::Clang | Kind::Tcc => c_allowed(arg, next),
         Kind::Rustc => rustc_allowed(arg, next),
         Kind::Node => node_allowed(arg).then_some(1),
         Kind::Javac => javac_allowed(arg, next),
@@ -340,6 +341,28 @@ mod tests {
         }
     }
 
+    /// tcc's own ways to run a program, name files or pick its runtime: refused.
+    #[test]
+    fn refuses_tccs_escapes() {
+        for bad in [
+            "-run",
+            "-run -lc",
+            "-L/tmp",
+            "-B/tmp",
+            "-MD",
+            "-MF /tmp/x",
+            "-o /tmp/x",
+            "-Wl,-rpath=/tmp",
+            "-isystem /tmp",
+            "-soname x",
+            "-shared",
+            "-bt4",
+        ] {
+            assert!(check(Kind::Tcc, &words(bad)).is_err(), "{bad} was allowed");
+        }
+        assert_eq!(check(Kind::Tcc, &words("-O2 -g -Wall -DX=1 -std=c99")), Ok(()));
+    }
+
     /// Every flag the security review found writing outside the job, running a program or
     /// loading code, and those the issue names besides: all refused.
     #[test]
@@ -367,10 +390,10 @@ mod tests {
             "-fprofile-generate=/tmp/x",
         ];
         for bad in gcc {
-            for kind in [Kind::Gcc, Kind::Clang] {
+            for kind in [Kind::Gcc, Kind::Clang, Kind::Tcc] {
                 let err = check(kind, &words(bad)).expect_err(bad);
                 assert!(
-                    err.contains("not allowed") && err.contains("gcc and clang"),
+                    err.contains("not allowed") && err.contains("gcc, clang and tcc"),
                     "{err}"
                 );
             }

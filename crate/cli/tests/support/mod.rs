@@ -261,3 +261,16 @@ pub fn require_gcc() {
         "gcc is not on PATH: install it (apt-get install -y gcc) to run the compile tests"
     );
 }
+
+/// tcc's coverage build (scripts/build-tcc.sh, which setup.sh runs): the witness and coverage
+/// tests need it, and fail rather than pass untested without it.
+pub fn require_tcc() -> std::path::PathBuf {
+    let build = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/tcc/build");
+    let ok = build.join("tcc").is_file() && build.join("tccgen.gcno").is_file();
+    assert!(
+        ok,
+        "tcc's coverage build is missing at {}: run scripts/build-tcc.sh",
+        build.display()
+    );
+    build.canonicalize().expect("the tcc build folder")
+}

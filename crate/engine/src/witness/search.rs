@@ -631,7 +631,7 @@ impl WitnessSession {
         });
         if self.settings.keep == Keep::Diverse {
             if let Some((_, all)) = &distance {
-                if all.iter().any(|&d| d == 0.0) {
+                if all.contains(&0.0) {
                     self.stats.not_diverse += 1;
                     return;
                 }
