@@ -85,7 +85,12 @@ impl Gcov {
         self.link_notes(job)?;
         let mut args: Vec<OsString> = vec!["--json-format".into(), "--stdout".into()];
         // Names relative to `job`: the same inside a sandbox.
-        args.extend(counters.iter().filter_map(|p| p.file_name()).map(Into::into));
+        args.extend(
+            counters
+                .iter()
+                .filter_map(|p| p.file_name())
+                .map(Into::into),
+        );
         let mut spec = Spec::new(self.gcov.clone(), args, job.to_path_buf(), deadline);
         spec.output_cap = GCOV_OUTPUT_CAP;
         spec.confinement = confinement;
@@ -145,7 +150,11 @@ pub fn parse(gcov_json: &[u8]) -> Result<Coverage, String> {
         let doc = doc.map_err(|e| format!("cannot read gcov's JSON: {e}"))?;
         let cwd = format!("{}/", doc.current_working_directory.trim_end_matches('/'));
         for file in doc.files {
-            let name = file.file.strip_prefix(&cwd).unwrap_or(&file.file).to_string();
+            let name = file
+                .file
+                .strip_prefix(&cwd)
+                .unwrap_or(&file.file)
+                .to_string();
             for line in file.lines.into_iter().filter(|l| l.count > 0) {
                 cov.0
                     .entry(name.clone())
@@ -228,7 +237,10 @@ mod tests {
     fn says_how_to_build_when_there_is_no_coverage_build() {
         let dir = tempfile::tempdir().unwrap();
         let e = Gcov::new(dir.path()).unwrap_err();
-        assert!(e.contains("no .gcno") && e.contains("scripts/build-tcc.sh"), "{e}");
+        assert!(
+            e.contains("no .gcno") && e.contains("scripts/build-tcc.sh"),
+            "{e}"
+        );
         let e = Gcov::new(&dir.path().join("nope")).unwrap_err();
         assert!(e.contains("scripts/build-tcc.sh"), "{e}");
     }

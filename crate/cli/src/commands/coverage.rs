@@ -75,7 +75,11 @@ fn coverage(args: CoverageArgs) -> Result<i32, (i32, String)> {
         eprintln!("whittle coverage: the command ran out of time and was killed");
     }
     let cov = gcov
-        .collect(counters.path(), Instant::now() + GCOV_TIME, Confinement::None)
+        .collect(
+            counters.path(),
+            Instant::now() + GCOV_TIME,
+            Confinement::None,
+        )
         .map_err(own)?;
     let json = serde_json::to_string(&cov).expect("coverage serializes");
     let mut out = std::io::stdout().lock();

@@ -30,8 +30,8 @@ use serde_json::{json, Map, Value};
 use super::compilers::{self, Compiler, Kind};
 use super::jobs::Limits;
 use super::{source_facts, user_args};
-use whittle::witness::Coverage;
 use crate::process::{self, Confinement, Outcome, Spec};
+use whittle::witness::Coverage;
 
 /// The body of `POST /api/compiler/<id>/compile`.
 #[derive(Deserialize, Default, Debug)]
@@ -701,7 +701,10 @@ fn disassemble(ctx: &Ctx<'_>, objdump: &Path, intel: bool) -> (Vec<u8>, bool) {
 /// folder: the answer's coverage is the one compile's.
 fn tcc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let c = &ctx.job.compiler;
-    let gcov = c.gcov.as_ref().expect("tcc is offered with its coverage build");
+    let gcov = c
+        .gcov
+        .as_ref()
+        .expect("tcc is offered with its coverage build");
     ctx.write_source("example.c")?;
     let src = ctx.source_name.clone();
     let base = compilers::tcc_base_args(gcov.objects());
@@ -724,7 +727,12 @@ fn tcc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let exec = execution(ctx, &compile, || {
         let build_counters = match ctx.subfolder("build-coverage") {
             Ok(d) => d,
-            Err(reason) => return ExecResult::NotRun { build: None, reason },
+            Err(reason) => {
+                return ExecResult::NotRun {
+                    build: None,
+                    reason,
+                }
+            }
         };
         let mut largs = base;
         largs.extend(os(&["-o", "program"]));

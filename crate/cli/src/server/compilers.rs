@@ -243,7 +243,11 @@ fn probe_tcc(dir: &Path) -> Result<Compiler, String> {
             exe.display()
         ));
     }
-    let first = String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").to_string();
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string();
     let semver = parse_semver(&first).unwrap_or_else(|| "?".into());
     Ok(Compiler {
         id: "tcc",

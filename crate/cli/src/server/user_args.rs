@@ -360,7 +360,10 @@ mod tests {
         ] {
             assert!(check(Kind::Tcc, &words(bad)).is_err(), "{bad} was allowed");
         }
-        assert_eq!(check(Kind::Tcc, &words("-O2 -g -Wall -DX=1 -std=c99")), Ok(()));
+        assert_eq!(
+            check(Kind::Tcc, &words("-O2 -g -Wall -DX=1 -std=c99")),
+            Ok(())
+        );
     }
 
     /// Every flag the security review found writing outside the job, running a program or
