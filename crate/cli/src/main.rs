@@ -13,7 +13,7 @@ mod sandbox;
 mod server;
 
 use clap::{Parser, Subcommand};
-use commands::{coverage as cov, generate, pair, parse, reduce, serve};
+use commands::{coverage as cov, generate, pair, parse, reduce, serve, witness};
 
 #[derive(Parser)]
 #[command(
@@ -38,6 +38,8 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Serve the playground page and the compile API.
     Serve(serve::ServeArgs),
+    /// Mutate a failing program into witnesses that pass; rank the compiler's files by coverage (DiWi).
+    Witness(witness::WitnessArgs),
     /// Run one compile of a compiler built with --coverage; print what it covered as JSON.
     Coverage(cov::CoverageArgs),
 }
@@ -51,6 +53,7 @@ fn main() {
         Command::Generate(a) => generate::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Coverage(a) => cov::run(a),
+        Command::Witness(a) => witness::run(a),
     };
     std::process::exit(code);
 }

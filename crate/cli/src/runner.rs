@@ -177,6 +177,29 @@ fn run_job(
         let msg = format!("cannot write {name} in {}: {e}", dir.path().display());
         return done(job, Outcome::Failed(msg), "");
     }
+    match run_in(property, dir.path(), name, Instant::now() + timeout, cancel, tether) {
+        Ok(ran) => done(job, ran.verdict, &ran.output),
+        Err(e) => done(job, Outcome::Failed(e), ""),
+    }
+}
+
+/// What a test in a folder said.
+pub struct Ran {
+    pub verdict: Outcome,
+    /// Its stdout, then its stderr.
+    pub output: String,
+    pub stdout: String,
+}
+
+/// Runs `property` in `dir`, which holds the candidate as `name`.
+pub fn run_in(
+    property: &Property,
+    dir: &Path,
+    name: &str,
+    deadline: Instant,
+    cancel: Arc<AtomicBool>,
+    tether: Option<&Arc<Sandbox>>,
+) -> Result<Ran, String> {
     let (program, args): (PathBuf, Vec<OsString>) = match property {
         Property::Script(path) => (path.clone(), vec![]),
         Property::Command { cmd, .. } => (
@@ -184,32 +207,17 @@ fn run_job(
             vec!["-c".into(), cmd.replace("{}", name).into()],
         ),
     };
-    let mut spec = Spec::new(
-        program,
-        args,
-        dir.path().to_path_buf(),
-        Instant::now() + timeout,
-    );
+    let mut spec = Spec::new(program, args, dir.to_path_buf(), deadline);
     spec.output_cap = OUTPUT_CAP;
     spec.cancel = cancel;
     // In a PID namespace that dies with whittle, so no test outlives a killed run.
     if let Some(sandbox) = tether {
         spec.confinement = Confinement::Tethered(sandbox.clone());
     }
-    let outcome = process::run(spec);
-    let o = match outcome {
-        Ok(o) => o,
-        Err(e) => {
-            return done(
-                job,
-                Outcome::Failed(format!("cannot run the test: {e}")),
-                "",
-            )
-        }
-    };
+    let o = process::run(spec).map_err(|e| format!("cannot run the test: {e}"))?;
     let mut bytes = o.stdout.clone();
     bytes.extend_from_slice(&o.stderr);
-    let output = String::from_utf8_lossy(&bytes);
+    let output = String::from_utf8_lossy(&bytes).into_owned();
     let verdict = if o.cancelled {
         Outcome::Cancelled
     } else if o.timed_out {
@@ -230,7 +238,11 @@ fn run_job(
             Outcome::Boring
         }
     };
-    done(job, verdict, &output)
+    Ok(Ran {
+        verdict,
+        output,
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+    })
 }
 
 /// Resolves a test script given on the command line to an absolute, runnable path.

@@ -6,3 +6,4 @@ pub mod pair;
 pub mod parse;
 pub mod reduce;
 pub mod serve;
+pub mod witness;

@@ -17,8 +17,14 @@ use whittle::Side;
 #[derive(clap::Args)]
 pub struct PairArgs {
     /// The program that does not show the behaviour.
+    #[arg(long, required_unless_present = "auto_seed", conflicts_with = "auto_seed")]
+    pub seed: Option<PathBuf>,
+    /// No seed at hand: find one by mutating the variant (a witness: it passes --test-seed and fails --test-variant), then reduce the pair.
     #[arg(long)]
-    pub seed: PathBuf,
+    pub auto_seed: bool,
+    /// With --auto-seed: tests the witness search may run at most.
+    #[arg(long, default_value_t = 300)]
+    pub witness_budget: usize,
     /// The program derived from the seed that does.
     #[arg(long)]
     pub variant: PathBuf,
@@ -118,9 +124,15 @@ impl Shell<Pair> for PairShell<'_> {
 }
 
 fn pair(args: PairArgs) -> Result<i32, String> {
-    let seed = crate::input::read_program(&args.seed)?;
     let variant = crate::input::read_program(&args.variant)?;
     let lang = crate::input::pick_lang(args.run.lang.as_deref(), &args.variant, &variant)?;
+    let (seed_path, seed) = match &args.seed {
+        Some(path) => (path.clone(), crate::input::read_program(path)?),
+        None => match auto_seed(&args, lang, &variant)? {
+            Some(found) => found,
+            None => return Ok(1),
+        },
+    };
     let settings = args.run.settings()?;
     let strategy = settings.strategy;
     let (pattern, exit) = (args.pattern.as_deref(), args.exit);
@@ -142,8 +154,10 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         exit,
         false,
     )?;
-    let names = [file_name(&args.seed), file_name(&args.variant)];
-    if names[0] == names[1] && args.cmd.is_none() {
+    // A found seed is tested under the variant's name, as --test-seed judged it in the search.
+    let seed_name = if args.auto_seed { &args.variant } else { &seed_path };
+    let names = [file_name(seed_name), file_name(&args.variant)];
+    if names[0] == names[1] && args.cmd.is_none() && !args.auto_seed {
         eprintln!("whittle pair: note: seed and variant are both named {}; each test sees only its own side", names[0]);
     }
     let jobs = jobs(args.run.jobs);
@@ -152,13 +166,13 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     let (session, setup_cpu) = timed(|| PairSession::new(lang, &seed, &variant, settings));
     let mut session = session.map_err(|e| {
         let path = match e.side {
-            Some(Side::Seed) => &args.seed,
+            Some(Side::Seed) => &seed_path,
             _ => &args.variant,
         };
         crate::input::unparseable(path, &e)
     })?;
     let outputs = Outputs {
-        seed: min_path(&args.seed),
+        seed: min_path(&seed_path),
         variant: min_path(&args.variant),
         diff: args.variant.with_file_name(format!(
             "{}.diff",
@@ -200,7 +214,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         Ending::OriginalFails { done, verdict } => {
             let side = done.side;
             let (input, test) = match side {
-                Side::Seed => (&args.seed, args.test_seed.as_ref()),
+                Side::Seed => (&seed_path, args.test_seed.as_ref()),
                 Side::Variant => (&args.variant, args.test_variant.as_ref()),
             };
             let test = test.map_or_else(|| "the command".to_string(), |t| t.display().to_string());
@@ -276,4 +290,62 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         write_stats(path, &json)?;
     }
     Ok(exit_status(&interrupted))
+}
+
+/// `--auto-seed`: a witness of the variant becomes the seed, saved as `<variant stem>.seed.<ext>`
+/// beside it. `None` (after saying why) when the search finds none.
+fn auto_seed(args: &PairArgs, lang: whittle::Lang, variant: &str) -> Result<Option<(PathBuf, String)>, String> {
+    use crate::commands::witness::{search, Checks, Searched};
+    use whittle::witness::{WitnessSession, WitnessSettings};
+    let (Some(test_seed), Some(test_variant)) = (&args.test_seed, &args.test_variant) else {
+        return Err("--auto-seed needs the two scripts: --test-variant (exit 0 = the bug shows) and --test-seed (exit 0 = the compiler accepts it and the bug does not show)".into());
+    };
+    let name = crate::input::file_name(&args.variant, "--variant")?;
+    let search_args = crate::commands::witness::SearchArgs {
+        budget: args.witness_budget,
+        seed: 1,
+        selection: "mh".into(),
+        keep: "diverse".into(),
+        want: Some(1),
+        coverage: None,
+        trace: None,
+    };
+    let checks = Checks::new(test_variant, Some(test_seed), &search_args, name.clone(), args.run.timeout)?;
+    let settings = WitnessSettings {
+        want: Some(1),
+        ..search_args.settings()?
+    };
+    let mut session = WitnessSession::new(lang, variant, settings)
+        .map_err(|e| crate::input::unparseable(&args.variant, &e))?;
+    eprintln!("whittle pair: looking for a seed: mutants of {} that pass --test-seed (at most {} tests)", args.variant.display(), args.witness_budget);
+    let interrupted = interrupt_flag();
+    let ending = search(&mut session, checks, jobs(args.run.jobs), true, &interrupted, |_| Ok(()))?;
+    match ending {
+        Searched::OriginalPasses(..) => {
+            eprintln!("whittle pair: the variant {} does not pass --test-variant: check the test by hand in a folder holding {name}; it must exit 0.", args.variant.display());
+            return Ok(None);
+        }
+        Searched::Interrupted => {
+            eprintln!("whittle pair: interrupted before a seed was found");
+            return Ok(None);
+        }
+        Searched::Done => {}
+    }
+    let Some(w) = session.witnesses().first() else {
+        let s = session.stats();
+        eprintln!(
+            "whittle pair: no seed found in {} tests ({} still failing, {} rejected by --test-seed): raise --witness-budget, or give --seed",
+            s.queries, s.failing, s.rejected
+        );
+        return Ok(None);
+    };
+    let stem = args.variant.file_stem().and_then(|s| s.to_str()).unwrap_or("variant");
+    let path = match args.variant.extension().and_then(|e| e.to_str()) {
+        Some(ext) => args.variant.with_file_name(format!("{stem}.seed.{ext}")),
+        None => args.variant.with_file_name(format!("{stem}.seed")),
+    };
+    save(&path, &w.text)?;
+    let what: Vec<String> = w.changes.iter().map(|c| format!("line {}: {} -> {}", c.line, c.before, c.after)).collect();
+    eprintln!("whittle pair: seed found after {} tests ({}), saved as {}", session.stats().queries, what.join("; "), path.display());
+    Ok(Some((path, w.text.clone())))
 }

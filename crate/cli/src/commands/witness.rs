@@ -1,0 +1,403 @@
+//! `whittle witness`: DiWi from the command line. Mutates a failing program into witnesses
+//! (mutants the compiler accepts that do not fail), writes each with its diff, and, given a
+//! coverage command, ranks the compiler's files and functions by Ochiai.
+//!
+//! Each mutant is tested in a fresh folder under FILE's name: `--test` first (exit 0 = it
+//! still fails); if not, `--test-witness` (exit 0 = the compiler accepts it and it passes);
+//! for a witness and for the original, `--coverage` (prints Coverage JSON on stdout, as
+//! `whittle coverage` does) or `--trace` (its output lines are the trace compared).
+
+use crate::drive::{interrupt_flag, jobs, save, write_stats};
+use crate::runner::{run_in, script_path, Outcome as Verdict, Property};
+use crate::sandbox::Sandbox;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use whittle::pair::unified_diff;
+use whittle::witness::{
+    Coverage, Keep, Observation, OriginalState, Outcome, Ranking, Selection, WitnessSession,
+    WitnessSettings,
+};
+use whittle::Query;
+
+#[derive(clap::Args)]
+pub struct WitnessArgs {
+    /// The failing program.
+    pub file: PathBuf,
+    /// The bug's test: run in a folder holding a mutant under FILE's name; exit 0 = it still fails.
+    #[arg(long)]
+    pub test: PathBuf,
+    /// A witness's test: exit 0 = the compiler accepts the mutant and it does not fail. Without it, every mutant --test rejects counts.
+    #[arg(long)]
+    pub test_witness: Option<PathBuf>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Where the witnesses go (default: FILE.witnesses/ beside FILE).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Tests run in parallel (default: the number of cores).
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
+    /// Seconds a test may run before its whole process group is killed.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Write the statistics, the witnesses and the ranking as JSON here.
+    #[arg(long, value_name = "PATH")]
+    pub stats_json: Option<PathBuf>,
+    /// No progress lines.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// The search's options, shared with `whittle pair --auto-seed`.
+#[derive(clap::Args)]
+pub struct SearchArgs {
+    /// Tests at most, the original's included.
+    #[arg(long, default_value_t = 200)]
+    pub budget: usize,
+    /// The seed of the search: the same seed, options and verdicts give the same witnesses.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How the next mutation rule is chosen: mh (Metropolis-Hastings over the rules' scores) or random.
+    #[arg(long, default_value = "mh")]
+    pub selection: String,
+    /// Which passing mutants are kept: diverse (coverage or trace differs from all so far) or all.
+    #[arg(long, default_value = "diverse")]
+    pub keep: String,
+    /// Stop after this many witnesses.
+    #[arg(long)]
+    pub want: Option<usize>,
+    /// A command run in the mutant's folder that prints its compile's coverage as JSON on stdout (see `whittle coverage`).
+    #[arg(long, conflicts_with = "trace")]
+    pub coverage: Option<PathBuf>,
+    /// A command run in the mutant's folder whose output lines are a trace of the compile (assembly, remarks), compared when there is no coverage.
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+}
+
+impl SearchArgs {
+    pub fn settings(&self) -> Result<WitnessSettings, String> {
+        Ok(WitnessSettings {
+            seed: self.seed,
+            budget: self.budget.max(2),
+            want: self.want,
+            selection: Selection::from_name(&self.selection)
+                .ok_or_else(|| format!("--selection must be mh or random, not {}", self.selection))?,
+            keep: Keep::from_name(&self.keep)
+                .ok_or_else(|| format!("--keep must be diverse or all, not {}", self.keep))?,
+            ..WitnessSettings::default()
+        })
+    }
+}
+
+/// The tests a mutant goes through.
+pub struct Checks {
+    pub test: Property,
+    pub witness: Option<Property>,
+    pub coverage: Option<Property>,
+    pub trace: Option<Property>,
+    pub name: String,
+    pub timeout: Duration,
+}
+
+impl Checks {
+    pub fn new(
+        test: &Path,
+        witness: Option<&Path>,
+        search: &SearchArgs,
+        name: String,
+        timeout: f64,
+    ) -> Result<Checks, String> {
+        let script = |p: &Path| script_path(p).map(Property::Script);
+        Ok(Checks {
+            test: script(test)?,
+            witness: witness.map(script).transpose()?,
+            coverage: search.coverage.as_deref().map(script).transpose()?,
+            trace: search.trace.as_deref().map(script).transpose()?,
+            name,
+            timeout: Duration::from_secs_f64(timeout),
+        })
+    }
+
+    /// Runs a query's checks in a fresh folder; an error when a test could not run at all.
+    fn observe(
+        &self,
+        q: &Query,
+        cancel: &Arc<AtomicBool>,
+        tether: Option<&Arc<Sandbox>>,
+    ) -> Result<(Observation, String), String> {
+        let dir = tempfile::Builder::new()
+            .prefix("whittle-")
+            .tempdir()
+            .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+        std::fs::write(dir.path().join(&self.name), &q.text)
+            .map_err(|e| format!("cannot write {}: {e}", self.name))?;
+        let run = |p: &Property| {
+            run_in(p, dir.path(), &self.name, Instant::now() + self.timeout, cancel.clone(), tether)
+        };
+        let ran = run(&self.test)?;
+        let outcome = match ran.verdict {
+            Verdict::Interesting => Outcome::Failing,
+            Verdict::Boring | Verdict::Timeout => match &self.witness {
+                Some(w) => match run(w)?.verdict {
+                    Verdict::Interesting => Outcome::Passing,
+                    _ => Outcome::Rejected,
+                },
+                None => Outcome::Passing,
+            },
+            Verdict::Failed(e) => return Err(e),
+            Verdict::Cancelled => Outcome::Rejected,
+        };
+        let mut obs = Observation::of(outcome);
+        if outcome == Outcome::Passing || q.original {
+            if let Some(c) = &self.coverage {
+                let out = run(c)?;
+                obs.coverage = Some(read_coverage(&out.stdout)?);
+            } else if let Some(t) = &self.trace {
+                obs.trace = Some(run(t)?.output);
+            }
+        }
+        Ok((obs, ran.output))
+    }
+}
+
+/// The last line of a coverage command's stdout that is Coverage JSON.
+fn read_coverage(stdout: &str) -> Result<Coverage, String> {
+    stdout
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str::<Coverage>(l.trim()).ok())
+        .ok_or_else(|| {
+            "the coverage command printed no coverage JSON ({\"file\": {\"function\": [lines]}}) on stdout".to_string()
+        })
+}
+
+/// How a search ended.
+pub enum Searched {
+    Done,
+    Interrupted,
+    /// The original does not fail: the test's output.
+    OriginalPasses(Outcome, String),
+}
+
+/// Runs `session` with `jobs` tests at a time until it is done.
+pub fn search(
+    session: &mut WitnessSession,
+    checks: Checks,
+    jobs: usize,
+    quiet: bool,
+    interrupted: &AtomicBool,
+    mut on_witness: impl FnMut(&WitnessSession) -> Result<(), String>,
+) -> Result<Searched, String> {
+    let checks = Arc::new(checks);
+    let (job_tx, job_rx) = channel::<Query>();
+    let (done_tx, done_rx) = channel::<(u64, Result<(Observation, String), String>)>();
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    let cancel = Arc::new(AtomicBool::new(false));
+    let tether = Sandbox::detect().ok().map(Arc::new);
+    for _ in 0..jobs {
+        let (job_rx, done_tx, checks, cancel, tether) = (
+            job_rx.clone(),
+            done_tx.clone(),
+            checks.clone(),
+            cancel.clone(),
+            tether.clone(),
+        );
+        std::thread::spawn(move || loop {
+            let q = match job_rx.lock().unwrap().recv() {
+                Ok(q) => q,
+                Err(_) => return,
+            };
+            let r = checks.observe(&q, &cancel, tether.as_ref());
+            if done_tx.send((q.id, r)).is_err() {
+                return;
+            }
+        });
+    }
+    let (mut out, mut seen) = (0usize, 0usize);
+    let started = Instant::now();
+    loop {
+        if interrupted.load(Ordering::SeqCst) {
+            cancel.store(true, Ordering::SeqCst);
+            return Ok(Searched::Interrupted);
+        }
+        if out < jobs {
+            for q in session.next(jobs - out) {
+                let _ = job_tx.send(q);
+                out += 1;
+            }
+        }
+        if session.done() {
+            break;
+        }
+        if out == 0 {
+            continue;
+        }
+        let Ok((id, result)) = done_rx.recv_timeout(Duration::from_millis(200)) else {
+            continue;
+        };
+        out -= 1;
+        let (obs, output) = match result {
+            Ok(r) => r,
+            Err(e) => {
+                cancel.store(true, Ordering::SeqCst);
+                return Err(format!("a test could not run: {e}"));
+            }
+        };
+        let original = id == 0;
+        session.report(id, obs);
+        if original {
+            if let OriginalState::NotFailing(o) = session.original_state() {
+                cancel.store(true, Ordering::SeqCst);
+                return Ok(Searched::OriginalPasses(o, output));
+            }
+        }
+        if session.witnesses().len() != seen {
+            seen = session.witnesses().len();
+            on_witness(session)?;
+        }
+        if !quiet {
+            let s = session.stats();
+            eprintln!(
+                "whittle witness: {} queries, {} witnesses ({} failing, {} rejected, {} not diverse) in {:.0} s",
+                s.queries,
+                s.witnesses,
+                s.failing,
+                s.rejected,
+                s.not_diverse,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    Ok(Searched::Done)
+}
+
+pub fn run(args: WitnessArgs) -> i32 {
+    match witness(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("whittle witness: {e}");
+            2
+        }
+    }
+}
+
+/// Where witness `i` and its diff are written.
+fn witness_paths(dir: &Path, name: &str, i: usize) -> (PathBuf, PathBuf) {
+    let n = i + 1;
+    (dir.join(format!("{n:03}-{name}")), dir.join(format!("{n:03}.diff")))
+}
+
+fn write_witnesses(dir: &Path, name: &str, session: &WitnessSession) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    for (i, w) in session.witnesses().iter().enumerate() {
+        let (file, diff) = witness_paths(dir, name, i);
+        if !file.exists() {
+            save(&file, &w.text)?;
+            save(&diff, &unified_diff(session.original(), &w.text, name, &format!("{:03}-{name}", i + 1)))?;
+        }
+    }
+    if let Some(r) = session.ranking() {
+        save(&dir.join("ranking.txt"), &ranking_text(&r, usize::MAX))?;
+    }
+    Ok(())
+}
+
+/// The ranking as a person reads it: files, then functions, most suspicious first.
+pub fn ranking_text(r: &Ranking, top: usize) -> String {
+    let mut out = String::from("files, most suspicious first (Ochiai, mean over the statements the failing compile ran):\n");
+    for (i, s) in r.files.iter().take(top).enumerate() {
+        out.push_str(&format!("{:4}. {:.4}  {} ({} statements)\n", i + 1, s.score, s.name, s.statements));
+    }
+    out.push_str("functions:\n");
+    for (i, s) in r.functions.iter().take(top).enumerate() {
+        out.push_str(&format!("{:4}. {:.4}  {} ({} statements)\n", i + 1, s.score, s.name, s.statements));
+    }
+    out
+}
+
+fn witness(args: WitnessArgs) -> Result<i32, String> {
+    let text = crate::input::read_program(&args.file)?;
+    let lang = crate::input::pick_lang(args.lang.as_deref(), &args.file, &text)?;
+    let name = crate::input::file_name(&args.file, "FILE")?;
+    let settings = args.search.settings()?;
+    let checks = Checks::new(&args.test, args.test_witness.as_deref(), &args.search, name.clone(), args.timeout)?;
+    if args.test_witness.is_none() {
+        eprintln!("whittle witness: note: without --test-witness, a mutant the compiler rejects counts as a witness too");
+    }
+    let mut session = WitnessSession::new(lang, &text, settings)
+        .map_err(|e| crate::input::unparseable(&args.file, &e))?;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.file.with_file_name(format!("{name}.witnesses")));
+    let jobs = jobs(args.jobs);
+    let started = Instant::now();
+    eprintln!(
+        "whittle witness: {} mutation rules apply to {} ({lang}); budget {} tests, {jobs} at a time",
+        session.rules().len(),
+        args.file.display(),
+        args.search.budget
+    );
+    let interrupted = interrupt_flag();
+    let ending = search(&mut session, checks, jobs, args.quiet, &interrupted, |s| {
+        write_witnesses(&dir, &name, s)
+    })?;
+    match ending {
+        Searched::OriginalPasses(o, output) => {
+            eprintln!(
+                "whittle witness: the original {} does not fail: --test says no ({}).",
+                args.file.display(),
+                match o {
+                    Outcome::Passing => "it passes",
+                    _ => "the compiler rejects it",
+                }
+            );
+            if !output.trim().is_empty() {
+                eprintln!("Its output was:\n{}", output.trim_end());
+            }
+            eprintln!("Check the test by hand: copy {name} into an empty folder and run the test there; it must exit 0.");
+            return Ok(1);
+        }
+        Searched::Interrupted => eprintln!("whittle witness: interrupted; the witnesses so far are saved"),
+        Searched::Done => {}
+    }
+    write_witnesses(&dir, &name, &session)?;
+    let s = session.stats();
+    eprintln!(
+        "whittle witness: {} witnesses in {} queries ({} failing, {} rejected by the compiler, {} not diverse, {} mutants the parser refused) in {:.1} s; in {}",
+        s.witnesses, s.queries, s.failing, s.rejected, s.not_diverse, s.syntax_rejected,
+        started.elapsed().as_secs_f64(),
+        dir.display()
+    );
+    for (i, w) in session.witnesses().iter().enumerate() {
+        let what: Vec<String> = w
+            .changes
+            .iter()
+            .map(|c| format!("line {}: {} -> {} ({})", c.line, c.before, c.after, c.rule))
+            .collect();
+        println!("witness {}: {}", i + 1, what.join("; "));
+    }
+    let ranking = session.ranking();
+    if let Some(r) = &ranking {
+        print!("{}", ranking_text(r, 10));
+    }
+    if let Some(path) = &args.stats_json {
+        let mut json = serde_json::to_value(s).unwrap_or_default();
+        json["wall_seconds"] = started.elapsed().as_secs_f64().into();
+        json["selection"] = args.search.selection.clone().into();
+        json["keep"] = args.search.keep.clone().into();
+        json["seed"] = args.search.seed.into();
+        json["budget"] = args.search.budget.into();
+        json["rules"] = serde_json::to_value(session.rules()).unwrap_or_default();
+        json["witnesses"] = serde_json::to_value(session.witnesses()).unwrap_or_default();
+        json["ranking"] = serde_json::to_value(&ranking).unwrap_or_default();
+        json["out"] = dir.display().to_string().into();
+        write_stats(path, &json)?;
+    }
+    Ok(if interrupted.load(Ordering::SeqCst) { 130 } else { 0 })
+}
