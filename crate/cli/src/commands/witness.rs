@@ -176,6 +176,21 @@ fn read_coverage(stdout: &str) -> Result<Coverage, String> {
         })
 }
 
+/// The lines of `name` a compiler's messages point at (`name:12:5: warning: ...`).
+fn pointed_lines(name: &str, output: &str) -> Vec<usize> {
+    let mut lines: Vec<usize> = output
+        .match_indices(&format!("{name}:"))
+        .filter_map(|(at, m)| {
+            let rest = &output[at + m.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
 /// How a search ended.
 pub enum Searched {
     Done,
@@ -193,6 +208,7 @@ pub fn search(
     interrupted: &AtomicBool,
     mut on_witness: impl FnMut(&WitnessSession) -> Result<(), String>,
 ) -> Result<Searched, String> {
+    let name = checks.name.clone();
     let checks = Arc::new(checks);
     let (job_tx, job_rx) = channel::<Query>();
     let (done_tx, done_rx) = channel::<(u64, Result<(Observation, String), String>)>();
@@ -249,7 +265,15 @@ pub fn search(
             }
         };
         let original = id == 0;
+        let pointed = if original {
+            pointed_lines(&name, &format!("{output}\n{}", obs.trace.as_deref().unwrap_or("")))
+        } else {
+            vec![]
+        };
         session.report(id, obs);
+        if !pointed.is_empty() {
+            session.focus(&pointed);
+        }
         if original {
             if let OriginalState::NotFailing(o) = session.original_state() {
                 cancel.store(true, Ordering::SeqCst);

@@ -254,7 +254,14 @@ pub struct WitnessSession {
     shrinking: Vec<Shrink>,
     exhausted: bool,
     stats: WitnessStats,
+    /// Per rule, the sites on the lines the compiler pointed at (see [`WitnessSession::focus`]).
+    focused: HashMap<Rule, Vec<usize>>,
 }
+
+/// How often a site is drawn from the lines the compiler pointed at, when it did.
+const FOCUS_SHARE: f64 = 0.75;
+/// Lines either side of a line the compiler pointed at that count as near it.
+const FOCUS_LINES: usize = 3;
 
 impl WitnessSession {
     pub fn new(lang: Lang, text: &str, settings: WitnessSettings) -> Result<Self, InputError> {
@@ -308,8 +315,37 @@ impl WitnessSession {
             shrinking: vec![],
             exhausted: false,
             stats: WitnessStats::default(),
+            focused: HashMap::new(),
             settings,
         })
+    }
+
+    /// Lines (1-based) the compiler's report on the failing program points at: most sites
+    /// are then drawn near them. The bug is rarely far from where the compiler complains, and
+    /// a large program has too many sites to find it by chance.
+    pub fn focus(&mut self, lines: &[usize]) {
+        let mut starts = vec![0usize];
+        starts.extend(self.original.match_indices('\n').map(|(i, _)| i + 1));
+        let near = |byte: u32| {
+            let line = starts.partition_point(|&s| s <= byte as usize);
+            lines.iter().any(|&l| line.abs_diff(l) <= FOCUS_LINES)
+        };
+        self.focused = self
+            .rules
+            .iter()
+            .map(|r| {
+                let idx: Vec<usize> = self
+                    .sites
+                    .of_rule(r.rule)
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| near(s.start))
+                    .map(|(i, _)| i)
+                    .collect();
+                (r.rule, idx)
+            })
+            .filter(|(_, v)| !v.is_empty())
+            .collect();
     }
 
     pub fn original(&self) -> &str {
@@ -490,7 +526,10 @@ impl WitnessSession {
                 let r = self.pick_rule();
                 let rule = self.rules[r].rule;
                 let sites = self.sites.of_rule(rule);
-                let site = &sites[self.rng.below(sites.len())];
+                let site = match self.focused.get(&rule) {
+                    Some(near) if self.rng.unit() < FOCUS_SHARE => &sites[near[self.rng.below(near.len())]],
+                    _ => &sites[self.rng.below(sites.len())],
+                };
                 let text = site.choices[self.rng.below(site.choices.len())].clone();
                 let edit = Edit {
                     start: site.start,
