@@ -338,8 +338,8 @@ function validate(bug) {
   // The function gcov reports for the changed line: the last function definition above it (a
   // line that starts in column 0 with a declaration and names a function, not ending in ';').
   const above = text.slice(0, text.indexOf(bug.find)).split('\n').reverse();
-  const head = above.find((l) => /^[A-Za-z_][\w \t*]*\b[A-Za-z_]\w*\s*\(/.test(l) && !/[;,]\s*$/.test(l));
-  const fn = head?.match(/\b([A-Za-z_]\w*)\s*\(/)[1];
+  const head = above.find((l) => /^[A-Za-z_][\w \t*]*\(/.test(l) && !/[;,]\s*$/.test(l));
+  const fn = head?.match(/([A-Za-z_]\w*)\s*\(/)[1];
   if (fn !== bug.function) die(`bug ${bug.id}: the change is in function ${fn} of ${bug.file}, not ${bug.function}`);
 }
 
