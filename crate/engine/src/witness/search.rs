@@ -158,6 +158,8 @@ pub struct RuleStats {
     pub sites: usize,
     pub selected: u32,
     pub accepted: u32,
+    /// Its mutants the compiler rejected.
+    pub rejected: u32,
     /// The mean distance of its latest witness to the others.
     pub diversity: f64,
 }
@@ -284,6 +286,7 @@ impl WitnessSession {
                 sites: sites.of_rule(rule).len(),
                 selected: 0,
                 accepted: 0,
+                rejected: 0,
                 diversity: 0.0,
             })
             .collect::<Vec<_>>();
@@ -606,9 +609,11 @@ impl WitnessSession {
                 }
             }
             Purpose::Search(rules) => {
+                let rejected = obs.outcome == Outcome::Rejected;
                 for &r in &rules {
                     if let Some(st) = self.rules.iter_mut().find(|s| s.rule == r) {
                         st.selected += 1;
+                        st.rejected += rejected as u32;
                     }
                 }
                 match obs.outcome {
