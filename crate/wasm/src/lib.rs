@@ -1,15 +1,18 @@
 //! The engine's JavaScript API (wasm-bindgen), used by the playground's Web Worker: parsing,
-//! language detection, token diffs, and the two reducers, [`Reducer`] (one program) and
-//! [`PairReducer`] (a seed and a variant). Both hand out queries, `{id, candidate, side,
-//! text, original}`, and take each query's verdict; the engine decides which side is asked
-//! when. Data crosses as plain JS objects (serde-wasm-bindgen); errors are thrown as JS
+//! language detection, token diffs, the reducers, [`Reducer`] (one program), [`PairReducer`]
+//! (a seed and a variant) and [`GeneratorReducer`] (a generator's run), and the witness search
+//! [`WitnessReducer`] (DiWi). Each hands out queries, `{id, candidate, side, text, original}`,
+//! and takes each query's verdict (the witness search: an observation); the engine decides
+//! what is asked when. Data crosses as plain JS objects (serde-wasm-bindgen); errors are thrown as JS
 //! `Error`s whose message says what to do.
 
 mod generator;
 mod pair;
+mod witness;
 
 pub use generator::GeneratorReducer;
 pub use pair::PairReducer;
+pub use witness::WitnessReducer;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -28,6 +31,21 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     value
         .serialize(&ser)
         .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// A config object from JavaScript; `what` names it in the error.
+pub(crate) fn config<T: serde::de::DeserializeOwned>(
+    value: JsValue,
+    what: &str,
+) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| JsError::new(&format!("bad {what} config: {}", why(&e))))
+}
+
+/// What a conversion from JavaScript found wrong (without the "Error: " of its JS form).
+pub(crate) fn why(e: &serde_wasm_bindgen::Error) -> String {
+    let e = e.to_string();
+    e.strip_prefix("Error: ").unwrap_or(&e).to_string()
 }
 
 /// A verdict by name: 'interesting', 'boring' or 'error'.
@@ -152,8 +170,7 @@ struct ReducerConfig {
 }
 
 fn session_from(config: JsValue, recording: Option<Recording>) -> Result<Session, JsError> {
-    let cfg: ReducerConfig = serde_wasm_bindgen::from_value(config)
-        .map_err(|e| JsError::new(&format!("bad reducer config: {e}")))?;
+    let cfg: ReducerConfig = self::config(config, "reducer")?;
     let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.text)?;
     let settings = settings(cfg.strategy.as_deref())?;
     match recording {

@@ -18,8 +18,7 @@ struct PairConfig {
 }
 
 fn session_from(config: JsValue, recording: Option<Recording>) -> Result<PairSession, JsError> {
-    let cfg: PairConfig = serde_wasm_bindgen::from_value(config)
-        .map_err(|e| JsError::new(&format!("bad pair reducer config: {e}")))?;
+    let cfg: PairConfig = crate::config(config, "pair reducer")?;
     let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.variant)?;
     let settings = settings(cfg.strategy.as_deref())?;
     match recording {

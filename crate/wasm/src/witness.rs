@@ -1,0 +1,256 @@
+//! `WitnessReducer`: DiWi's witness search over a failing program. Its queries are mutants of
+//! the program (the first one the program itself); the worker compiles each, tests the
+//! property and reports an observation: the outcome (`failing`: the property still holds;
+//! `passing`: it does not and the compiler accepts the mutant, a witness; `rejected`:
+//! neither), with the compile's coverage or trace when it has one. The search applies
+//! verdicts in rounds: every query handed out must be reported before more come.
+
+use crate::{config, lang_or_detect, to_js, why};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use wasm_bindgen::prelude::*;
+use whittle::pair::unified_diff;
+use whittle::witness::{
+    Change, Coverage, Keep, Observation, OriginalState, Outcome, Selection, Witness,
+    WitnessSession, WitnessSettings, WitnessStats,
+};
+
+#[derive(Deserialize)]
+struct WitnessConfig {
+    #[serde(default)]
+    lang: Option<String>,
+    text: String,
+    /// The search's seed: the same seed, settings and observations give the same witnesses.
+    #[serde(default)]
+    seed: Option<u64>,
+    /// Tests at most, the original's included.
+    #[serde(default)]
+    budget: Option<usize>,
+    /// Stop after this many witnesses.
+    #[serde(default)]
+    want: Option<usize>,
+    #[serde(default)]
+    selection: Option<String>,
+    #[serde(default)]
+    keep: Option<String>,
+}
+
+fn settings(cfg: &WitnessConfig) -> Result<WitnessSettings, JsError> {
+    let named = |name: &Option<String>, what: &str, choices: &str| {
+        JsError::new(&format!(
+            "unknown {what} `{}`: use {choices}",
+            name.as_deref().unwrap_or_default()
+        ))
+    };
+    let default = WitnessSettings::default();
+    Ok(WitnessSettings {
+        seed: cfg.seed.unwrap_or(default.seed),
+        budget: cfg.budget.unwrap_or(default.budget).max(2),
+        want: cfg.want.filter(|&w| w > 0),
+        selection: match cfg.selection.as_deref() {
+            None => default.selection,
+            Some(s) => Selection::from_name(s)
+                .ok_or_else(|| named(&cfg.selection, "selection", "mh or random"))?,
+        },
+        keep: match cfg.keep.as_deref() {
+            None => default.keep,
+            Some(k) => {
+                Keep::from_name(k).ok_or_else(|| named(&cfg.keep, "keep", "diverse or all"))?
+            }
+        },
+        ..default
+    })
+}
+
+/// An observation as the worker sends it: `{outcome, coverage?, trace?}`.
+#[derive(Deserialize)]
+struct JsObservation {
+    outcome: String,
+    #[serde(default)]
+    coverage: Option<Coverage>,
+    #[serde(default)]
+    trace: Option<String>,
+}
+
+fn observation(value: JsValue) -> Result<Observation, JsError> {
+    let o: JsObservation = serde_wasm_bindgen::from_value(value).map_err(|e| {
+        JsError::new(&format!(
+            "bad observation: {} (want {{outcome, coverage?: {{file: {{function: [line]}}}}, trace?: string}})",
+            why(&e)
+        ))
+    })?;
+    let outcome = match o.outcome.as_str() {
+        "failing" => Outcome::Failing,
+        "passing" => Outcome::Passing,
+        "rejected" => Outcome::Rejected,
+        other => {
+            return Err(JsError::new(&format!(
+                "unknown outcome `{other}`: use failing, passing or rejected"
+            )))
+        }
+    };
+    Ok(Observation {
+        outcome,
+        coverage: o.coverage,
+        trace: o.trace,
+    })
+}
+
+const fn state_name(s: OriginalState) -> &'static str {
+    match s {
+        OriginalState::Untested => "untested",
+        OriginalState::Failing => "failing",
+        OriginalState::NotFailing(Outcome::Passing) => "passing",
+        OriginalState::NotFailing(_) => "rejected",
+    }
+}
+
+#[derive(Serialize)]
+struct Stats<'a> {
+    #[serde(flatten)]
+    stats: &'a WitnessStats,
+    budget: usize,
+    done: bool,
+    /// What the failing program's own test said: 'untested', 'failing', or (nothing to
+    /// witness) 'passing' or 'rejected'.
+    original: &'static str,
+}
+
+/// A witness as the page lists it: the engine's, with its place and its diff.
+#[derive(Serialize)]
+struct Listed<'a> {
+    index: usize,
+    text: &'a str,
+    changes: &'a [Change],
+    order: usize,
+    distance: Option<f64>,
+    /// The query that found it; null for one a higher-order mutant was shrunk to.
+    query: Option<u64>,
+    /// A unified diff from the failing program to the witness.
+    diff: String,
+}
+
+impl<'a> Listed<'a> {
+    fn of(index: usize, w: &'a Witness, original: &str) -> Self {
+        Listed {
+            index,
+            text: &w.text,
+            changes: &w.changes,
+            order: w.order,
+            distance: w.distance,
+            query: Some(w.query).filter(|&q| q != u64::MAX),
+            diff: unified_diff(
+                original,
+                &w.text,
+                "failing",
+                &format!("witness {}", index + 1),
+            ),
+        }
+    }
+}
+
+/// A witness search in progress (DiWi).
+#[wasm_bindgen]
+pub struct WitnessReducer {
+    session: WitnessSession,
+    budget: usize,
+    /// Queries reported (the session holds them until their round is applied).
+    reported: HashSet<u64>,
+}
+
+#[wasm_bindgen]
+impl WitnessReducer {
+    /// `config`: `{lang?, text, seed?, budget?, want?, selection?: 'mh' | 'random', keep?:
+    /// 'diverse' | 'all'}`. Throws if the text does not parse.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config_: JsValue) -> Result<WitnessReducer, JsError> {
+        let cfg: WitnessConfig = config(config_, "witness search")?;
+        let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.text)?;
+        let settings = settings(&cfg)?;
+        let budget = settings.budget;
+        let session = WitnessSession::new(lang, &cfg.text, settings)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(WitnessReducer {
+            session,
+            budget,
+            reported: HashSet::new(),
+        })
+    }
+
+    /// Up to `k` mutants to test: `[{id, candidate, side: 'variant', text, original}]`, the
+    /// first the program itself. Empty while the round's observations are awaited: report
+    /// every query handed out.
+    pub fn next(&mut self, k: usize) -> Result<JsValue, JsError> {
+        to_js(&self.session.next(k))
+    }
+
+    /// The observation of query `id`: `{outcome: 'failing' | 'passing' | 'rejected',
+    /// coverage?: {file: {function: [line]}}, trace?: string}` (coverage or trace of the
+    /// original's and passing mutants' compiles, when the endpoint gives one).
+    /// A query reported before, or never handed out, is ignored.
+    pub fn report(&mut self, id: f64, obs: JsValue) -> Result<(), JsError> {
+        let obs = observation(obs)?;
+        let id = id as u64;
+        if self.wants(id as f64) {
+            self.reported.insert(id);
+            self.session.report(id, obs);
+        }
+        Ok(())
+    }
+
+    /// Whether query `id` is awaited: handed out and not reported yet (the search needs every
+    /// one of them).
+    pub fn wants(&self, id: f64) -> bool {
+        let id = id as u64;
+        self.session.wants(id) && !self.reported.contains(&id)
+    }
+
+    /// The budget spent, enough witnesses, nothing left to try, or an original that does not
+    /// fail.
+    pub fn done(&self) -> bool {
+        self.session.done()
+    }
+
+    /// `{queries, failing, passing, rejected, syntax_rejected, not_diverse,
+    /// minimize_queries, witnesses, max_order, budget, done, original}`.
+    pub fn stats(&self) -> Result<JsValue, JsError> {
+        to_js(&Stats {
+            stats: self.session.stats(),
+            budget: self.budget,
+            done: self.session.done(),
+            original: state_name(self.session.original_state()),
+        })
+    }
+
+    /// The witnesses found from the `from`th on: `[{index, text, changes: [{rule, line,
+    /// before, after}], order, distance, query, diff}]`.
+    pub fn witnesses(&self, from: usize) -> Result<JsValue, JsError> {
+        let original = self.session.original();
+        let listed: Vec<Listed> = self
+            .session
+            .witnesses()
+            .iter()
+            .enumerate()
+            .skip(from)
+            .map(|(index, witness)| Listed::of(index, witness, original))
+            .collect();
+        to_js(&listed)
+    }
+
+    /// The compiler's files and functions by Ochiai, most suspicious first: `{files:
+    /// [{name, score, statements}], functions: [...]}`, or null without the failing
+    /// program's coverage.
+    pub fn ranking(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.ranking())
+    }
+
+    /// Each mutation rule's record: `[{rule, sites, selected, accepted, diversity}]`.
+    pub fn rules(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.rules())
+    }
+
+    /// The failing program.
+    pub fn original(&self) -> String {
+        self.session.original().to_string()
+    }
+}
