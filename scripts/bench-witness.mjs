@@ -22,7 +22,8 @@
 //                         [-j N] [--limit SECONDS] [--cases] [--no-bugs] [--out DIR]
 //
 // Every run's folder (log, stats, witnesses) and results.json go to --out
-// (default target/bench-witness). WHITTLE_BIN runs another whittle binary.
+// (default target/bench-witness). WHITTLE_BIN runs another whittle binary; either way the bench
+// runs a copy of it taken at the start, in --out/bin/.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -154,19 +155,44 @@ function logTail(path, lines = 5) {
  * Runs whittle with `args` in `dir` (log in dir/whittle.log, statistics in dir/stats.json).
  * Resolves to {stats, seconds, status}: status "ok", "stopped at the limit" or "error: ...".
  */
-async function runWhittle(args, dir, opts) {
+async function runWhittle(args, dir, opts, retry = true) {
   const logPath = join(dir, 'whittle.log');
   const statsPath = join(dir, 'stats.json');
-  const run = await runWithLimit(WHITTLE, [...args, '--stats-json', statsPath, '-q', '-j', String(opts.jobs)], {
-    cwd: dir, logPath, limitSeconds: opts.limit,
-  });
+  rmSync(statsPath, { force: true });
+  let run;
+  try {
+    run = await runWithLimit(opts.whittle, [...args, '--stats-json', statsPath, '-q', '-j', String(opts.jobs)], {
+      cwd: dir, logPath, limitSeconds: opts.limit, env: { ...process.env, WHITTLE_BIN: opts.whittle },
+    });
+  } catch (e) {
+    run = { code: null, signal: e.message, timedOut: false, wallSeconds: 0 };
+  }
   let stats = null;
   try { stats = readJson(statsPath); } catch { /* none written */ }
   let status = 'ok';
   if (run.timedOut) status = `stopped at the limit (${opts.limit} s)`;
   else if (run.code !== 0) status = `error: exit ${run.code ?? run.signal}: ${logTail(logPath, 1)}`;
   else if (!stats) status = `error: no statistics in ${statsPath}`;
+  // This machine is shared: a test that could not even start is tried once more.
+  if (retry && status.startsWith('error')) {
+    progress(`${status}; trying once more`);
+    return runWhittle(args, dir, opts, false);
+  }
   return { stats, seconds: run.wallSeconds, status };
+}
+
+/**
+ * A copy of the whittle binary for the whole bench, so that a rebuild while it runs changes
+ * nothing (the bugs' cov.sh run \$WHITTLE_BIN when it is set).
+ */
+function snapshot(out) {
+  const dir = join(out, 'bin');
+  mkdirSync(dir, { recursive: true });
+  const to = join(dir, 'whittle');
+  rmSync(to, { force: true });
+  copyFileSync(WHITTLE, to);
+  chmodSync(to, 0o755);
+  return to;
 }
 
 /**
@@ -376,6 +402,7 @@ async function main() {
   }
   requireWitness(opts.bugs);
   mkdirSync(opts.out, { recursive: true });
+  opts.whittle = snapshot(opts.out);
   const all = { budget: opts.budget, seeds: opts.seeds, configs: opts.configs, bugs: [], cases: [] };
   const save = () => writeFileSync(join(opts.out, 'results.json'), `${JSON.stringify(all, null, 2)}\n`);
   const out = [];

@@ -426,8 +426,9 @@ timeout -s KILL ${COMPILE_TIMEOUT} "$BUG/tcc" -B"$BUG" -I"$BUG/include" $CFLAGS 
   const cov = `#!/bin/sh
 # Bug ${bug.id}: prints the coverage of the buggy tcc compiling input.c, as JSON
 # ({"tccgen.c": {"gen_op": [lines]}, ...}). Runs in a folder that holds input.c.
+# $WHITTLE_BIN, when set, is the whittle to run.
 BUG=${sh(dir)}
-exec ${sh(WHITTLE)} coverage --objects "$BUG" -- "$BUG/tcc" -B"$BUG" ${CFLAGS.join(' ')} -c input.c -o /dev/null
+exec "\${WHITTLE_BIN:-${WHITTLE}}" coverage --objects "$BUG" -- "$BUG/tcc" -B"$BUG" ${CFLAGS.join(' ')} -c input.c -o /dev/null
 `;
   return { 'check.sh': check, 'witness.sh': witness, 'cov.sh': cov };
 }
@@ -444,11 +445,14 @@ async function writeCase(bug, dir, found) {
   const caseDir = join(dir, 'case');
   mkdirSync(caseDir, { recursive: true });
   const input = readFileSync(found.program.path, 'utf8');
-  writeFileSync(join(caseDir, 'input.c'), input);
-  for (const [name, text] of Object.entries(scripts(bug, dir))) {
-    writeFileSync(join(caseDir, name), text);
-    chmodSync(join(caseDir, name), 0o755);
-  }
+  // Files already right are left alone: a bench may be running the scripts.
+  const put = (name, text, mode) => {
+    const path = join(caseDir, name);
+    if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
+    chmodSync(path, mode);
+  };
+  put('input.c', input, 0o644);
+  for (const [name, text] of Object.entries(scripts(bug, dir))) put(name, text, 0o755);
   const [check, witness] = await Promise.all([tryScript(join(caseDir, 'check.sh'), input), tryScript(join(caseDir, 'witness.sh'), input)]);
   if (check !== 0) die(`${bug.id}: case/check.sh exits ${check} on the failing program, not 0`);
   if (witness === 0) die(`${bug.id}: case/witness.sh accepts the failing program`);
@@ -523,7 +527,8 @@ async function main() {
       id: bug.id, stamp: built.stamp, pool: poolKey, program: found.program.name, origin: found.program.origin,
       bytes: found.program.bytes, how: found.how, tried: found.tried, expected: found.program.expected,
     };
-    writeFileSync(casePath, `${JSON.stringify(info, null, 2)}\n`);
+    const infoText = `${JSON.stringify(info, null, 2)}\n`;
+    if (!existsSync(casePath) || readFileSync(casePath, 'utf8') !== infoText) writeFileSync(casePath, infoText);
     chosen.push({ bug, dir: built.dir, caseDir, info });
     say(`${bug.id}: ${found.program.name} (${found.program.bytes} bytes): ${found.how}`);
   }
@@ -532,7 +537,9 @@ async function main() {
     id: bug.id, file: bug.file, function: bug.function, description: bug.description, dir, case: caseDir,
     find: bug.find, replace: bug.replace, program: info.origin, bytes: info.bytes, how: info.how,
   }));
-  writeFileSync(join(OUT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
+  const manifestPath = join(OUT, 'manifest.json');
+  if (!existsSync(manifestPath) || readFileSync(manifestPath, 'utf8') !== manifestText) writeFileSync(manifestPath, manifestText);
   console.log(table(['bug', 'file', 'function', 'failing program', 'bytes', 'how it fails'],
     chosen.map(({ bug, info }) => [bug.id, bug.file, bug.function, info.program, info.bytes, info.how])));
   console.log(`\n${chosen.length} bugs in ${join(OUT, 'manifest.json')} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
