@@ -98,7 +98,7 @@ fn tcc_coverage_ranks_the_compilers_files_and_functions() {
     write(d, "check.sh", &format!("#!/bin/sh\n[ \"$({run})\" = 40 ]\n"));
     write(d, "witness.sh", &format!("#!/bin/sh\nout=$({run}) && [ \"$out\" != 40 ]\n"));
     let whittle_bin = env!("CARGO_BIN_EXE_whittle");
-    write(d, "cov.sh", &format!("#!/bin/sh\nexec {whittle_bin} coverage --objects {t} -- {t}/tcc -B{t} -I{t}/include -c p.c -o /dev/null\n"));
+    write(d, "cov.sh", &format!("#!/bin/sh\nexec {whittle_bin} coverage --objects {t} -- {t}/tcc -B{t} -I{t}/include -c p.c -o p.o\n"));
     let out = whittle(d, &["witness", "p.c", "--test", "./check.sh", "--test-witness", "./witness.sh", "--coverage", "./cov.sh", "--budget", "40", "-q", "--stats-json", "s.json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("s.json")).unwrap()).unwrap();
