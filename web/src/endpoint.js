@@ -2,7 +2,8 @@
 // by `whittle serve` (same JSON), or "none" (the property reads the program text only).
 //
 // Answers are normalized to {code, stdout, stderr, asm, run: {code, stdout, stderr} | null}
-// with each stream as one string. Failures a person must act on (dead endpoint, 5xx, 4xx,
+// with each stream as one string, plus `coverage` ({file: {function: [line]}}) when the
+// endpoint measured the compiler's (whittle serve's `tcc`). Failures a person must act on (dead endpoint, 5xx, 4xx,
 // malformed JSON, timeout) throw EndpointError; HTTP 429 is waited out (Retry-After).
 
 /** Compiler Explorer's language ids for ours. */
@@ -155,17 +156,21 @@ async function parseAnswer(res, where) {
   return normalize(json);
 }
 
-/** Compiler Explorer's answer → {code, stdout, stderr, asm, run}. */
+/** Compiler Explorer's answer → {code, stdout, stderr, asm, run, coverage?}. */
 export function normalize(json) {
   const run = json.execResult;
-  return {
+  const answer = {
     code: json.code,
     stdout: lines(json.stdout),
     stderr: lines(json.stderr),
     asm: lines(json.asm),
     run: run && (run.didExecute ?? true) ? { code: run.code, stdout: lines(run.stdout), stderr: lines(run.stderr) } : null,
   };
+  if (isObject(json.coverage)) answer.coverage = json.coverage;
+  return answer;
 }
+
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function lines(stream) {
   if (typeof stream === 'string') return stream;
@@ -203,7 +208,9 @@ const CACHE_CHARS = 32 << 20;
 const cache = new Map();
 let cacheChars = 0;
 
-const answerChars = (r) => r.stdout.length + r.stderr.length + r.asm.length + (r.run ? r.run.stdout.length + r.run.stderr.length : 0) + 64;
+const answerChars = (r) =>
+  r.stdout.length + r.stderr.length + r.asm.length + (r.run ? r.run.stdout.length + r.run.stderr.length : 0) +
+  (r.coverage ? JSON.stringify(r.coverage).length : 0) + 64;
 
 function cacheGet(key) {
   return cache.get(key);

@@ -13,6 +13,19 @@ export function makeProperty(spec, { timeoutMs = 10000 } = {}) {
   return spec.kind === 'js' ? new SandboxedProperty(spec.js, timeoutMs) : regexProperty(spec);
 }
 
+/**
+ * What a pair's automatic seed must be, from the variant's property tester: the compile
+ * succeeds (exit code 0) and the variant's property does not hold (what a witness is).
+ */
+export function compilesWithout(variant) {
+  return {
+    async test(result, input) {
+      return result.code === 0 && !(await variant.test(result, input));
+    },
+    dispose() {},
+  };
+}
+
 /** The regex property as a plain function (also used by the page to check a spec). */
 export function regexProperty(spec) {
   let re = null;

@@ -6,8 +6,9 @@
 // replay takes its verdicts from a recording instead and needs no endpoint.
 //
 // config: {mode: 'single' | 'pair' | 'generator', lang, variant, seed?, strategy, k, property,
-//          seedProperty?, generator?, endpoint, ...}: property is the variant's (the one
-//          program's). In generator mode the engine's GeneratorReducer re-runs the generator
+//          seedProperty?, generator?, witness?, endpoint, ...}: property is the variant's (the
+//          one program's); a pair with witness.autoSeed tests its seed with compilesWithout
+//          (property.js) instead of seedProperty. In generator mode the engine's GeneratorReducer re-runs the generator
 //          module (generator.source, loaded by generator-module.js) and its queries are the
 //          outputs, tested as the variant.
 //
@@ -22,7 +23,7 @@
 //   {type: 'notice', message}          back-off on 429, a property that threw on a candidate
 //   {type: 'finished', state: 'done' | 'failed' | 'cancelled', message?, best, stats, history, verdicts, elapsedMs}
 import { Compiler, EndpointError } from './endpoint.js';
-import { makeProperty, PropertyError } from './property.js';
+import { compilesWithout, makeProperty, PropertyError } from './property.js';
 import { sideLabel } from './state.js';
 import { engineConfig, loadGenerator } from './generator-module.js';
 
@@ -69,7 +70,10 @@ export class Reduction {
         this.reducer = Reducer.replay(...args, this.recording);
       } else {
         this.properties = { variant: makeProperty(this.config.property) };
-        if (this.pair) this.properties.seed = makeProperty(this.config.seedProperty);
+        if (this.pair) {
+          // An automatic seed is a witness of the variant: it compiles and lacks the property.
+          this.properties.seed = this.config.witness?.autoSeed ? compilesWithout(this.properties.variant) : makeProperty(this.config.seedProperty);
+        }
         this.compiler = new Compiler(this.config, (e) =>
           this.send({ type: 'notice', message: `${e.seconds > 0 ? `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` : 'rate limited'}` }));
         this.reducer = new Reducer(...args);
@@ -261,14 +265,21 @@ export class Reduction {
     return msg;
   }
 
-  finish(state, message) {
-    if (this.isOver()) return;
+  /** Stops everything under way (timers, requests, properties) as the run ends in `state`;
+   *  returns the time it ran. */
+  end(state) {
     const elapsedMs = this.elapsedMs();
     this.state = state;
     clearTimeout(this.progressTimer);
     for (const { abort } of this.inflight.values()) abort.abort();
     this.inflight.clear();
     for (const p of Object.values(this.properties ?? {})) p.dispose();
+    return elapsedMs;
+  }
+
+  finish(state, message) {
+    if (this.isOver()) return;
+    const elapsedMs = this.end(state);
     if (!this.reducer) return this.send({ type: 'finished', state, message });
     const stats = this.reducer.stats();
     if (state === 'done' && stats.original_interesting === false) {

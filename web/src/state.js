@@ -11,7 +11,10 @@
 // A pair's two sides are 'seed' and 'variant'. In one-program mode the program is the variant
 // side: its text is `state.variant`, its property `state.property`. In generator mode
 // (GReduce) the program is a generator's output: `state.generator` holds the generator module's
-// source and its settings, and the output is tested as the variant, with `state.property`.
+// source and its settings, and the output is tested as the variant, with `state.property`. In
+// witness mode (DiWi) the program is a failing one, with `state.property`, and the search
+// looks for mutants of it that lose the property and compile; `state.witness` holds the
+// search's settings, which pair mode's automatic seed (a witness of the variant) uses too.
 import { SAMPLE_PROGRAM, SAMPLE_SEED } from './sample.js';
 import { SAMPLE_GENERATOR } from './generator-sample.js';
 import { apiBase } from './endpoint.js';
@@ -40,10 +43,15 @@ export const DEFAULT_PROPERTY = Object.freeze({
 /** Generator mode's defaults: the paper's password generator; seed '' is the module's own. */
 export const DEFAULT_GENERATOR = Object.freeze({ source: SAMPLE_GENERATOR, seed: '', align: 'realign', trace: 'hdd' });
 
+/** The witness search's defaults; `autoSeed`: pair mode finds its seed (a witness). */
+export const DEFAULT_WITNESS = Object.freeze({ seed: 1, budget: 200, autoSeed: false });
+
+export const MODES = ['single', 'pair', 'generator', 'witness'];
+
 /** A fresh copy of the state the page opens with. */
 export function defaultState() {
   return {
-    mode: 'single', // or 'pair', or 'generator'
+    mode: 'single', // or 'pair', 'generator', 'witness'
     lang: 'c',
     variant: SAMPLE_PROGRAM, // the program, or a pair's variant
     seed: SAMPLE_SEED, // pair mode only
@@ -56,6 +64,7 @@ export function defaultState() {
     seedProperty: seedPropertyFrom(DEFAULT_PROPERTY),
     settings: { k: defaultK('whittle'), timeoutS: 60, shareVerdicts: true },
     generator: { ...DEFAULT_GENERATOR }, // generator mode only
+    witness: { ...DEFAULT_WITNESS }, // witness mode, and pair mode's automatic seed
   };
 }
 
@@ -63,6 +72,10 @@ export function defaultState() {
 
 export const isPair = (state) => state.mode === 'pair';
 export const isGenerator = (state) => state.mode === 'generator';
+export const isWitness = (state) => state.mode === 'witness';
+
+/** Pair mode with an automatic seed: the worker finds the seed (a witness of the variant). */
+export const autoSeeded = (state) => isPair(state) && !!state.witness.autoSeed;
 
 /** The sides this state reduces: the variant, and in pair mode the seed. */
 export const sidesOf = (state) => (isPair(state) ? ['variant', 'seed'] : ['variant']);
@@ -77,8 +90,12 @@ const propertyField = (side) => (side === 'seed' ? 'seedProperty' : 'property');
 
 export const propertyOf = (state, side) => state[propertyField(side)];
 
+/** The sides whose own property a run tests: an automatic seed's is derived from the
+ *  variant's (it compiles, and the variant's does not hold). */
+export const propertySides = (state) => (autoSeeded(state) ? ['variant'] : sidesOf(state));
+
 /** Whether a property is JavaScript (which a link's state may not run unasked). */
-export const usesJs = (state) => sidesOf(state).some((side) => propertyOf(state, side).kind === 'js');
+export const usesJs = (state) => propertySides(state).some((side) => propertyOf(state, side).kind === 'js');
 
 /** Whether the state runs a generator: JavaScript that runs in the page's engine worker (not
  *  sandboxed), to reduce and to replay alike, so a link's may not run unasked either. */
@@ -105,6 +122,7 @@ export const setText = (state, side, text) => ({ ...state, [side === 'seed' ? 's
 export const setProperty = (state, side, property) => ({ ...state, [propertyField(side)]: { ...property } });
 export const setSettings = (state, settings) => ({ ...state, settings: { ...state.settings, ...settings } });
 export const setGenerator = (state, generator) => ({ ...state, generator: { ...state.generator, ...generator } });
+export const setWitness = (state, witness) => ({ ...state, witness: { ...state.witness, ...witness } });
 
 /**
  * The seed a generator run starts from: the state's (a non-negative integer, as text or a
@@ -145,7 +163,7 @@ export function withDefaults(saved) {
   const { seedProperty, ...rest } = s;
   const out = typedMerge(defaultState(), rest);
   out.seedProperty = typedMerge(seedPropertyFrom(out.property), seedProperty);
-  if (!['single', 'pair', 'generator'].includes(out.mode)) out.mode = 'single';
+  if (!MODES.includes(out.mode)) out.mode = 'single';
   return out;
 }
 
@@ -170,10 +188,12 @@ function typedMerge(defaults, saved) {
 
 /** What a decoded permalink asks for: its state, and the reduction it recorded (if any). */
 export function fromLink(decoded) {
-  const { verdicts, engine, ...state } = decoded;
+  const { verdicts, engine, ...rest } = decoded;
+  const state = withDefaults(rest);
   return {
-    state: withDefaults(state),
-    link: typeof verdicts === 'string' ? { verdicts, engine: engine ?? null } : null,
+    state,
+    // A witness search records nothing to replay.
+    link: typeof verdicts === 'string' && !isWitness(state) ? { verdicts, engine: engine ?? null } : null,
   };
 }
 
@@ -190,6 +210,7 @@ export function shareableState(state, { run = null, link = null, engineId = null
   }
   if (isGenerator(s)) delete s.variant; // the program is the generator's output
   else delete s.generator;
+  if (!isWitness(s) && !isPair(s)) delete s.witness;
   const own = run?.verdicts && run.key === runKey(state);
   const recording = own ? { verdicts: run.verdicts, engine: engineId } : link;
   if (state.settings.shareVerdicts && recording?.verdicts) {
@@ -233,7 +254,7 @@ export function linkRequests(state) {
     if (k > 1) asks.push({ key: 'parallel', text: `up to ${k} compile requests at a time`, warn: false });
   }
   if (usesJs(state)) {
-    const which = isPair(state) && sidesOf(state).every((side) => propertyOf(state, side).kind === 'js') ? 'JavaScript properties' : 'a JavaScript property';
+    const which = propertySides(state).length > 1 && propertySides(state).every((side) => propertyOf(state, side).kind === 'js') ? 'JavaScript properties' : 'a JavaScript property';
     asks.push({ key: 'js', text: `carries ${which}: code from the link that runs in a sandbox in your browser, away from this page, but that can reach the network`, warn: true });
   }
   if (usesGenerator(state)) {
@@ -273,6 +294,7 @@ export function syntaxBlocker(state, reports) {
   // A generator's output is valid by construction: nothing to parse first.
   if (isGenerator(state)) return reports.variant ? null : 'the engine is still loading';
   for (const side of sidesOf(state)) {
+    if (side === 'seed' && autoSeeded(state)) continue; // the search writes the seed
     if (!reports[side]) return 'the engine is still loading';
     if (!reports[side].ok) return `the ${sideName(state, side)} does not parse: fix the syntax error first`;
   }
@@ -323,6 +345,7 @@ export function reduceConfig(state, lang) {
     strategy: state.strategy,
     k: state.settings.k,
     generator: isGenerator(state) ? { ...state.generator } : undefined,
+    witness: isWitness(state) || autoSeeded(state) ? { ...state.witness } : undefined,
     ...testConfig(state),
   };
 }
@@ -331,16 +354,27 @@ export function reduceConfig(state, lang) {
 //
 // run: {id, replay, pair, original: {variant, seed}, lang, key, state, verdicts, best, stats,
 //       outputs}. state: 'running' | 'paused' | 'done' | 'failed' | 'cancelled' | 'restored'.
+//       A witness search (witness: true) has no best: `witnesses` (as found, each with its
+//       changes and diff), `ranking` (with coverage) and its own `stats`. A pair with an
+//       automatic seed is `seeding` until the worker reports the seed it found; meanwhile
+//       `seedSearch` holds the search's stats.
 
 /** A new run of `state` (after `previous`, whose id it follows). */
 export function startRun(state, previous, { lang, replay = false }) {
+  // (A replay's seed is the state's: the one an earlier search found.)
+  const seeding = autoSeeded(state) && !replay;
   return {
     id: (previous?.id ?? 0) + 1,
     replay,
     pair: isPair(state),
     generator: isGenerator(state),
+    witness: isWitness(state),
+    seeding,
+    seedSearch: null,
+    witnesses: [],
+    ranking: null,
     // A generator's original is its output, which the worker reports ('generated').
-    original: { variant: isGenerator(state) ? null : state.variant, seed: isPair(state) ? state.seed : null },
+    original: { variant: isGenerator(state) ? null : state.variant, seed: isPair(state) && !seeding ? state.seed : null },
     originalTrace: null,
     trace: null,
     lang,
@@ -364,11 +398,17 @@ export function runMessage(run, msg) {
       return { ...run, state: msg.state };
     case 'generated':
       return { ...run, original: { ...run.original, variant: msg.original }, originalTrace: msg.trace };
+    case 'seeding':
+      return { ...run, seedSearch: msg.stats };
+    case 'seed':
+      return { ...run, seeding: false, seedSearch: msg.stats, original: { ...run.original, seed: msg.seed } };
     case 'progress':
+      if (run.witness) return witnessesIn(run, msg);
       return msg.best === undefined ? run : { ...run, best: msg.best, stats: msg.stats, trace: msg.trace ?? run.trace };
     case 'original':
       return { ...run, outputs: { ...run.outputs, [msg.side]: msg.result } };
     case 'finished':
+      if (run.witness) return msg.stats ? { ...witnessesIn({ ...run, witnesses: [] }, msg), state: msg.state } : { ...run, state: msg.state };
       return msg.stats
         ? { ...run, state: msg.state, best: msg.best, stats: msg.stats, verdicts: msg.verdicts, trace: msg.trace ?? run.trace }
         : { ...run, state: msg.state };
@@ -376,6 +416,15 @@ export function runMessage(run, msg) {
       return run;
   }
 }
+
+/** A witness search's run after a message with its stats: the witnesses it brings are new
+ *  ones (a 'finished' one brings them all), its ranking the latest. */
+const witnessesIn = (run, msg) => ({
+  ...run,
+  stats: msg.stats,
+  witnesses: msg.witnesses ? [...run.witnesses, ...msg.witnesses] : run.witnesses,
+  ranking: msg.ranking !== undefined ? msg.ranking : run.ranking,
+});
 
 /** What local storage keeps of a run's best result, so that it survives a reload. */
 export function bestRecord(run, finished, savedAt) {

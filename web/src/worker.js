@@ -3,6 +3,8 @@
 //
 // Messages in:  {type: 'parse', seq, key, text, lang, wantTree}  (key: which text: a side)
 //               {type: 'reduce', run, config}   {type: 'replay', run, config, verdicts}
+//                 (config.mode 'witness': a witness search; 'pair' with witness.autoSeed: its
+//                 seed found by one first)
 //               {type: 'pause' | 'resume' | 'cancel', run}
 //               {type: 'diff', seq, a, b}
 //               {type: 'check', seq, config, text}: one query of the program as it is
@@ -11,9 +13,11 @@
 //               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
 //               {type: 'checked', seq, result, verdict: bool | null, error?}
 //               {type: 'generated', seq, output, trace, seed}
-//               reduction messages, see reduction.js
+//               reduction messages, see reduction.js (witness-search.js, auto-seed.js)
 import init, * as engine from '../pkg/whittle.js';
 import { Reduction } from './reduction.js';
+import { WitnessSearch } from './witness-search.js';
+import { AutoSeededPair } from './auto-seed.js';
 import { Compiler } from './endpoint.js';
 import { makeProperty } from './property.js';
 import { generateOnce } from './generator-module.js';
@@ -70,7 +74,7 @@ function handle(msg) {
     case 'replay':
       reduction?.cancel();
       reduction?.dispose();
-      reduction = new Reduction(engine, msg, postMessage);
+      reduction = newRun(msg);
       reduction.start();
       break;
     case 'pause':
@@ -79,6 +83,15 @@ function handle(msg) {
       if (reduction && reduction.run === msg.run) reduction[msg.type]();
       break;
   }
+}
+
+/** The run a 'reduce' or 'replay' message asks for (a replay of a pair needs no search: its
+ *  seed is the one the recorded reduction had). */
+function newRun(msg) {
+  const { mode, witness } = msg.config;
+  if (mode === 'witness') return new WitnessSearch(engine, msg, postMessage);
+  if (mode === 'pair' && witness?.autoSeed && msg.type === 'reduce') return new AutoSeededPair(engine, msg, postMessage);
+  return new Reduction(engine, msg, postMessage);
 }
 
 function parseLatest(key) {
