@@ -1,5 +1,5 @@
 // The settings sidebar <-> the playground state's compile and property parts.
-import { defaultK, DEFAULT_JS_PROPERTY, propertyOf } from './state.js';
+import { autoSeeded, defaultK, DEFAULT_JS_PROPERTY, DEFAULT_WITNESS, isPair, propertyOf } from './state.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,6 +16,9 @@ export function writeForm(state, propSide = 'variant') {
   $('k').value = String(state.settings.k);
   $('timeout').value = String(state.settings.timeoutS);
   $('share-verdicts').checked = state.settings.shareVerdicts !== false;
+  $('auto-seed').checked = !!state.witness.autoSeed;
+  $('wit-budget').value = String(state.witness.budget);
+  $('wit-seed').value = String(state.witness.seed);
   showFields(state, propSide);
 }
 
@@ -57,6 +60,11 @@ export function readForm() {
       timeoutS: clamp(Number($('timeout').value) || 60, 1, 600),
       shareVerdicts: $('share-verdicts').checked,
     },
+    witness: {
+      autoSeed: $('auto-seed').checked,
+      budget: clamp(Math.round(Number($('wit-budget').value)) || DEFAULT_WITNESS.budget, 2, 100000),
+      seed: wholeNumber($('wit-seed').value, DEFAULT_WITNESS.seed),
+    },
   };
 }
 
@@ -67,6 +75,10 @@ export function showFields(state, propSide = 'variant') {
   $('compiler-fields').hidden = state.endpoint.kind === 'none';
   $('prop-regex-fields').hidden = p.kind !== 'regex';
   $('prop-js-fields').hidden = p.kind !== 'js';
+  // A pair needs the search's settings only to find its seed, whose property is derived.
+  $('witness-fields').hidden = isPair(state) && !state.witness.autoSeed;
+  $('prop-side-switch').hidden = autoSeeded(state);
+  $('auto-seed-property').hidden = !autoSeeded(state);
 }
 
 /** Fills the compiler select, keeping `current` when the list has it. */
@@ -77,6 +89,12 @@ export function fillCompilers(list, current) {
   select.replaceChildren(...options);
   if (current) select.value = current;
   return select.value;
+}
+
+/** A whole number from 0 up (the search's seed), else `fallback`. */
+function wholeNumber(text, fallback) {
+  const n = Number(text);
+  return text.trim() !== '' && Number.isSafeInteger(n) && n >= 0 ? n : fallback;
 }
 
 function clamp(v, lo, hi) {

@@ -2,10 +2,13 @@
 // settings form, the parse panel, the run view and sharing together, and talks to the engine
 // worker (engine-client.js, which runs reductions with reduction.js).
 //
-// Three modes: one program; a pair (PPR): a seed without the behaviour and a variant with it,
-// each with its own property; or a generator (GReduce): a JavaScript module whose output is
-// the program, reduced by re-running it with fewer loop iterations and optional parts. The
-// sides are 'variant' (the program, the pair's variant, or the generator's output) and 'seed'.
+// Four modes: one program; a pair (PPR): a seed without the behaviour and a variant with it,
+// each with its own property (or the seed found as a witness of the variant: the automatic
+// seed); a generator (GReduce): a JavaScript module whose output is the program, reduced by
+// re-running it with fewer loop iterations and optional parts; or witnesses (DiWi): mutants of
+// a failing program that compile and lose the property, which rank the compiler's code when
+// the endpoint measures its coverage (witness-view.js). The sides are 'variant' (the program,
+// the pair's variant, or the generator's output) and 'seed'.
 import { createEditor } from './editor.js';
 import { EngineClient } from './engine-client.js';
 import { ParsePanel } from './parse-panel.js';
@@ -13,6 +16,7 @@ import { RunView, finishedStatus, resultText } from './run-view.js';
 import { enterEmbedMode, isEmbed, setUpSharing } from './share.js';
 import { LinkPanel } from './link-panel.js';
 import { GeneratorView } from './generator-view.js';
+import { WitnessView, changesText, seedingStatus, witnessFinishedStatus } from './witness-view.js';
 import { SettingsPanel } from './settings-panel.js';
 import { decodeState, encodeState } from './permalink.js';
 import * as storage from './storage.js';
@@ -122,6 +126,10 @@ for (const r of document.querySelectorAll('input[name=side]')) r.addEventListene
 function applyMode() {
   document.body.classList.toggle('pair', S.isPair(state));
   document.body.classList.toggle('generator', S.isGenerator(state));
+  document.body.classList.toggle('witness', S.isWitness(state));
+  if (!embed) $('reduce').textContent = S.isWitness(state) ? 'Find witnesses' : 'Reduce';
+  if (S.isWitness(state) && ['progress', 'result', 'diff'].includes(tab)) showTab('witnesses');
+  if (!S.isWitness(state) && tab === 'witnesses') showTab('progress');
   $('editor-generator').hidden = !S.isGenerator(state);
   if (!S.isPair(state)) parsePanel.showSide('variant');
   settings.modeChanged();
@@ -243,24 +251,30 @@ $('check').addEventListener('click', async () => {
 
 const runView = new RunView({ engine, embed });
 const generatorView = new GeneratorView();
+const witnessView = new WitnessView({ onUseAsSeed: (text) => pairWith(text) });
+
+/** What a run is doing, for the status line. */
+const activity = () => (run.replay ? 'replaying…' : run.witness ? 'looking for witnesses…' : run.seeding ? seedingStatus(run.seedSearch) : 'reducing…');
 
 function startReduction({ replayVerdicts = null } = {}) {
   const why = replayVerdicts ? S.syntaxBlocker(state, parsePanel.reports) : blocker();
   if (why) {
     if (!replayVerdicts && consentPending()) linkPanel.ask('reduce');
-    return setStatus(`cannot reduce: ${why}`, 'error');
+    return setStatus(`cannot ${S.isWitness(state) ? 'search' : 'reduce'}: ${why}`, 'error');
   }
   const lang = parsePanel.reports.variant.lang;
   run = S.startRun(state, run, { lang, replay: !!replayVerdicts });
-  runView.reset(replayVerdicts ? 'Replaying…' : 'Reducing…');
+  runView.reset(replayVerdicts ? 'Replaying…' : run.seeding ? 'Finding a seed…' : 'Reducing…');
   generatorView.reset();
+  witnessView.reset();
   replayWaits = false;
   const config = S.reduceConfig(state, lang);
   engine.post(replayVerdicts
     ? { type: 'replay', run: run.id, config, verdicts: replayVerdicts }
     : { type: 'reduce', run: run.id, config });
-  if (tab === 'tree' || tab === 'output') showTab('progress');
-  setStatus(replayVerdicts ? 'replaying the recorded reduction…' : 'reducing…', 'running');
+  if (run.witness) showTab('witnesses');
+  else if (tab === 'tree' || tab === 'output') showTab('progress');
+  setStatus(replayVerdicts ? 'replaying the recorded reduction…' : activity(), 'running');
   updateButtons();
 }
 
@@ -270,22 +284,39 @@ engine.onReduction = (msg) => {
   switch (msg.type) {
     case 'state':
       if (msg.state === 'paused') setStatus(`paused: ${msg.message}`, 'paused');
-      else if (msg.state === 'running') setStatus(run.replay ? 'replaying…' : 'reducing…', 'running');
+      else if (msg.state === 'running') setStatus(activity(), 'running');
       updateButtons();
       break;
+    case 'seeding':
+      if (run.state === 'running') setStatus(activity(), 'running');
+      break;
+    case 'seed':
+      seedFound(msg);
+      break;
     case 'progress':
-      runView.update(msg);
-      if (msg.best !== undefined) improved(false);
-      if (run.state === 'running' && !run.replay) setStatus(`reducing… ${msg.stats.pass}, ${msg.stats.tokens_now} ${run.generator ? 'bytes' : 'tokens'}`, 'running');
+    case 'finished':
+      if (run.witness) witnessesMessage(msg);
+      else reductionMessage(msg);
       break;
     case 'generated':
       generatorView.showRun(run);
       break;
     case 'original':
-      runView.showOutputs(run.outputs, run.pair ? 'the original pair (first queries of the reduction)' : 'the original program (first query of the reduction)', run.pair);
+      runView.showOutputs(run.outputs, run.pair ? 'the original pair (first queries of the reduction)' : `the original program (first query of the ${run.witness ? 'search' : 'reduction'})`, run.pair);
       break;
     case 'notice':
       showNotice(msg.message);
+      break;
+  }
+};
+
+/** A reduction's progress or end. */
+function reductionMessage(msg) {
+  switch (msg.type) {
+    case 'progress':
+      runView.update(msg);
+      if (msg.best !== undefined) improved(false);
+      if (run.state === 'running' && !run.replay) setStatus(`reducing… ${msg.stats.pass}, ${msg.stats.tokens_now} ${run.generator ? 'bytes' : 'tokens'}`, 'running');
       break;
     case 'finished': {
       if (msg.stats) {
@@ -300,7 +331,42 @@ engine.onReduction = (msg) => {
       break;
     }
   }
-};
+}
+
+/** A witness search's progress or end. */
+function witnessesMessage(msg) {
+  witnessView.show(run, msg.elapsedMs);
+  if (msg.type === 'progress') {
+    if (run.state === 'running') setStatus(`${activity()} ${run.witnesses.length} found, ${msg.stats.queries} of ${msg.stats.budget} tests`, 'running');
+    return;
+  }
+  const { text, kind } = witnessFinishedStatus(msg);
+  setStatus(text, kind);
+  if (msg.state === 'failed' && /Output tab/.test(msg.message ?? '')) showTab('output');
+  updateButtons();
+}
+
+/** The automatic seed is found: it goes into the seed editor (and the state, so that the
+ *  pair's recorded verdicts belong to it), and the pair's reduction goes on. */
+function seedFound(msg) {
+  loadText('seed', msg.seed);
+  changeState(S.setText(state, 'seed', msg.seed));
+  run = { ...run, key: S.runKey(state) };
+  showNotice(`Seed found after ${msg.stats.queries} tests (${changesText(msg.changes)}): it is in the seed editor. Reducing the pair…`);
+  setStatus(activity(), 'running');
+}
+
+/** A witness as the seed of a pair with the failing program as its variant. */
+function pairWith(text) {
+  if (S.isActive(run)) return setStatus('stop the search first (Cancel), then pair with a witness', 'error');
+  loadText('seed', text);
+  changeState(S.setWitness(S.setMode(S.setText(state, 'seed', text), 'pair'), { autoSeed: false }));
+  settings.write();
+  applyMode();
+  parsePanel.showSide('seed');
+  showTab('tree');
+  setStatus('pair mode: the witness is the seed, the failing program the variant; set the seed’s property if need be, then press Reduce', 'idle');
+}
 
 /** A new best: show it, and keep it in local storage (a replay's is the link's, not ours). */
 function improved(finished) {
@@ -335,7 +401,7 @@ function updateButtons() {
   const active = S.isActive(run);
   $('reduce').hidden = active;
   $('reduce').disabled = !!S.syntaxBlocker(state, parsePanel.reports);
-  $('reduce').title = blocker() ?? 'Reduce while the property holds (Ctrl+Enter)';
+  $('reduce').title = blocker() ?? (S.isWitness(state) ? 'Find witnesses: mutants that compile and do not have the property (Ctrl+Enter)' : 'Reduce while the property holds (Ctrl+Enter)');
   $('pause').hidden = !active || run.state !== 'running';
   $('resume').hidden = !active || run.state !== 'paused';
   $('cancel').hidden = !active;
@@ -463,6 +529,8 @@ window.whittle = {
   setGenerator: (text) => generatorEditor.setText(text),
   generator: () => generatorEditor.getText(),
   trace: () => structuredClone(run?.trace ?? null),
+  witnesses: () => structuredClone(run?.witnesses ?? []),
+  ranking: () => structuredClone(run?.ranking ?? null),
   runState: () => run?.state ?? null,
   shareLink: async () => `${location.origin}/${await encodeState(shareable())}`,
   linkRequests: () => S.linkRequests(state),

@@ -96,13 +96,14 @@ export const resultText = (run) => (run.pair ? `/* seed */\n${run.best.seed}\n/*
 /** The status line for a run's 'finished' message: {text, kind}. */
 export function finishedStatus(run, msg) {
   const s = msg.stats;
-  const work = run.replay ? `replayed from ${msg.verdicts.length} recorded verdicts, no compiler used` : `${s?.queries} queries`;
+  const seedSearch = run.seedSearch ? `, after ${run.seedSearch.queries} finding the seed` : '';
+  const work = run.replay ? `replayed from ${msg.verdicts.length} recorded verdicts, no compiler used` : `${s?.queries} queries${seedSearch}`;
   const sizes = s && (run.pair
     ? `seed ${s.seed_tokens_before} → ${s.seed_tokens_after}, variant ${s.variant_tokens_before} → ${s.variant_tokens_after}, diff ${s.diff_tokens_before} → ${s.diff_tokens_after} tokens`
     : `${s.tokens_before} → ${s.tokens_now} tokens`);
   const summary = s ? `${sizes} (${work}) in ${formatDuration(msg.elapsedMs)}` : '';
   if (msg.state === 'done') return { text: `done: ${summary}`, kind: 'done' };
-  if (msg.state === 'cancelled') return { text: `cancelled: best so far ${summary}`, kind: 'idle' };
+  if (msg.state === 'cancelled') return { text: s ? `cancelled: best so far ${summary}` : 'cancelled', kind: 'idle' };
   return { text: `failed: ${msg.message}`, kind: 'error' };
 }
 

@@ -1,7 +1,7 @@
 // The settings sidebar: the form's changes become new states (applyForm in state.js), the
 // compiler list follows the endpoint and language, and a link's JavaScript property waits
 // for the person's leave to run.
-import { applyForm, isPair, sideName, usesJs } from './state.js';
+import { applyForm, autoSeeded, isPair, sideName, usesJs } from './state.js';
 import { fillCompilers, readForm, showFields, writeForm } from './form.js';
 import { listCompilers } from './endpoint.js';
 import { $ } from './ui.js';
@@ -48,9 +48,10 @@ export class SettingsPanel {
     writeForm(this.state(), this.propSide);
   }
 
-  /** One program has one property: back to the variant's. */
+  /** One program has one property, and so has a pair with an automatic seed: back to the
+   *  variant's. */
   modeChanged() {
-    if (!isPair(this.state())) this.propSide = 'variant';
+    if (!isPair(this.state()) || autoSeeded(this.state())) this.propSide = 'variant';
     for (const r of document.querySelectorAll('input[name=prop-side]')) r.checked = r.value === this.propSide;
     this.showCheckLabel();
   }
@@ -66,6 +67,11 @@ export class SettingsPanel {
     showFields(next, this.propSide);
     if (e?.target?.id === 'prop-js') this.jsTrusted = true; // they wrote or edited it: their own code
     this.onChange(next);
+    if (autoSeeded(next) && this.propSide === 'seed') {
+      // The seed's property is now derived: show the variant's.
+      this.modeChanged();
+      this.write();
+    }
     const compilersChanged = next.endpoint.kind !== before.endpoint.kind || next.endpoint.base !== before.endpoint.base || next.lang !== before.lang;
     if (compilersChanged) this.loadCompilers();
     this.showJsTrust();
