@@ -135,6 +135,31 @@ test('want stops once a witness is found (the automatic seed of pair mode)', () 
   assert.ok(w.stats().queries < all.stats().queries, `${w.stats().queries} queries, not ${all.stats().queries}`);
 });
 
+test('focus: mutations drawn mostly near the lines the compiler pointed at', () => {
+  // Line 5 holds the bug; a focus there finds witnesses, a focus far away (or none) is harmless.
+  const run = (lines) => {
+    const w = new engine.WitnessReducer({ lang: 'c', text: PROGRAM, budget: 40, seed: 3 });
+    const [q] = w.next(4);
+    w.focus(lines);
+    w.report(q.id, observe(q));
+    const mutated = [];
+    while (!w.done()) {
+      const batch = w.next(4);
+      for (const m of batch) {
+        mutated.push(m.text.split('\n').findIndex((l, i) => l !== PROGRAM.split('\n')[i]) + 1);
+        w.report(m.id, observe(m));
+      }
+    }
+    return { w, mutated };
+  };
+  const near = run([5]);
+  assert.ok(near.w.witnesses(0).length > 0);
+  const close = near.mutated.filter((line) => Math.abs(line - 5) <= 3).length;
+  assert.ok(close > near.mutated.length / 2, `most mutations near line 5: ${near.mutated.join(' ')}`);
+  assert.ok(run([]).w.stats().queries > 0);
+  assert.ok(run([999]).w.stats().queries > 0);
+});
+
 test('an original that does not fail ends the search at once, and says so', () => {
   const w = new engine.WitnessReducer({ lang: 'c', text: PROGRAM.replace('c > 10', 'c >= 10') });
   const [q] = w.next(4);

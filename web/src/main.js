@@ -471,7 +471,8 @@ async function boot() {
   loadGeneratorFields();
   parsePanel.edits = 0;
   if (state.lang !== 'auto') setHighlighting(state.lang);
-  if (!embed && !fromLink) restoreBest();
+  // (A witness search keeps no best; the last reduction's would switch the mode away.)
+  if (!embed && !fromLink && !S.isWitness(state)) restoreBest();
   if (fromLink && !embed) linkPanel.show(state, { consent: consentPending(), replays: !!link && !S.usesGenerator(state) });
   if (embed && link && S.usesGenerator(state)) {
     showNotice('This embed’s reduction re-runs the generator shown here: JavaScript from the link, which runs in this page’s worker. Read it, then press Replay.');

@@ -1,9 +1,11 @@
 // Drives one witness search (DiWi) in the worker: the engine's WitnessReducer hands out
 // mutants of the failing program (the first the program itself); each is compiled through the
 // endpoint and observed: 'failing' while the property holds, else 'passing' (a witness) if the
-// compile succeeded (exit code 0), else 'rejected'. The original's and passing mutants' observations carry the compile's coverage
-// (whittle serve's tcc answers with one) or, without it, the assembly as a trace. The loop
-// itself (k in flight, pause on a dead endpoint, cancel, progress) is the reduction's.
+// compile succeeded (exit code 0), else 'rejected'. The original's and passing mutants'
+// observations carry the compile's coverage (whittle serve's tcc answers with one) or, without
+// it, the assembly as a trace; the lines the compiler's messages on the original point at
+// focus the mutations. The loop itself (k in flight, pause on a dead endpoint, cancel,
+// progress) is the reduction's.
 //
 // config: as a reduction's (reduction.js), with witness: {seed, budget, want?}; mode 'pair'
 // when the search finds a pair's automatic seed (the failing program is then the variant).
@@ -15,6 +17,14 @@
 import { Compiler } from './endpoint.js';
 import { makeProperty, PropertyError } from './property.js';
 import { Reduction } from './reduction.js';
+
+/** The program's lines a compiler's messages point at (`<source>:12:5: warning: ...`, as
+ *  Compiler Explorer and whittle serve name the source). */
+export function pointedLines(result) {
+  const lines = new Set();
+  for (const m of `${result.stderr}\n${result.stdout}`.matchAll(/<source>:(\d+)/g)) lines.add(Number(m[1]));
+  return [...lines].sort((a, b) => a - b);
+}
 
 /** What a compile answer says besides the verdict: its coverage, else its assembly. */
 export function observed(result) {
@@ -49,7 +59,12 @@ export class WitnessSearch extends Reduction {
   /** Compiles the mutant and observes it: {outcome, coverage?, trace?}. */
   async test(query, signal) {
     const result = await this.compiler.compile(query.text, signal);
-    if (query.original) this.send({ type: 'original', result, side: 'variant' });
+    if (query.original) {
+      this.send({ type: 'original', result, side: 'variant' });
+      // Mutations go mostly near where the compiler complains about the failing program.
+      const lines = pointedLines(result);
+      if (lines.length > 0 && this.reducer) this.reducer.focus(Uint32Array.from(lines));
+    }
     let outcome;
     try {
       outcome = await this.outcome(result, query.text);

@@ -198,6 +198,13 @@ impl WitnessReducer {
         Ok(())
     }
 
+    /// Lines (1-based) the compiler's messages on the failing program point at: most
+    /// mutations are then drawn near them.
+    pub fn focus(&mut self, lines: Vec<u32>) {
+        let lines: Vec<usize> = lines.into_iter().map(|l| l as usize).collect();
+        self.session.focus(&lines);
+    }
+
     /// Whether query `id` is awaited: handed out and not reported yet (the search needs every
     /// one of them).
     pub fn wants(&self, id: f64) -> bool {
