@@ -40,10 +40,13 @@ pub enum Rule {
     ModifierInsert,
     ModifierRemove,
     ModifierReplace,
+    /// A local variable declared without a value gets `= 0` (`= {0}` for an array): beyond
+    /// the paper's table, for bugs that hang on a read of an uninitialised variable.
+    InitializerInsert,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 22] = [
+    pub const ALL: [Rule; 23] = [
         Rule::Variable,
         Rule::ArithmeticOp,
         Rule::RelationalOp,
@@ -66,6 +69,7 @@ impl Rule {
         Rule::ModifierInsert,
         Rule::ModifierRemove,
         Rule::ModifierReplace,
+        Rule::InitializerInsert,
     ];
 
     pub fn name(self) -> &'static str {
@@ -92,6 +96,7 @@ impl Rule {
             Rule::ModifierInsert => "modifier-insert",
             Rule::ModifierRemove => "modifier-remove",
             Rule::ModifierReplace => "modifier-replace",
+            Rule::InitializerInsert => "initializer-insert",
         }
     }
 
@@ -240,6 +245,9 @@ impl<'t> Finder<'t> {
             self.operator(id, parent, &text);
             return;
         }
+        if matches!(node.kind, "declaration" | "local_variable_declaration") {
+            self.initializers(id);
+        }
         if INTEGERS.contains(&node.kind) {
             self.constant(node.start, node.end, &text);
         } else if node.kind == "identifier" {
@@ -356,6 +364,47 @@ impl<'t> Finder<'t> {
             .map(|op| format!("{op}{name}"))
             .collect();
         self.add(Rule::UnaryInsert, start, end, choices);
+    }
+
+    /// `int i;` in a function body: `int i = 0;` (an array `= {0}`).
+    fn initializers(&mut self, id: NodeId) {
+        if !self.in_function(id) || is_typedef(self.tree, id) || self.declares_function(id) {
+            return;
+        }
+        let n = self.tree.node(id);
+        for &c in &n.children {
+            let d = self.tree.node(c);
+            if d.field != Some("declarator") {
+                continue;
+            }
+            let target = if d.kind == "variable_declarator" {
+                // Java: a declarator without a value has only its name.
+                if d.children.len() != 1 {
+                    continue;
+                }
+                d.children[0]
+            } else {
+                c
+            };
+            let t = self.tree.node(target);
+            let value = match t.kind {
+                "identifier" | "pointer_declarator" => " = 0",
+                "array_declarator" => " = {0}",
+                _ => continue,
+            };
+            self.add(Rule::InitializerInsert, t.end, t.end, vec![value.into()]);
+        }
+    }
+
+    fn in_function(&self, id: NodeId) -> bool {
+        let mut at = self.tree.node(id).parent;
+        while let Some(p) = at {
+            if FUNCTIONS.contains(&self.tree.node(p).kind) {
+                return true;
+            }
+            at = self.tree.node(p).parent;
+        }
+        false
     }
 
     /// C's qualifiers and modifiers: `const`, `volatile`, `restrict`; `long`, `short`,

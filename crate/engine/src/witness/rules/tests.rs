@@ -183,3 +183,16 @@ fn integers_read_back() {
     assert_eq!(parse_integer("1e5"), None);
     assert_eq!(parse_integer("010"), None, "octal is left alone");
 }
+
+#[test]
+fn locals_without_a_value_get_one() {
+    let src = "int g;\nint f(void) {\n  int i, j = 2;\n  int a[3];\n  int *p;\n  return i + j + a[0] + *p;\n}\n";
+    let o = offers(Lang::C, src);
+    let inits: Vec<&str> = o.iter().filter(|(r, _, _)| *r == Rule::InitializerInsert).map(|(_, _, a)| a.as_str()).collect();
+    assert_eq!(inits, [" = 0", " = {0}", " = 0"], "i, a and p; not j, not the global g");
+    all_parse(Lang::C, src);
+    let java = "class A { int f() { int x; int y = 1; x = y; return x; } }\n";
+    let o = offers(Lang::Java, java);
+    assert_eq!(o.iter().filter(|(r, _, _)| *r == Rule::InitializerInsert).count(), 1);
+    all_parse(Lang::Java, java);
+}
