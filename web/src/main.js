@@ -302,13 +302,20 @@ engine.onReduction = (msg) => {
       generatorView.showRun(run);
       break;
     case 'original':
-      runView.showOutputs(run.outputs, run.pair ? 'the original pair (first queries of the reduction)' : `the original program (first query of the ${run.witness ? 'search' : 'reduction'})`, run.pair);
+      runView.showOutputs(run.outputs, outputsTitle(), run.pair);
       break;
     case 'notice':
       showNotice(msg.message);
       break;
   }
 };
+
+/** What the Output tab shows the answers of. */
+function outputsTitle() {
+  if (run.seeding) return 'the variant (first query of the search for a seed)';
+  if (run.pair) return 'the original pair (first queries of the reduction)';
+  return `the original program (first query of the ${run.witness ? 'search' : 'reduction'})`;
+}
 
 /** A reduction's progress or end. */
 function reductionMessage(msg) {
