@@ -443,14 +443,15 @@ impl WitnessSession {
         out
     }
 
-    /// Whether the verdict of query `id` still matters (always: every verdict is used).
+    /// Whether the verdict of query `id` is still awaited (every verdict is used).
     pub fn wants(&self, id: u64) -> bool {
-        self.pending.contains_key(&id)
+        self.pending.contains_key(&id) && !self.reports.contains_key(&id)
     }
 
     /// The verdict of query `id`; applied with the rest of its round, in query order.
     pub fn report(&mut self, id: u64, obs: Observation) {
-        if !self.pending.contains_key(&id) {
+        // A verdict for a query not asked, or asked and already answered, changes nothing.
+        if !self.pending.contains_key(&id) || self.reports.contains_key(&id) {
             return;
         }
         self.out -= 1;

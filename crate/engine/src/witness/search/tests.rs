@@ -189,3 +189,22 @@ fn rejected_mutants_are_no_witnesses() {
 fn a_program_that_does_not_parse_is_refused() {
     assert!(WitnessSession::new(Lang::C, "int main( {", WitnessSettings::default()).is_err());
 }
+
+#[test]
+fn a_repeated_verdict_changes_nothing() {
+    let mut s = WitnessSession::new(Lang::C, PROGRAM, WitnessSettings { budget: 30, ..Default::default() }).unwrap();
+    let q = s.next(1);
+    s.report(q[0].id, Observation::of(Outcome::Failing));
+    let qs = s.next(4);
+    assert_eq!(qs.len(), 4);
+    s.report(qs[0].id, Observation::of(Outcome::Failing));
+    s.report(qs[0].id, Observation::of(Outcome::Passing));
+    s.report(99, Observation::of(Outcome::Passing));
+    assert!(!s.wants(qs[0].id) && s.wants(qs[1].id));
+    assert!(s.next(4).is_empty(), "the round still waits for three verdicts");
+    for q in &qs[1..] {
+        s.report(q.id, Observation::of(Outcome::Failing));
+    }
+    assert!(!s.next(4).is_empty(), "the round is whole: the next one starts");
+    assert_eq!(s.stats().failing, 4);
+}
