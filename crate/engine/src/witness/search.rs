@@ -89,7 +89,7 @@ impl Default for WitnessSettings {
 
 /// The geometric distribution's success probability over the ranking: rule k places down
 /// is accepted with probability (1 - P)^k.
-const GEOMETRIC_P: f64 = 0.3;
+const GEOMETRIC_P: f64 = 0.4;
 /// Each phase's share of the budget before the search moves to higher-order mutants.
 const PHASES: usize = 6;
 /// At most this many edits are added to a seed at once.
@@ -571,14 +571,10 @@ impl WitnessSession {
         if self.settings.selection == Selection::Random {
             return self.rng.below(n);
         }
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| {
-            self.rules[b]
-                .score()
-                .total_cmp(&self.rules[a].score())
-                .then(a.cmp(&b))
-        });
-        let place = |r: usize| order.iter().position(|&x| x == r).unwrap_or(0) as i32;
+        // A rule's place: how many rules score higher. Equal scores share a place, so rules
+        // nothing is known of yet (all at 0) are drawn alike, whatever their order.
+        let scores: Vec<f64> = self.rules.iter().map(RuleStats::score).collect();
+        let place = |r: usize| scores.iter().filter(|&&x| x > scores[r]).count() as i32;
         let ka = place(self.current);
         loop {
             let b = self.rng.below(n);
