@@ -19,7 +19,7 @@
 // search, then the pair reduced: its final diff in tokens). That part is slow.
 //
 //   npm run bench:witness [-- --budget 150] [--seeds 1] [--only ID[,ID]] [--configs diwi,random,keep-all]
-//                         [-j N] [--limit SECONDS] [--cases] [--no-bugs] [--out DIR]
+//                         [-j N] [--limit SECONDS] [--cases] [--no-bugs] [--out DIR] [--resume]
 //
 // Every run's folder (log, stats, witnesses) and results.json go to --out
 // (default target/bench-witness). WHITTLE_BIN runs another whittle binary; either way the bench
@@ -51,7 +51,8 @@ const USAGE = `usage: npm run bench:witness [-- options]
   --cases             also run on ../shared/bench/cases (witness search and pair --auto-seed; slow)
   --cases-dir DIR     the cases (default ../shared/bench/cases)
   --no-bugs           skip the tcc bugs
-  --out DIR           where runs and results.json go (default target/bench-witness)`;
+  --out DIR           where runs and results.json go (default target/bench-witness)
+  --resume            keep the runs of --out/results.json that ended well (same budget), run the rest`;
 
 class UsageError extends Error {}
 
@@ -59,7 +60,7 @@ function parseArgs(argv) {
   const opts = {
     budget: 150, seeds: 1, only: null, configs: Object.keys(CONFIGS), jobs: availableParallelism(),
     limit: 1800, cases: false, casesDir: join(ROOT, '..', 'shared', 'bench', 'cases'), bugs: true,
-    out: join(ROOT, 'target', 'bench-witness'),
+    out: join(ROOT, 'target', 'bench-witness'), resume: false,
   };
   const value = (i, flag) => {
     if (i >= argv.length) throw new UsageError(`${flag} needs a value`);
@@ -82,6 +83,7 @@ function parseArgs(argv) {
     else if (a === '--cases-dir') { opts.casesDir = resolve(value(++i, a)); opts.cases = true; }
     else if (a === '--no-bugs') opts.bugs = false;
     else if (a === '--out') opts.out = resolve(value(++i, a));
+    else if (a === '--resume') opts.resume = true;
     else if (a === '-h' || a === '--help') {
       console.log(USAGE);
       process.exit(0);
@@ -183,7 +185,7 @@ async function runWhittle(args, dir, opts, retry = true) {
 
 /**
  * A copy of the whittle binary for the whole bench, so that a rebuild while it runs changes
- * nothing (the bugs' cov.sh run \$WHITTLE_BIN when it is set).
+ * nothing (the bugs' cov.sh run $WHITTLE_BIN when it is set).
  */
 function snapshot(out) {
   const dir = join(out, 'bin');
@@ -404,6 +406,13 @@ async function main() {
   mkdirSync(opts.out, { recursive: true });
   opts.whittle = snapshot(opts.out);
   const all = { budget: opts.budget, seeds: opts.seeds, configs: opts.configs, bugs: [], cases: [] };
+  let earlier = [];
+  if (opts.resume) {
+    try {
+      const old = readJson(join(opts.out, 'results.json'));
+      if (old.budget === opts.budget) earlier = (old.bugs ?? []).filter((r) => r.status === 'ok');
+    } catch { /* nothing to resume */ }
+  }
   const save = () => writeFileSync(join(opts.out, 'results.json'), `${JSON.stringify(all, null, 2)}\n`);
   const out = [];
 
@@ -414,6 +423,11 @@ async function main() {
     for (const bug of bugs) {
       for (const c of opts.configs) {
         for (let seed = 1; seed <= opts.seeds; seed++) {
+          const done = earlier.find((r) => r.bug === bug.id && r.config === c && r.seed === seed);
+          if (done) {
+            all.bugs.push(done);
+            continue;
+          }
           progress(`${bug.id}: ${CONFIGS[c].label}, seed ${seed}, budget ${opts.budget}`);
           const r = await benchBug(bug, c, seed, opts);
           if (r.status !== 'ok') progress(`${bug.id}: ${r.status}`);
