@@ -126,3 +126,32 @@ test('in the playground, a generator link asks first, then replays once allowed'
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('Cancel stops a generator that never returns: the engine is restarted and works again', async () => {
+  const page = await openPage(server.url);
+  await page.selectOption('#mode', 'generator');
+  await page.selectOption('#endpoint', 'none');
+  await page.click('.segmented label:has(input[name=prop-kind][value=regex])');
+  await page.fill('#prop-regex', 'x');
+  for (const s of ['stdout', 'stderr', 'asm', 'run', 'source']) await page.setChecked(`input[name=stream][value=${s}]`, s === 'source');
+  await page.selectOption('#exit-op', 'any');
+  // The first run returns "x"; every later one loops for ever, holding the worker.
+  await page.evaluate(() => window.whittle.setGenerator(
+    'let runs = 0;\nexport function generate(g) {\n  if (runs++ > 0) for (;;) {}\n  let w = "";\n  g.repeat("c", 0, 3, () => { w += "x"; });\n  return w + "x";\n}\n'));
+  await page.waitForFunction(() => !document.querySelector('#reduce').disabled && document.querySelector('#reduce').title.startsWith('Reduce while'), null, { polling: 100 });
+  await page.click('#reduce');
+  await page.waitForFunction(() => !document.querySelector('#cancel').hidden, null, { polling: 100 });
+  await page.waitForTimeout(500);
+  await page.click('#cancel');
+  await page.waitForFunction(() => /engine was restarted/.test(document.querySelector('#status').textContent), null, { polling: 100, timeout: 15000 });
+  assert.ok(await page.locator('#reduce').isVisible(), 'a new run may start');
+  // The fresh engine answers: the password generator reduces as before.
+  await page.evaluate((src) => window.whittle.setGenerator(src), PASSWORD);
+  await page.fill('#prop-regex', '^(\\w*c\\w*)\\n\\1\\n$');
+  await page.waitForFunction(() => !document.querySelector('#reduce').disabled, null, { polling: 100 });
+  await page.click('#reduce');
+  await finished(page);
+  assert.equal(await page.evaluate(() => window.whittle.result()), 'c\nc\n');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

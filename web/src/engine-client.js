@@ -4,13 +4,19 @@
 
 export class EngineClient {
   constructor() {
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.seq = 0;
     this.waiting = new Map(); // seq -> {resolve, reject}
     this.onReduction = () => {};
+    this.start();
+  }
+
+  start() {
+    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.heard = 0; // messages from this worker, to tell a stuck one
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = (e) => {
         const msg = e.data;
+        this.heard++;
         if (msg.type === 'ready') resolve(msg);
         else if (msg.type === 'fatal') reject(new Error(msg.message));
         else this.dispatch(msg);
@@ -50,5 +56,21 @@ export class EngineClient {
 
   post(msg) {
     this.worker.postMessage(msg);
+  }
+
+  /** Cancels run `run`. A worker busy in a run's own code (a generator that never returns)
+   *  cannot hear that: if it says nothing within `graceMs`, it is replaced by a fresh one
+   *  (the run's best so far is the page's already) and `onStuck` is called. */
+  cancel(run, onStuck, graceMs = 3000) {
+    const heard = this.heard;
+    this.post({ type: 'cancel', run });
+    setTimeout(() => {
+      if (this.heard !== heard) return;
+      this.worker.terminate();
+      for (const { reject } of this.waiting.values()) reject(new Error('the engine worker was restarted'));
+      this.waiting.clear();
+      this.start();
+      onStuck();
+    }, graceMs);
   }
 }

@@ -387,9 +387,17 @@ function improved(finished) {
 }
 
 $('reduce').addEventListener('click', () => startReduction({ replayVerdicts: embed ? link?.verdicts : null }));
-for (const action of ['pause', 'resume', 'cancel']) {
+for (const action of ['pause', 'resume']) {
   $(action).addEventListener('click', () => run && engine.post({ type: action, run: run.id }));
 }
+$('cancel').addEventListener('click', () => {
+  if (!run) return;
+  const id = run.id;
+  engine.cancel(id, () => {
+    engine.onReduction({ run: id, type: 'finished', state: 'cancelled', message: 'stopped: the run did not give the engine back (a generator that never returns?), so the engine was restarted; the best so far is kept' });
+    for (const side of S.sidesOf(state)) parsePanel.schedule(side, 0);
+  });
+});
 document.addEventListener('keydown', (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !$('reduce').disabled && !$('reduce').hidden) $('reduce').click();
 });

@@ -103,7 +103,7 @@ export function finishedStatus(run, msg) {
     : `${s.tokens_before} → ${s.tokens_now} tokens`);
   const summary = s ? `${sizes} (${work}) in ${formatDuration(msg.elapsedMs)}` : '';
   if (msg.state === 'done') return { text: `done: ${summary}`, kind: 'done' };
-  if (msg.state === 'cancelled') return { text: s ? `cancelled: best so far ${summary}` : 'cancelled', kind: 'idle' };
+  if (msg.state === 'cancelled') return { text: s ? `cancelled: best so far ${summary}` : msg.message ?? 'cancelled', kind: 'idle' };
   return { text: `failed: ${msg.message}`, kind: 'error' };
 }
 
