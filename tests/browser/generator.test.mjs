@@ -71,6 +71,7 @@ test('generator mode reduces the password generator to c by re-running it', asyn
   assert.match(await page.textContent('#status'), /^done/);
   assert.equal(await page.evaluate(() => window.whittle.result()), 'c\nc\n');
   assert.equal(await page.textContent('#result'), 'c\nc\n');
+  assert.equal(await page.textContent('.label:has(+ #progress-tokens)'), 'bytes', 'the progress view counts bytes');
   assert.equal(await page.textContent('#generator-original'), 'abc\nabc\n', 'the original output is shown');
   // The trace: the loop's three iterations, two of them struck out.
   assert.equal(await page.locator('#generator-trace li.unit').count(), 3);

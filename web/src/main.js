@@ -265,6 +265,10 @@ function startReduction({ replayVerdicts = null } = {}) {
   const lang = parsePanel.reports.variant.lang;
   run = S.startRun(state, run, { lang, replay: !!replayVerdicts });
   runView.reset(replayVerdicts ? 'Replaying…' : run.seeding ? 'Finding a seed…' : 'Reducing…');
+  // A generator's output is measured in bytes, a program in tokens.
+  const unit = run.generator ? 'bytes' : 'tokens';
+  $('progress-tokens').previousElementSibling.textContent = unit;
+  $('chart').setAttribute('aria-label', `${unit} against queries`);
   generatorView.reset();
   witnessView.reset();
   replayWaits = false;
