@@ -176,21 +176,6 @@ fn read_coverage(stdout: &str) -> Result<Coverage, String> {
         })
 }
 
-/// The lines of `name` a compiler's messages point at (`name:12:5: warning: ...`).
-fn pointed_lines(name: &str, output: &str) -> Vec<usize> {
-    let mut lines: Vec<usize> = output
-        .match_indices(&format!("{name}:"))
-        .filter_map(|(at, m)| {
-            let rest = &output[at + m.len()..];
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            digits.parse().ok()
-        })
-        .collect();
-    lines.sort_unstable();
-    lines.dedup();
-    lines
-}
-
 /// How a search ended.
 pub enum Searched {
     Done,
@@ -266,13 +251,13 @@ pub fn search(
         };
         let original = id == 0;
         let pointed = if original {
-            pointed_lines(&name, &format!("{output}\n{}", obs.trace.as_deref().unwrap_or("")))
+            whittle::witness::pointed_lines(&name, &format!("{output}\n{}", obs.trace.as_deref().unwrap_or("")))
         } else {
             vec![]
         };
         session.report(id, obs);
         if !pointed.is_empty() {
-            session.focus(&pointed);
+            session.focus_weighted(&pointed);
         }
         if original {
             if let OriginalState::NotFailing(o) = session.original_state() {

@@ -7,11 +7,13 @@
 
 pub mod coverage;
 pub mod mutant;
+pub mod pointed;
 pub mod rules;
 pub mod search;
 
 pub use coverage::{rank, Coverage, Profile, Ranking, Suspect};
 pub use mutant::{Change, Edit, Mutant};
+pub use pointed::pointed_lines;
 pub use rules::{Rule, Site, Sites};
 pub use search::{
     Keep, Observation, OriginalState, Outcome, RuleStats, Selection, Witness, WitnessSession,

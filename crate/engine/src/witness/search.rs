@@ -256,8 +256,9 @@ pub struct WitnessSession {
     shrinking: Vec<Shrink>,
     exhausted: bool,
     stats: WitnessStats,
-    /// Per rule, the sites on the lines the compiler pointed at (see [`WitnessSession::focus`]).
-    focused: HashMap<Rule, Vec<usize>>,
+    /// Per rule, the sites near the lines the compiler pointed at, each with the running
+    /// total of their weights (see [`WitnessSession::focus_weighted`]).
+    focused: HashMap<Rule, Vec<(usize, f64)>>,
 }
 
 /// How often a site is drawn from the lines the compiler pointed at, when it did.
@@ -327,25 +328,42 @@ impl WitnessSession {
     /// are then drawn near them. The bug is rarely far from where the compiler complains, and
     /// a large program has too many sites to find it by chance.
     pub fn focus(&mut self, lines: &[usize]) {
+        let weighted: Vec<(usize, f64)> = lines.iter().map(|&l| (l, 1.0)).collect();
+        self.focus_weighted(&weighted);
+    }
+
+    /// [`WitnessSession::focus`] with a weight per line: a site near lines of more weight
+    /// is drawn more often (see [`super::pointed::pointed_lines`]).
+    pub fn focus_weighted(&mut self, lines: &[(usize, f64)]) {
         let mut starts = vec![0usize];
         starts.extend(self.original.match_indices('\n').map(|(i, _)| i + 1));
-        let near = |byte: u32| {
+        let weight = |byte: u32| {
             let line = starts.partition_point(|&s| s <= byte as usize);
-            lines.iter().any(|&l| line.abs_diff(l) <= FOCUS_LINES)
+            lines
+                .iter()
+                .filter(|(l, _)| line.abs_diff(*l) <= FOCUS_LINES)
+                .map(|(_, w)| *w)
+                .fold(0.0, f64::max)
         };
         self.focused = self
             .rules
             .iter()
             .map(|r| {
-                let idx: Vec<usize> = self
+                let mut total = 0.0;
+                let near: Vec<(usize, f64)> = self
                     .sites
                     .of_rule(r.rule)
                     .iter()
                     .enumerate()
-                    .filter(|(_, s)| near(s.start))
-                    .map(|(i, _)| i)
+                    .filter_map(|(i, s)| {
+                        let w = weight(s.start);
+                        (w > 0.0).then(|| {
+                            total += w;
+                            (i, total)
+                        })
+                    })
                     .collect();
-                (r.rule, idx)
+                (r.rule, near)
             })
             .filter(|(_, v)| !v.is_empty())
             .collect();
@@ -531,7 +549,12 @@ impl WitnessSession {
                 let rule = self.rules[r].rule;
                 let sites = self.sites.of_rule(rule);
                 let site = match self.focused.get(&rule) {
-                    Some(near) if self.rng.unit() < FOCUS_SHARE => &sites[near[self.rng.below(near.len())]],
+                    Some(near) if self.rng.unit() < FOCUS_SHARE => {
+                        let total = near.last().map_or(0.0, |n| n.1);
+                        let at = self.rng.unit() * total;
+                        let i = near.partition_point(|n| n.1 <= at).min(near.len() - 1);
+                        &sites[near[i].0]
+                    }
                     _ => &sites[self.rng.below(sites.len())],
                 };
                 let text = site.choices[self.rng.below(site.choices.len())].clone();
