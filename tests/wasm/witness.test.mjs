@@ -158,6 +158,10 @@ test('focus: mutations drawn mostly near the lines the compiler pointed at', () 
   assert.ok(close > near.mutated.length / 2, `most mutations near line 5: ${near.mutated.join(' ')}`);
   assert.ok(run([]).w.stats().queries > 0);
   assert.ok(run([999]).w.stats().queries > 0);
+  // focusOn reads the lines from the compiler's messages: a rare message's line weighs most.
+  const w = new engine.WitnessReducer({ lang: 'c', text: PROGRAM, budget: 40, seed: 3 });
+  const output = '<source>:5:3: warning: only once [-Wrare]\n<source>:1:1: warning: x [-Wcommon]\n<source>:2:1: warning: y [-Wcommon]\nother.c:5:1: warning: z [-Wrare]\n';
+  assert.equal(w.focusOn(output, '<source>'), 3);
 });
 
 test('an original that does not fail ends the search at once, and says so', () => {

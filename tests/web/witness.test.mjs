@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as S from '../../web/src/state.js';
 import { decodeState, encodeState } from '../../web/src/permalink.js';
-import { WitnessSearch, observed, pointedLines } from '../../web/src/witness-search.js';
+import { WitnessSearch, observed } from '../../web/src/witness-search.js';
 import { AutoSeededPair } from '../../web/src/auto-seed.js';
 import engine from '../wasm/engine.mjs';
 
@@ -139,12 +139,6 @@ function runToEnd(Run, cfg, type = 'reduce') {
     r.start();
   });
 }
-
-test('pointedLines: the lines of <source> the compiler’s messages name', () => {
-  const stderr = '<source>: In function ‘main’:\n<source>:6:15: warning: initializer-string\n<source>:2:1: note: x\n/usr/include/stdio.h:9: note\n<source>:6:3: again';
-  assert.deepEqual(pointedLines({ stderr, stdout: '' }), [2, 6]);
-  assert.deepEqual(pointedLines({ stderr: '', stdout: '' }), []);
-});
 
 test('observed: coverage when the answer has it, else the assembly as a trace', () => {
   assert.deepEqual(observed({ coverage: { 'a.c': { f: [1] } }, asm: 'mov' }), { coverage: { 'a.c': { f: [1] } } });

@@ -18,14 +18,6 @@ import { Compiler } from './endpoint.js';
 import { makeProperty, PropertyError } from './property.js';
 import { Reduction } from './reduction.js';
 
-/** The program's lines a compiler's messages point at (`<source>:12:5: warning: ...`, as
- *  Compiler Explorer and whittle serve name the source). */
-export function pointedLines(result) {
-  const lines = new Set();
-  for (const m of `${result.stderr}\n${result.stdout}`.matchAll(/<source>:(\d+)/g)) lines.add(Number(m[1]));
-  return [...lines].sort((a, b) => a - b);
-}
-
 /** What a compile answer says besides the verdict: its coverage, else its assembly. */
 export function observed(result) {
   if (result.coverage) return { coverage: result.coverage };
@@ -61,9 +53,9 @@ export class WitnessSearch extends Reduction {
     const result = await this.compiler.compile(query.text, signal);
     if (query.original) {
       this.send({ type: 'original', result, side: 'variant' });
-      // Mutations go mostly near where the compiler complains about the failing program.
-      const lines = pointedLines(result);
-      if (lines.length > 0 && this.reducer) this.reducer.focus(Uint32Array.from(lines));
+      // Mutations go mostly near where the compiler complains about the failing program
+      // (`<source>:12:5: warning: ...`, as Compiler Explorer and whittle serve name it).
+      this.reducer?.focusOn(`${result.stderr ?? ''}\n${result.stdout ?? ''}`, '<source>');
     }
     let outcome;
     try {

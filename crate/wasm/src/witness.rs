@@ -205,6 +205,15 @@ impl WitnessReducer {
         self.session.focus(&lines);
     }
 
+    /// Focuses on the lines of `name` the compiler's messages on the failing program (its
+    /// `output`) point at, each weighed by how rare its kind of message is; the lines found.
+    #[wasm_bindgen(js_name = focusOn)]
+    pub fn focus_on(&mut self, output: &str, name: &str) -> usize {
+        let lines = whittle::witness::pointed_lines(name, output);
+        self.session.focus_weighted(&lines);
+        lines.len()
+    }
+
     /// Whether query `id` is awaited: handed out and not reported yet (the search needs every
     /// one of them).
     pub fn wants(&self, id: f64) -> bool {
