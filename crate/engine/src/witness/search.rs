@@ -91,7 +91,7 @@ impl Default for WitnessSettings {
 /// is accepted with probability (1 - P)^k.
 const GEOMETRIC_P: f64 = 0.4;
 /// Each phase's share of the budget before the search moves to higher-order mutants.
-const PHASES: usize = 6;
+const PHASES: usize = 4;
 /// At most this many edits are added to a seed at once.
 const MAX_STEP: usize = 16;
 
@@ -675,7 +675,7 @@ impl WitnessSession {
         }
         if !self.phase_found && !self.next_seeds.is_empty() {
             self.seeds = std::mem::take(&mut self.next_seeds);
-            self.step = (self.step * 2).min(MAX_STEP);
+            self.step = (self.step + 1).min(MAX_STEP);
         }
         self.phase_queries = 0;
         self.phase_found = false;
