@@ -172,11 +172,13 @@ async function runWhittle(args, dir, opts, retry = true) {
   let stats = null;
   try { stats = readJson(statsPath); } catch { /* none written */ }
   let status = 'ok';
+  const last = logTail(logPath, 1);
   if (run.timedOut) status = `stopped at the limit (${opts.limit} s)`;
-  else if (run.code !== 0) status = `error: exit ${run.code ?? run.signal}: ${logTail(logPath, 1)}`;
+  else if (run.code === 1 && /no seed found/.test(last)) status = 'no seed found';
+  else if (run.code !== 0) status = `error: exit ${run.code ?? run.signal}: ${last}`;
   else if (!stats) status = `error: no statistics in ${statsPath}`;
-  // This machine is shared: a test that could not even start is tried once more.
-  if (retry && status.startsWith('error')) {
+  // This machine is shared: a run or a test that could not even start is tried once more.
+  if (retry && status.startsWith('error') && (run.code === null || /could not start|cannot run/.test(last))) {
     progress(`${status}; trying once more`);
     return runWhittle(args, dir, opts, false);
   }
