@@ -133,6 +133,12 @@ fn pair_with_an_automatic_seed_ends_with_a_small_diff() {
     let variant_min = std::fs::read_to_string(d.join("p.min.c")).unwrap();
     assert!(passes(&d.join("witness.sh"), &seed_min));
     assert!(passes(&d.join("check.sh"), &variant_min));
+    // With the compiler's report on the variant, the search starts where it points.
+    write(d, "trace.sh", "#!/bin/sh\necho 'p.c:3:19: warning: loop bound [-Wbound]'\n");
+    let out = whittle(d, &["pair", "--variant", "p.c", "--auto-seed", "--test-variant", "./check.sh", "--test-seed", "./witness.sh", "--witness-trace", "./trace.sh", "-q", "--stats-json", "t.json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("seed found after") && err.contains("line 3:"), "{err}");
 }
 
 #[test]

@@ -25,6 +25,9 @@ pub struct PairArgs {
     /// With --auto-seed: tests the witness search may run at most.
     #[arg(long, default_value_t = 300)]
     pub witness_budget: usize,
+    /// With --auto-seed: a command run beside the variant whose output is the compiler's report on it (e.g. the compile with its warnings); the search tries first where that report points.
+    #[arg(long, requires = "auto_seed")]
+    pub witness_trace: Option<PathBuf>,
     /// The program derived from the seed that does.
     #[arg(long)]
     pub variant: PathBuf,
@@ -308,7 +311,7 @@ fn auto_seed(args: &PairArgs, lang: whittle::Lang, variant: &str) -> Result<Opti
         keep: "diverse".into(),
         want: Some(1),
         coverage: None,
-        trace: None,
+        trace: args.witness_trace.clone(),
     };
     let checks = Checks::new(test_variant, Some(test_seed), &search_args, name.clone(), args.run.timeout)?;
     let settings = WitnessSettings {
