@@ -2,7 +2,7 @@
 # Installs what Whittle needs to build and test, and only what is missing:
 #   apt:    clang lld llvm (C grammars for wasm32), chromium (browser tests), creduce cvise (baselines),
 #           bubblewrap (the sandbox of whittle serve's jobs, and what ties a test to whittle reduce),
-#           csmith (programs for the injected tcc bugs), dpkg-dev (apt-get source tcc)
+#           csmith and its headers (programs for the injected tcc bugs), dpkg-dev (apt-get source tcc)
 #   tcc:    built from Debian's source package with --coverage (scripts/build-tcc.sh)
 #   rustup: the wasm32-unknown-unknown target
 #   cargo:  wasm-bindgen-cli at the version crate/Cargo.toml pins
@@ -31,10 +31,11 @@ declare -A APT_CHECK=(
   [cvise]=/usr/bin/cvise
   [bubblewrap]=/usr/bin/bwrap
   [csmith]=/usr/bin/csmith
+  [libcsmith-dev]=/usr/include/csmith/csmith.h
   [dpkg-dev]=/usr/bin/dpkg-source
 )
 missing=()
-for pkg in clang lld llvm chromium creduce cvise bubblewrap csmith dpkg-dev; do
+for pkg in clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev; do
   [ -x "${APT_CHECK[$pkg]}" ] || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -48,9 +49,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   say "apt-get install ${missing[*]}"
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    clang lld llvm chromium creduce cvise bubblewrap csmith dpkg-dev
+    clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev
 else
-  say "apt packages present (clang lld llvm chromium creduce cvise bubblewrap csmith dpkg-dev)"
+  say "apt packages present (clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev)"
 fi
 
 # --- Rust ------------------------------------------------------------------------------------

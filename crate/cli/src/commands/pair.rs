@@ -308,7 +308,8 @@ fn auto_seed(args: &PairArgs, lang: whittle::Lang, variant: &str) -> Result<Opti
         budget: args.witness_budget,
         seed: 1,
         selection: "mh".into(),
-        keep: "diverse".into(),
+        // Any witness will do as a seed: diversity is for ranking a compiler's files.
+        keep: "all".into(),
         want: Some(1),
         coverage: None,
         trace: args.witness_trace.clone(),
