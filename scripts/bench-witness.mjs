@@ -249,6 +249,14 @@ out=$(timeout -s KILL 30 ${meta.compiler} -c ${file} -o /dev/null 2>&1) || exit 
 `;
 }
 
+/** The compiler's report on the file (its diagnostics): the search's trace, and where it starts. */
+function traceScript(meta, file) {
+  return `#!/bin/sh
+export LC_ALL=C
+timeout -s KILL 30 ${meta.compiler} -c ${file} -o /dev/null 2>&1
+`;
+}
+
 /** Lines a unified diff adds or removes. */
 function changedLines(diff) {
   return diff.split('\n').filter((l) => /^[+-]/.test(l) && !/^(\+\+\+|---)( |$)/.test(l)).length;
@@ -280,8 +288,9 @@ async function benchCase(name, opts, offers) {
   const wdir = freshDir(join(opts.out, 'cases', name, 'witness'));
   place(join(folder, file), wdir, file);
   writeFileSync(join(wdir, 'witness.sh'), witnessScript(meta, file), { mode: 0o755 });
+  writeFileSync(join(wdir, 'trace.sh'), traceScript(meta, file), { mode: 0o755 });
   const w = await runWhittle([
-    'witness', file, '--test', check, '--test-witness', join(wdir, 'witness.sh'),
+    'witness', file, '--test', check, '--test-witness', join(wdir, 'witness.sh'), '--trace', join(wdir, 'trace.sh'),
     '--budget', String(opts.budget), '--seed', '1', '--out', join(wdir, 'witnesses'),
   ], wdir, opts);
   const diffs = witnessDiffs(w.stats, join(wdir, 'witnesses'));
@@ -302,8 +311,10 @@ async function benchCase(name, opts, offers) {
   const pdir = freshDir(join(opts.out, 'cases', name, 'pair'));
   place(join(folder, file), pdir, file);
   writeFileSync(join(pdir, 'witness.sh'), witnessScript(meta, file), { mode: 0o755 });
+  writeFileSync(join(pdir, 'trace.sh'), traceScript(meta, file), { mode: 0o755 });
   const p = await runWhittle([
     'pair', '--variant', file, '--auto-seed', '--test-variant', check, '--test-seed', join(pdir, 'witness.sh'),
+    '--witness-trace', join(pdir, 'trace.sh'),
     ...(offers.witnessBudget ? ['--witness-budget', String(opts.budget)] : []),
   ], pdir, opts);
   Object.assign(result, {
