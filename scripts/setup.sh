@@ -36,7 +36,7 @@ declare -A APT_CHECK=(
 )
 missing=()
 for pkg in clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev; do
-  [ -x "${APT_CHECK[$pkg]}" ] || missing+=("$pkg")
+  [ -e "${APT_CHECK[$pkg]}" ] || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then
