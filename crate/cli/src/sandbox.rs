@@ -22,6 +22,8 @@ pub struct Sandbox {
     /// Extra PATH entries and variables a toolchain needs (rustup's proxies read RUSTUP_HOME).
     path: String,
     toolchain_env: Vec<(String, OsString)>,
+    /// Folders under /tmp jobs must still read (the private /tmp hides them): a tcc build.
+    exposed: Vec<PathBuf>,
 }
 
 impl Sandbox {
@@ -64,7 +66,15 @@ impl Sandbox {
             bwrap,
             path,
             toolchain_env,
+            exposed: Vec::new(),
         })
+    }
+
+    /// Lets jobs read `dir` although it is under the /tmp they do not see.
+    pub fn expose(&mut self, dir: PathBuf) {
+        if dir.starts_with("/tmp") && !self.exposed.contains(&dir) {
+            self.exposed.push(dir);
+        }
     }
 
     /// `program args` as run inside the sandbox, with only `dir` writable and `env` set (on
@@ -81,6 +91,9 @@ impl Sandbox {
         let d = dir.as_os_str();
         push(&["--ro-bind".as_ref(), "/".as_ref(), "/".as_ref()]);
         push(&["--tmpfs".as_ref(), "/tmp".as_ref()]);
+        for e in &self.exposed {
+            push(&["--ro-bind".as_ref(), e.as_os_str(), e.as_os_str()]);
+        }
         push(&["--bind".as_ref(), d, d]);
         push(&[
             "--dev".as_ref(),

@@ -268,7 +268,6 @@ fn serve_answers_each_tcc_compile_with_its_own_coverage() {
 
 #[test]
 fn serve_refuses_to_start_with_a_tcc_folder_that_is_no_coverage_build() {
-    // Not under /tmp, which the sandbox hides (and the server would say that instead).
     let empty = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
         .args(["serve", "--port", "0", "--tcc"])

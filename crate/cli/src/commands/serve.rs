@@ -85,10 +85,7 @@ pub fn run(args: ServeArgs) -> i32 {
     opts.allowed_origins = args.allow_origin.into_iter().filter(|o| o != "*").collect();
     opts.tcc_required = args.tcc.is_some();
     opts.tcc = Some(args.tcc.unwrap_or_else(|| project.join("target/tcc/build")));
-    if let Err(e) = tcc_visible_in_sandbox(opts.tcc.as_deref(), &opts.limits) {
-        eprintln!("whittle serve: --tcc: {e}");
-        return 2;
-    }
+    expose_tcc(opts.tcc.as_deref(), &mut opts.limits);
     match crate::server::run(opts) {
         Ok(()) => 0,
         Err(e) => {
@@ -98,18 +95,15 @@ pub fn run(args: ServeArgs) -> i32 {
     }
 }
 
-/// Jobs see the system read-only but get a private /tmp: a tcc build under /tmp is not there.
-fn tcc_visible_in_sandbox(tcc: Option<&Path>, l: &crate::server::Limits) -> Result<(), String> {
-    let Some(dir) = tcc.and_then(|d| d.canonicalize().ok()) else {
-        return Ok(());
+/// Jobs see the system read-only but get a private /tmp: a tcc build under /tmp (a checkout
+/// there) is bound into it, read-only.
+fn expose_tcc(tcc: Option<&Path>, l: &mut crate::server::Limits) {
+    let (Some(dir), Some(sandbox)) = (tcc.and_then(|d| d.canonicalize().ok()), l.sandbox.as_mut()) else {
+        return;
     };
-    if l.sandbox.is_some() && dir.starts_with("/tmp") {
-        return Err(format!(
-            "{} is under /tmp, which the sandbox replaces by a private one: build tcc elsewhere (scripts/build-tcc.sh --in DIR)",
-            dir.display()
-        ));
-    }
-    Ok(())
+    let mut s = (**sandbox).clone();
+    s.expose(dir);
+    *sandbox = std::sync::Arc::new(s);
 }
 
 /// Finds the sandbox and control groups, says at start what jobs run in, and sweeps the job
