@@ -43,10 +43,13 @@ pub enum Rule {
     /// A local variable declared without a value gets `= 0` (`= {0}` for an array): beyond
     /// the paper's table, for bugs that hang on a read of an uninitialised variable.
     InitializerInsert,
+    /// A variable's initial value, when it is not a literal, becomes `0`: beyond the paper's
+    /// table, for bugs in how an initialiser converts.
+    InitializerZero,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 23] = [
+    pub const ALL: [Rule; 24] = [
         Rule::Variable,
         Rule::ArithmeticOp,
         Rule::RelationalOp,
@@ -70,6 +73,7 @@ impl Rule {
         Rule::ModifierRemove,
         Rule::ModifierReplace,
         Rule::InitializerInsert,
+        Rule::InitializerZero,
     ];
 
     pub fn name(self) -> &'static str {
@@ -97,6 +101,7 @@ impl Rule {
             Rule::ModifierRemove => "modifier-remove",
             Rule::ModifierReplace => "modifier-replace",
             Rule::InitializerInsert => "initializer-insert",
+            Rule::InitializerZero => "initializer-zero",
         }
     }
 
@@ -248,6 +253,9 @@ impl<'t> Finder<'t> {
         if matches!(node.kind, "declaration" | "local_variable_declaration") {
             self.initializers(id);
         }
+        if matches!(node.kind, "init_declarator" | "variable_declarator" | "let_declaration") {
+            self.initial_value(id);
+        }
         if INTEGERS.contains(&node.kind) {
             self.constant(node.start, node.end, &text);
         } else if node.kind == "identifier" {
@@ -394,6 +402,16 @@ impl<'t> Finder<'t> {
             };
             self.add(Rule::InitializerInsert, t.end, t.end, vec![value.into()]);
         }
+    }
+
+    /// `T x = f(y);` becomes `T x = 0;`: a value that is not already a literal.
+    fn initial_value(&mut self, id: NodeId) {
+        let Some(value) = self.field(id, "value") else { return };
+        let v = self.tree.node(value);
+        if INTEGERS.contains(&v.kind) || v.kind.contains("literal") || v.kind == "initializer_list" {
+            return;
+        }
+        self.add(Rule::InitializerZero, v.start, v.end, vec!["0".into()]);
     }
 
     fn in_function(&self, id: NodeId) -> bool {

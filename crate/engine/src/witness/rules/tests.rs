@@ -196,3 +196,16 @@ fn locals_without_a_value_get_one() {
     assert_eq!(o.iter().filter(|(r, _, _)| *r == Rule::InitializerInsert).count(), 1);
     all_parse(Lang::Java, java);
 }
+
+#[test]
+fn initial_values_that_are_no_literal_become_zero() {
+    let src = "int g(void);\nint f(int *p) {\n  long c = *p;\n  int d = 5, e = g();\n  int a[2] = {1, 2};\n  return c + d + e + a[0];\n}\n";
+    let o = offers(Lang::C, src);
+    let zero: Vec<&str> = o.iter().filter(|(r, _, _)| *r == Rule::InitializerZero).map(|(_, b, _)| b.as_str()).collect();
+    assert_eq!(zero, ["*p", "g()"], "not the literal 5, not the array's list");
+    all_parse(Lang::C, src);
+    let js = "function f(a) { let x = a * 2; const y = 3; return x + y; }\n";
+    let o = offers(Lang::JavaScript, js);
+    assert!(has(&o, Rule::InitializerZero, "a * 2", "0"));
+    all_parse(Lang::JavaScript, js);
+}
