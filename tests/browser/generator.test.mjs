@@ -6,10 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { inflateRawSync } from 'node:zlib';
-import { launchBrowser, ROOT, startServer } from './harness.mjs';
+import { decodeLink, launchBrowser, openPage as open, ROOT, startServer } from './harness.mjs';
 
-const decodeLink = (url) => JSON.parse(inflateRawSync(Buffer.from(url.split('#v1,')[1], 'base64url')).toString());
 const PASSWORD = readFileSync(`${ROOT}/examples/generators/password.mjs`, 'utf8');
 
 let browser;
@@ -23,21 +21,16 @@ after(async () => {
   await server?.stop();
 });
 
-async function openPage(url) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.compiles = []; // compile requests
-  page.lists = []; // compiler lists
-  page.errors = [];
-  page.on('request', (r) => {
-    const u = new URL(r.url());
-    if (u.pathname.startsWith('/api/compiler/')) page.compiles.push(r.url());
-    if (u.pathname.startsWith('/api/compilers')) page.lists.push(r.url());
+const openPage = (url) =>
+  open(browser, url, (page) => {
+    page.compiles = []; // compile requests
+    page.lists = []; // compiler lists
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith('/api/compiler/')) page.compiles.push(r.url());
+      if (u.pathname.startsWith('/api/compilers')) page.lists.push(r.url());
+    });
   });
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return page;
-}
 
 const finished = (page) =>
   page.waitForFunction(() => /^(done|failed)/.test(document.querySelector('#status').textContent), null, { polling: 100, timeout: 60000 });

@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -119,3 +120,20 @@ export async function launchBrowser(opts = {}) {
     ...opts,
   });
 }
+
+/**
+ * A page of `browser` at `url`, once the playground says it is ready, with the errors it threw
+ * in `page.errors`; `watch(page)` runs before it loads (to count its requests, say).
+ */
+export async function openPage(browser, url, watch = () => {}) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  watch(page);
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
+}
+
+/** The page state a `#v1,` share link carries. */
+export const decodeLink = (url) => JSON.parse(inflateRawSync(Buffer.from(url.split('#v1,')[1], 'base64url')).toString());

@@ -5,11 +5,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { launchBrowser, startServer } from './harness.mjs';
+import { deflateRawSync } from 'node:zlib';
+import { decodeLink, launchBrowser, openPage as open, startServer } from './harness.mjs';
 
 // Permalinks are `#v1,` + base64url(deflate-raw(JSON)).
-const decodeLink = (url) => JSON.parse(inflateRawSync(Buffer.from(url.split('#v1,')[1], 'base64url')).toString());
 const encodeHash = (state) => `#v1,${deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url')}`;
 
 const PROGRAM = `#include <stdlib.h>
@@ -31,23 +30,18 @@ after(() => browser?.close());
 
 /** A page with its requests counted: compile requests and compiler lists on any origin, and
  *  every request to `watch` (an origin a link names). */
-async function openPage(url, { watch = null } = {}) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.compiles = [];
-  page.lists = [];
-  page.watched = [];
-  page.errors = [];
-  page.on('request', (r) => {
-    const u = new URL(r.url());
-    if (u.pathname.startsWith('/api/compiler/')) page.compiles.push(r.url());
-    if (u.pathname.startsWith('/api/compilers')) page.lists.push(r.url());
-    if (watch && u.origin === watch) page.watched.push(`${r.method()} ${r.url()}`);
+const openPage = (url, { watch = null } = {}) =>
+  open(browser, url, (page) => {
+    page.compiles = [];
+    page.lists = [];
+    page.watched = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith('/api/compiler/')) page.compiles.push(r.url());
+      if (u.pathname.startsWith('/api/compilers')) page.lists.push(r.url());
+      if (watch && u.origin === watch) page.watched.push(`${r.method()} ${r.url()}`);
+    });
   });
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return page;
-}
 
 /** A stand-in for a Compiler Explorer API (on 127.0.0.1) that records every request it gets. */
 async function startStandIn() {

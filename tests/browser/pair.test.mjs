@@ -6,8 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
-import { ROOT, launchBrowser, startServer } from './harness.mjs';
+import { ROOT, decodeLink, launchBrowser, startServer } from './harness.mjs';
 
 const PAIR = join(ROOT, '../shared/bench/pairs/int-conversion');
 
@@ -73,7 +72,7 @@ test('pairwise mode reduces seed and variant to a minimal difference', async (t)
   await page.click('#share');
   await page.waitForFunction(() => document.querySelector('#share-link').value.includes('#v1,'), null, { polling: 50 });
   const link = await page.inputValue('#share-link');
-  const state = JSON.parse(inflateRawSync(Buffer.from(link.split('#v1,')[1], 'base64url')).toString());
+  const state = decodeLink(link);
   assert.equal(state.mode, 'pair');
   assert.equal(state.seedProperty.negate, true);
   const replay = await browser.newPage();

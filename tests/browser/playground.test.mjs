@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { ROOT, freePort, launchBrowser, startServer } from './harness.mjs';
+import { deflateRawSync } from 'node:zlib';
+import { ROOT, decodeLink, freePort, launchBrowser, openPage as open, startServer } from './harness.mjs';
 
 const CASE = join(ROOT, '../shared/bench/cases/int-conversion');
 const INPUT = readFileSync(join(CASE, 'input.c'), 'utf8');
@@ -35,22 +35,16 @@ function passesCheck(program) {
 }
 
 // Permalinks are `#v1,` + base64url(deflate-raw(JSON)); the tests read and write them too.
-const decodeLink = (url) => JSON.parse(inflateRawSync(Buffer.from(url.split('#v1,')[1], 'base64url')).toString());
 const encodeHash = (state) => `#v1,${deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url')}`;
 
 /** A page with its /api requests counted. */
-async function openPage(url) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.apiRequests = [];
-  page.errors = [];
-  page.on('request', (r) => {
-    if (new URL(r.url()).pathname.startsWith('/api/compiler/')) page.apiRequests.push(r.url());
+const openPage = (url) =>
+  open(browser, url, (page) => {
+    page.apiRequests = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/compiler/')) page.apiRequests.push(r.url());
+    });
   });
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return page;
-}
 
 /** Sets up the int-conversion case in the form: gcc -O2 -Wall, the regex over stderr, exit 0. */
 async function setUpCase(page) {
