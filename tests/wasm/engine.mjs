@@ -57,3 +57,14 @@ export function replay(reducer) {
   }
   return reducer;
 }
+
+/** A failing program for the witness tests: its "bug" is the comparison `c > 10`. */
+export const WITNESS_PROGRAM = `int main(void) {
+  int a = 3;
+  int b = 4;
+  int c = a * b;
+  if (c > 10)
+    c = c - 2;
+  return c + 12345;
+}
+`;

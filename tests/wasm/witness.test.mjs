@@ -4,17 +4,8 @@
 // (`npm run build`). Run: node --test tests/wasm/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import engine from './engine.mjs';
+import engine, { WITNESS_PROGRAM as PROGRAM } from './engine.mjs';
 
-const PROGRAM = `int main(void) {
-  int a = 3;
-  int b = 4;
-  int c = a * b;
-  if (c > 10)
-    c = c - 2;
-  return c + 12345;
-}
-`;
 
 // The fake compiler: the bug shows while `c > 10` is there; it rejects a program that
 // divides by a literal zero.

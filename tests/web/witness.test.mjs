@@ -9,17 +9,8 @@ import * as S from '../../web/src/state.js';
 import { decodeState, encodeState } from '../../web/src/permalink.js';
 import { WitnessSearch, observed } from '../../web/src/witness-search.js';
 import { AutoSeededPair } from '../../web/src/auto-seed.js';
-import engine from '../wasm/engine.mjs';
+import engine, { WITNESS_PROGRAM as PROGRAM } from '../wasm/engine.mjs';
 
-const PROGRAM = `int main(void) {
-  int a = 3;
-  int b = 4;
-  int c = a * b;
-  if (c > 10)
-    c = c - 2;
-  return c + 12345;
-}
-`;
 
 // --- page state ------------------------------------------------------------------------------
 

@@ -1,8 +1,10 @@
 //! `whittle pair` end to end on small programs with shell-script tests (no compiler
 //! needed): results, the diff, stats JSON, the --cmd/--match form and a failing original.
 
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use support::{whittle, write};
 
 const SEED: &str = "int a(int x) { return x + 1; }\n\
 int b(int x) { return x * 2; }\n\
@@ -14,15 +16,6 @@ const VARIANT: &str = "int a(int x) { return x - 1; }\n\
 int b(int x) { return x * 3; }\n\
 int c(int x) {\n  if (x < 3)\n    return 1;\n  return 0;\n}\n\
 int main(void) { return a(0) + b(2) + c(4); }\n";
-
-fn write(dir: &Path, name: &str, text: &str, executable: bool) {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    if executable {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-}
 
 /// A folder with the pair and its tests: each test reads its own side's file name.
 fn setup(seed_test: &str) -> tempfile::TempDir {
@@ -40,14 +33,6 @@ fn setup(seed_test: &str) -> tempfile::TempDir {
 }
 
 const SEED_TEST: &str = "#!/bin/sh\n! grep -q 'x < 3' seed.c && grep -q 'c(' seed.c\n";
-
-fn whittle(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_whittle"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
 
 fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))

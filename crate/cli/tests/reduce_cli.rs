@@ -1,8 +1,11 @@
 //! `whittle reduce` end to end: scripts and commands, timeouts, an uninteresting original,
 //! and an interrupted run that keeps its best result.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+use support::whittle;
 use std::time::{Duration, Instant};
 
 const PROGRAM: &str = "#include <stdio.h>\n\
@@ -24,14 +27,6 @@ fn script(dir: &Path, body: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     path
-}
-
-fn whittle(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_whittle"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 fn stats(dir: &Path) -> serde_json::Value {

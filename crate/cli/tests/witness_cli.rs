@@ -5,25 +5,16 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
+use support::{read_json, whittle};
+
+/// A test script in `dir`.
+fn write(dir: &Path, name: &str, text: &str) {
+    support::write(dir, name, text, true);
+}
 
 /// The "bug": the loop bound `i <= n` (an off-by-one a test looks for).
 const PROGRAM: &str = "int f(int *a, int n) {\n  int s = 0;\n  for (int i = 0; i <= n; i++)\n    s += a[i];\n  return s;\n}\nint main(void) {\n  int x[5] = {1, 2, 3, 4, 5};\n  int y = 7;\n  if (y > 3)\n    y = y * 2;\n  return f(x, 3) + y;\n}\n";
-
-fn write(dir: &Path, name: &str, text: &str) {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
-fn whittle(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_whittle"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
 
 /// Runs `script` in a fresh folder holding `text` as p.c: whether it exits 0.
 fn passes(script: &Path, text: &str) -> bool {
@@ -52,7 +43,7 @@ fn witnesses_pass_their_test_and_differ_by_one_edit() {
     let d = dir.path();
     let out = whittle(d, &["witness", "p.c", "--test", "./check.sh", "--test-witness", "./witness.sh", "--budget", "60", "-q", "--stats-json", "s.json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let stats: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("s.json")).unwrap()).unwrap();
+    let stats = read_json(d, "s.json");
     let witnesses = stats["witnesses"].as_array().unwrap();
     assert!(!witnesses.is_empty(), "{stats}");
     assert!(stats["queries"].as_u64().unwrap() <= 60);
@@ -78,7 +69,7 @@ fn the_same_seed_finds_the_same_witnesses() {
     let run = |seed: &str, jobs: &str, name: &str| {
         let out = whittle(d, &["witness", "p.c", "--test", "./check.sh", "--test-witness", "./witness.sh", "--budget", "40", "--seed", seed, "-j", jobs, "-q", "--out", name, "--stats-json", &format!("{name}.json")]);
         assert!(out.status.success());
-        let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join(format!("{name}.json"))).unwrap()).unwrap();
+        let s = read_json(d, &format!("{name}.json"));
         s["witnesses"].as_array().unwrap().iter().map(|w| w["text"].as_str().unwrap().to_string()).collect::<Vec<_>>()
     };
     let a = run("3", "1", "a");
@@ -101,7 +92,7 @@ fn tcc_coverage_ranks_the_compilers_files_and_functions() {
     write(d, "cov.sh", &format!("#!/bin/sh\nexec {whittle_bin} coverage --objects {t} -- {t}/tcc -B{t} -I{t}/include -c p.c -o p.o\n"));
     let out = whittle(d, &["witness", "p.c", "--test", "./check.sh", "--test-witness", "./witness.sh", "--coverage", "./cov.sh", "--budget", "40", "-q", "--stats-json", "s.json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("s.json")).unwrap()).unwrap();
+    let s = read_json(d, "s.json");
     assert!(s["witnesses"].as_array().unwrap().len() >= 2, "{}", s["witnesses"]);
     let files = s["ranking"]["files"].as_array().unwrap();
     let names: Vec<&str> = files.iter().map(|f| f["name"].as_str().unwrap()).collect();
@@ -126,7 +117,7 @@ fn pair_with_an_automatic_seed_ends_with_a_small_diff() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let seed = std::fs::read_to_string(d.join("p.seed.c")).unwrap();
     assert!(passes(&d.join("witness.sh"), &seed), "the seed found passes --test-seed");
-    let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("s.json")).unwrap()).unwrap();
+    let s = read_json(d, "s.json");
     let diff = s["diff_tokens_after"].as_u64().unwrap();
     assert!((1..=5).contains(&diff), "diff {diff} tokens");
     let seed_min = std::fs::read_to_string(d.join("p.seed.min.c")).unwrap();

@@ -274,3 +274,28 @@ pub fn require_tcc() -> std::path::PathBuf {
     );
     build.canonicalize().expect("the tcc build folder")
 }
+
+/// Runs `whittle ARGS` in `dir` to its end.
+pub fn whittle(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run whittle")
+}
+
+/// Writes `dir/name`, runnable when `executable` (a test script).
+pub fn write(dir: &Path, name: &str, text: &str, executable: bool) {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    if executable {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+/// The JSON in `dir/name` (a `--stats-json` file).
+pub fn read_json(dir: &Path, name: &str) -> Value {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
