@@ -77,29 +77,47 @@ impl Properties {
     }
 }
 
-pub struct Runner {
+/// Threads that run jobs, one at a time each, and send what `work` makes of each: the
+/// interestingness tests of `reduce`, `pair` and `generate` ([`Runner`]), a witness's checks.
+pub struct Pool<R> {
     jobs: Sender<Job>,
-    pub results: Receiver<Done>,
+    pub results: Receiver<R>,
     /// The cancel flag of each running job.
     running: Arc<Mutex<HashMap<u64, Arc<AtomicBool>>>>,
 }
 
+/// The pool of interestingness tests.
+pub type Runner = Pool<Done>;
+
 impl Runner {
     pub fn new(properties: Properties, threads: usize, timeout: Duration) -> Runner {
+        Pool::with(threads, move |job, cancel, tether| match properties.of(job.side) {
+            Some(property) => run_job(property, job, timeout, cancel, tether),
+            None => done(job, Outcome::Failed("no test for this side".into()), ""),
+        })
+    }
+}
+
+impl<R: Send + 'static> Pool<R> {
+    /// `threads` workers running `work(job, its cancel flag, the tether)`. Without bubblewrap
+    /// a test still dies with whittle's own process (parent-death signal), but what it
+    /// started might not.
+    pub fn with(
+        threads: usize,
+        work: impl Fn(&Job, Arc<AtomicBool>, Option<&Arc<Sandbox>>) -> R + Send + Sync + 'static,
+    ) -> Pool<R> {
         let (job_tx, job_rx) = channel::<Job>();
-        let (done_tx, done_rx) = channel::<Done>();
+        let (done_tx, done_rx) = channel::<R>();
         let job_rx = Arc::new(Mutex::new(job_rx));
         let running = Arc::new(Mutex::new(HashMap::new()));
-        let properties = Arc::new(properties);
-        // Without bubblewrap a test still dies with whittle's own process (parent-death
-        // signal), but what it started might not.
+        let work = Arc::new(work);
         let tether = Sandbox::detect().ok().map(Arc::new);
         for _ in 0..threads.max(1) {
-            let (job_rx, done_tx, running, properties, tether) = (
+            let (job_rx, done_tx, running, work, tether) = (
                 job_rx.clone(),
                 done_tx.clone(),
                 running.clone(),
-                properties.clone(),
+                work.clone(),
                 tether.clone(),
             );
             std::thread::spawn(move || loop {
@@ -109,17 +127,14 @@ impl Runner {
                 };
                 let cancel = Arc::new(AtomicBool::new(false));
                 running.lock().unwrap().insert(job.id, cancel.clone());
-                let done = match properties.of(job.side) {
-                    Some(property) => run_job(property, &job, timeout, cancel, tether.as_ref()),
-                    None => done(&job, Outcome::Failed("no test for this side".into()), ""),
-                };
+                let result = work(&job, cancel, tether.as_ref());
                 running.lock().unwrap().remove(&job.id);
-                if done_tx.send(done).is_err() {
+                if done_tx.send(result).is_err() {
                     return;
                 }
             });
         }
-        Runner {
+        Pool {
             jobs: job_tx,
             results: done_rx,
             running,

@@ -10,6 +10,7 @@ use crate::drive::{
 };
 use crate::runner::{Properties, Runner};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use whittle::pair::{unified_diff, Pair, PairSession};
 use whittle::Side;
@@ -127,11 +128,13 @@ impl Shell<Pair> for PairShell<'_> {
 }
 
 fn pair(args: PairArgs) -> Result<i32, String> {
+    // One Ctrl-C handler for both phases: the seed search (--auto-seed) and the reduction.
+    let interrupted = interrupt_flag();
     let variant = crate::input::read_program(&args.variant)?;
     let lang = crate::input::pick_lang(args.run.lang.as_deref(), &args.variant, &variant)?;
     let (seed_path, seed) = match &args.seed {
         Some(path) => (path.clone(), crate::input::read_program(path)?),
-        None => match auto_seed(&args, lang, &variant)? {
+        None => match auto_seed(&args, lang, &variant, &interrupted)? {
             Some(found) => found,
             None => return Ok(1),
         },
@@ -191,7 +194,6 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         before.seed, before.variant, before.diff
     );
 
-    let interrupted = interrupt_flag();
     let runner = Runner::new(
         Properties {
             seed: Some(seed_property),
@@ -297,33 +299,37 @@ fn pair(args: PairArgs) -> Result<i32, String> {
 
 /// `--auto-seed`: a witness of the variant becomes the seed, saved as `<variant stem>.seed.<ext>`
 /// beside it. `None` (after saying why) when the search finds none.
-fn auto_seed(args: &PairArgs, lang: whittle::Lang, variant: &str) -> Result<Option<(PathBuf, String)>, String> {
+fn auto_seed(
+    args: &PairArgs,
+    lang: whittle::Lang,
+    variant: &str,
+    interrupted: &AtomicBool,
+) -> Result<Option<(PathBuf, String)>, String> {
     use crate::commands::witness::{search, Checks, Searched};
-    use whittle::witness::{WitnessSession, WitnessSettings};
+    use whittle::witness::{Keep, WitnessSession, WitnessSettings};
     let (Some(test_seed), Some(test_variant)) = (&args.test_seed, &args.test_variant) else {
         return Err("--auto-seed needs the two scripts: --test-variant (exit 0 = the bug shows) and --test-seed (exit 0 = the compiler accepts it and the bug does not show)".into());
     };
     let name = crate::input::file_name(&args.variant, "--variant")?;
-    let search_args = crate::commands::witness::SearchArgs {
-        budget: args.witness_budget,
-        seed: 1,
-        selection: "mh".into(),
-        // Any witness will do as a seed: diversity is for ranking a compiler's files.
-        keep: "all".into(),
-        want: Some(1),
-        coverage: None,
-        trace: args.witness_trace.clone(),
-    };
-    let checks = Checks::new(test_variant, Some(test_seed), &search_args, name.clone(), args.run.timeout)?;
+    let checks = Checks::new(
+        test_variant,
+        Some(test_seed),
+        None,
+        args.witness_trace.as_deref(),
+        name.clone(),
+        args.run.timeout,
+    )?;
     let settings = WitnessSettings {
+        budget: args.witness_budget.max(2),
         want: Some(1),
-        ..search_args.settings()?
+        // Any witness will do as a seed: diversity is for ranking a compiler's files.
+        keep: Keep::All,
+        ..WitnessSettings::default()
     };
     let mut session = WitnessSession::new(lang, variant, settings)
         .map_err(|e| crate::input::unparseable(&args.variant, &e))?;
     eprintln!("whittle pair: looking for a seed: mutants of {} that pass --test-seed (at most {} tests)", args.variant.display(), args.witness_budget);
-    let interrupted = interrupt_flag();
-    let ending = search(&mut session, checks, jobs(args.run.jobs), true, &interrupted, |_| Ok(()))?;
+    let ending = search(&mut session, checks, jobs(args.run.jobs), true, interrupted, |_| Ok(()))?;
     match ending {
         Searched::OriginalPasses(..) => {
             eprintln!("whittle pair: the variant {} does not pass --test-variant: check the test by hand in a folder holding {name}; it must exit 0.", args.variant.display());

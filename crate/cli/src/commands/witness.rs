@@ -8,19 +8,17 @@
 //! `whittle coverage` does) or `--trace` (its output lines are the trace compared).
 
 use crate::drive::{interrupt_flag, jobs, save, write_stats};
-use crate::runner::{run_in, script_path, Outcome as Verdict, Property};
+use crate::runner::{run_in, script_path, Job, Outcome as Verdict, Pool, Property};
 use crate::sandbox::Sandbox;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::channel;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use whittle::pair::unified_diff;
 use whittle::witness::{
     Coverage, Keep, Observation, OriginalState, Outcome, Ranking, Selection, WitnessSession,
     WitnessSettings,
 };
-use whittle::Query;
 
 #[derive(clap::Args)]
 pub struct WitnessArgs {
@@ -105,10 +103,12 @@ pub struct Checks {
 }
 
 impl Checks {
+    /// The checks of scripts: the bug's test, a witness's, and what observes a compile.
     pub fn new(
         test: &Path,
         witness: Option<&Path>,
-        search: &SearchArgs,
+        coverage: Option<&Path>,
+        trace: Option<&Path>,
         name: String,
         timeout: f64,
     ) -> Result<Checks, String> {
@@ -116,17 +116,18 @@ impl Checks {
         Ok(Checks {
             test: script(test)?,
             witness: witness.map(script).transpose()?,
-            coverage: search.coverage.as_deref().map(script).transpose()?,
-            trace: search.trace.as_deref().map(script).transpose()?,
+            coverage: coverage.map(script).transpose()?,
+            trace: trace.map(script).transpose()?,
             name,
             timeout: Duration::from_secs_f64(timeout),
         })
     }
 
-    /// Runs a query's checks in a fresh folder; an error when a test could not run at all.
+    /// Runs a mutant's checks in a fresh folder: what they observed and `--test`'s output;
+    /// an error when a test could not run at all.
     fn observe(
         &self,
-        q: &Query,
+        job: &Job,
         cancel: &Arc<AtomicBool>,
         tether: Option<&Arc<Sandbox>>,
     ) -> Result<(Observation, String), String> {
@@ -134,7 +135,7 @@ impl Checks {
             .prefix("whittle-")
             .tempdir()
             .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
-        std::fs::write(dir.path().join(&self.name), &q.text)
+        std::fs::write(dir.path().join(&self.name), &job.file.1)
             .map_err(|e| format!("cannot write {}: {e}", self.name))?;
         let run = |p: &Property| {
             run_in(p, dir.path(), &self.name, Instant::now() + self.timeout, cancel.clone(), tether)
@@ -153,7 +154,7 @@ impl Checks {
             Verdict::Cancelled => Outcome::Rejected,
         };
         let mut obs = Observation::of(outcome);
-        if outcome == Outcome::Passing || q.original {
+        if outcome == Outcome::Passing || job.original {
             if let Some(c) = &self.coverage {
                 let out = run(c)?;
                 obs.coverage = Some(read_coverage(&out.stdout)?);
@@ -194,41 +195,24 @@ pub fn search(
     mut on_witness: impl FnMut(&WitnessSession) -> Result<(), String>,
 ) -> Result<Searched, String> {
     let name = checks.name.clone();
-    let checks = Arc::new(checks);
-    let (job_tx, job_rx) = channel::<Query>();
-    let (done_tx, done_rx) = channel::<(u64, Result<(Observation, String), String>)>();
-    let job_rx = Arc::new(Mutex::new(job_rx));
-    let cancel = Arc::new(AtomicBool::new(false));
-    let tether = Sandbox::detect().ok().map(Arc::new);
-    for _ in 0..jobs {
-        let (job_rx, done_tx, checks, cancel, tether) = (
-            job_rx.clone(),
-            done_tx.clone(),
-            checks.clone(),
-            cancel.clone(),
-            tether.clone(),
-        );
-        std::thread::spawn(move || loop {
-            let q = match job_rx.lock().unwrap().recv() {
-                Ok(q) => q,
-                Err(_) => return,
-            };
-            let r = checks.observe(&q, &cancel, tether.as_ref());
-            if done_tx.send((q.id, r)).is_err() {
-                return;
-            }
-        });
-    }
+    let pool = Pool::with(jobs, move |job, cancel, tether| {
+        (job.id, job.original, checks.observe(job, &cancel, tether))
+    });
     let (mut out, mut seen) = (0usize, 0usize);
     let started = Instant::now();
     loop {
         if interrupted.load(Ordering::SeqCst) {
-            cancel.store(true, Ordering::SeqCst);
+            pool.cancel_all();
             return Ok(Searched::Interrupted);
         }
         if out < jobs {
             for q in session.next(jobs - out) {
-                let _ = job_tx.send(q);
+                pool.submit(Job {
+                    id: q.id,
+                    side: q.side,
+                    original: q.original,
+                    file: (name.clone(), q.text),
+                });
                 out += 1;
             }
         }
@@ -238,18 +222,17 @@ pub fn search(
         if out == 0 {
             continue;
         }
-        let Ok((id, result)) = done_rx.recv_timeout(Duration::from_millis(200)) else {
+        let Ok((id, original, result)) = pool.results.recv_timeout(Duration::from_millis(200)) else {
             continue;
         };
         out -= 1;
         let (obs, output) = match result {
             Ok(r) => r,
             Err(e) => {
-                cancel.store(true, Ordering::SeqCst);
+                pool.cancel_all();
                 return Err(format!("a test could not run: {e}"));
             }
         };
-        let original = id == 0;
         let pointed = if original {
             whittle::witness::pointed_lines(&name, &format!("{output}\n{}", obs.trace.as_deref().unwrap_or("")))
         } else {
@@ -261,7 +244,7 @@ pub fn search(
         }
         if original {
             if let OriginalState::NotFailing(o) = session.original_state() {
-                cancel.store(true, Ordering::SeqCst);
+                pool.cancel_all();
                 return Ok(Searched::OriginalPasses(o, output));
             }
         }
@@ -334,7 +317,15 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
     let lang = crate::input::pick_lang(args.lang.as_deref(), &args.file, &text)?;
     let name = crate::input::file_name(&args.file, "FILE")?;
     let settings = args.search.settings()?;
-    let checks = Checks::new(&args.test, args.test_witness.as_deref(), &args.search, name.clone(), args.timeout)?;
+    let s = &args.search;
+    let checks = Checks::new(
+        &args.test,
+        args.test_witness.as_deref(),
+        s.coverage.as_deref(),
+        s.trace.as_deref(),
+        name.clone(),
+        args.timeout,
+    )?;
     if args.test_witness.is_none() {
         eprintln!("whittle witness: note: without --test-witness, a mutant the compiler rejects counts as a witness too");
     }
