@@ -12,6 +12,7 @@ pub mod parse_report;
 pub mod query;
 pub mod recording;
 pub mod rng;
+mod sorted;
 pub mod reduce;
 pub mod textdiff;
 pub mod tree;

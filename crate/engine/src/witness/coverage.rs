@@ -70,18 +70,7 @@ impl Profile {
     /// Jaccard distance: 1 - |A ∩ B| / |A ∪ B|; 0 for two empty sets.
     pub fn distance(&self, other: &Profile) -> f64 {
         let (a, b) = (&self.0, &other.0);
-        let (mut i, mut j, mut common) = (0, 0, 0usize);
-        while i < a.len() && j < b.len() {
-            match a[i].cmp(&b[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    common += 1;
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
+        let common = crate::sorted::common(a, b);
         let union = a.len() + b.len() - common;
         if union == 0 {
             0.0

@@ -349,12 +349,12 @@ impl<'t> Finder<'t> {
             return;
         }
         let name = self.text(id);
-        let Some(ty) = self.scopes.type_of(self.tree, name, n.start) else {
+        let Some(ty) = self.scopes.type_of(name, n.start) else {
             return; // not a variable this program declares (a function, a macro, ...)
         };
         let others: Vec<String> = self
             .scopes
-            .visible(self.tree, n.start)
+            .visible(n.start)
             .into_iter()
             .filter(|d| d.ty == ty && d.name != name)
             .map(|d| d.name.clone())
@@ -689,8 +689,8 @@ impl Scopes {
         Scopes(out)
     }
 
-    /// The variables visible at byte `at`, innermost last.
-    fn visible(&self, _tree: &Tree, at: u32) -> Vec<&Declared> {
+    /// The variables visible at byte `at`.
+    fn visible(&self, at: u32) -> Vec<&Declared> {
         self.0
             .iter()
             .filter(|d| d.from <= at && d.scope.0 <= at && at < d.scope.1)
@@ -698,8 +698,8 @@ impl Scopes {
     }
 
     /// The type of the variable `name` visible at `at` (the innermost one).
-    fn type_of(&self, tree: &Tree, name: &str, at: u32) -> Option<String> {
-        self.visible(tree, at)
+    fn type_of(&self, name: &str, at: u32) -> Option<String> {
+        self.visible(at)
             .into_iter()
             .filter(|d| d.name == name)
             .max_by_key(|d| d.scope.0)
