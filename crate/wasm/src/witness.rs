@@ -7,7 +7,6 @@
 
 use crate::{config, lang_or_detect, to_js, why};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
 use wasm_bindgen::prelude::*;
 use whittle::pair::unified_diff;
 use whittle::witness::{
@@ -138,7 +137,7 @@ impl<'a> Listed<'a> {
             changes: &w.changes,
             order: w.order,
             distance: w.distance,
-            query: Some(w.query).filter(|&q| q != u64::MAX),
+            query: w.query,
             diff: unified_diff(
                 original,
                 &w.text,
@@ -154,8 +153,6 @@ impl<'a> Listed<'a> {
 pub struct WitnessReducer {
     session: WitnessSession,
     budget: usize,
-    /// Queries reported (the session holds them until their round is applied).
-    reported: HashSet<u64>,
 }
 
 #[wasm_bindgen]
@@ -170,11 +167,7 @@ impl WitnessReducer {
         let budget = settings.budget;
         let session = WitnessSession::new(lang, &cfg.text, settings)
             .map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(WitnessReducer {
-            session,
-            budget,
-            reported: HashSet::new(),
-        })
+        Ok(WitnessReducer { session, budget })
     }
 
     /// Up to `k` mutants to test: `[{id, candidate, side: 'variant', text, original}]`, the
@@ -189,12 +182,7 @@ impl WitnessReducer {
     /// original's and passing mutants' compiles, when the endpoint gives one).
     /// A query reported before, or never handed out, is ignored.
     pub fn report(&mut self, id: f64, obs: JsValue) -> Result<(), JsError> {
-        let obs = observation(obs)?;
-        let id = id as u64;
-        if self.wants(id as f64) {
-            self.reported.insert(id);
-            self.session.report(id, obs);
-        }
+        self.session.report(id as u64, observation(obs)?);
         Ok(())
     }
 
@@ -217,8 +205,7 @@ impl WitnessReducer {
     /// Whether query `id` is awaited: handed out and not reported yet (the search needs every
     /// one of them).
     pub fn wants(&self, id: f64) -> bool {
-        let id = id as u64;
-        self.session.wants(id) && !self.reported.contains(&id)
+        self.session.wants(id as u64)
     }
 
     /// The budget spent, enough witnesses, nothing left to try, or an original that does not

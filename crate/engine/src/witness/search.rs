@@ -146,8 +146,8 @@ pub struct Witness {
     pub distance: Option<f64>,
     #[serde(skip)]
     pub coverage: Option<Coverage>,
-    /// The query that found it.
-    pub query: u64,
+    /// The query that found it; `None` for one a higher-order mutant was shrunk to.
+    pub query: Option<u64>,
 }
 
 /// A rule's record, for its score and the statistics.
@@ -534,7 +534,7 @@ impl WitnessSession {
                 return Some((smaller, text, Purpose::Minimize));
             }
             let done = self.shrinking.pop().expect("a shrink");
-            self.consider(done.best, done.obs, done.rules, u64::MAX);
+            self.consider(done.best, done.obs, done.rules, None);
             return self.make();
         }
         if self.rules.is_empty() || self.enough() {
@@ -656,7 +656,7 @@ impl WitnessSession {
                                 pos: 0,
                             });
                         } else {
-                            self.consider(p.mutant, obs, rules, id);
+                            self.consider(p.mutant, obs, rules, Some(id));
                         }
                     }
                 }
@@ -682,7 +682,7 @@ impl WitnessSession {
     }
 
     /// A passing mutant becomes a witness if it adds diversity (or the filter is off).
-    fn consider(&mut self, mutant: Mutant, obs: Observation, rules: Vec<Rule>, id: u64) {
+    fn consider(&mut self, mutant: Mutant, obs: Observation, rules: Vec<Rule>, id: Option<u64>) {
         let profile = obs.profile();
         let failing = self.failing.as_ref().and_then(Observation::profile);
         let distance = profile.as_ref().map(|p| {
