@@ -632,7 +632,6 @@ fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     } else {
         "example.c"
     })?;
-    let src = ctx.source_name.clone();
     let binary = ctx.job.filters.binary && c.disassembler.is_some();
     let intel = ctx.job.filters.intel && std::env::consts::ARCH == "x86_64";
     let mut args = if binary {
@@ -644,7 +643,7 @@ fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         args.push("-masm=intel".into());
     }
     args.extend(ctx.user_args());
-    args.push(src.clone().into());
+    args.push(ctx.source_name.clone().into());
     let options = options_of(&args);
     let compile = ctx.compile(&c.exe, args, Some(ctx.memory()));
     let (asm, asm_truncated) = if compile.code != 0 {
@@ -656,23 +655,13 @@ fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         ctx.read_asm("output.s")
     };
     let exec = execution(ctx, &compile, || {
-        let mut largs = os(&["-o", "program"]);
-        largs.extend(ctx.user_args());
-        largs.push(src.into());
-        let build = ctx.compile(&c.exe, largs, Some(ctx.memory()));
         // Sanitizers reserve terabytes of address space for their shadow memory.
         let run_limit = if ctx.has_user_arg("-fsanitize") {
             None
         } else {
             Some(ctx.memory())
         };
-        execute_built(
-            ctx,
-            Some(build),
-            &ctx.dir.join("program"),
-            vec![],
-            run_limit,
-        )
+        link_and_run(ctx, &c.exe, Vec::new(), Vec::new(), run_limit)
     });
     Ok(JobResult {
         compile,
@@ -682,6 +671,23 @@ fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         exec,
         coverage: None,
     })
+}
+
+/// Builds the source into `program` with `exe FIRST -o program USER-ARGS SOURCE` (under
+/// `env`) and runs it: what a C or C++ job's execution is.
+fn link_and_run(
+    ctx: &Ctx<'_>,
+    exe: &Path,
+    first: Vec<OsString>,
+    env: Vec<(String, OsString)>,
+    run_limit: Option<u64>,
+) -> ExecResult {
+    let mut largs = first;
+    largs.extend(os(&["-o", "program"]));
+    largs.extend(ctx.user_args());
+    largs.push(ctx.source_name.clone().into());
+    let build = ctx.compile_with_env(exe, largs, Some(ctx.memory()), env);
+    execute_built(ctx, Some(build), &ctx.dir.join("program"), vec![], run_limit)
 }
 
 /// `objdump -d` of the job's `output.o`.
@@ -706,12 +712,11 @@ fn tcc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
         .as_ref()
         .expect("tcc is offered with its coverage build");
     ctx.write_source("example.c")?;
-    let src = ctx.source_name.clone();
     let base = compilers::tcc_base_args(gcov.objects());
     let mut args = base.clone();
     args.extend(os(&["-c", "-o", "output.o"]));
     args.extend(ctx.user_args());
-    args.push(src.clone().into());
+    args.push(ctx.source_name.clone().into());
     let options = options_of(&args);
     let counters = ctx.subfolder("coverage")?;
     let env = gcov.env(&counters);
@@ -734,14 +739,8 @@ fn tcc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
                 }
             }
         };
-        let mut largs = base;
-        largs.extend(os(&["-o", "program"]));
-        largs.extend(ctx.user_args());
-        largs.push(src.into());
         let env = gcov.env(&build_counters);
-        let build = ctx.compile_with_env(&c.exe, largs, Some(ctx.memory()), env);
-        let program = ctx.dir.join("program");
-        execute_built(ctx, Some(build), &program, vec![], Some(ctx.memory()))
+        link_and_run(ctx, &c.exe, base, env, Some(ctx.memory()))
     });
     Ok(JobResult {
         compile,
