@@ -250,9 +250,15 @@ export class Reduction {
     this.send(this.snapshot('progress'));
   }
 
-  snapshot(type) {
+  /** What every progress message says: the engine's figures and this loop's. */
+  figures(type) {
     const stats = this.reducer.stats();
-    const msg = { type, stats, elapsedMs: this.elapsedMs(), clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size };
+    return { type, stats, elapsedMs: this.elapsedMs(), clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size };
+  }
+
+  snapshot(type) {
+    const msg = this.figures(type);
+    const { stats } = msg;
     if (this.recording !== null) {
       // A replay makes no queries; the chart counts recorded verdicts used (about REPLAY_STEP a slice).
       msg.replayed = stats.done ? this.recording.length : Math.min(this.recording.length, (this.replaySlices ?? 0) * REPLAY_STEP);

@@ -75,8 +75,8 @@ export class WitnessSearch extends Reduction {
   }
 
   snapshot(type) {
-    const stats = this.reducer.stats();
-    const msg = { type, stats, elapsedMs: this.elapsedMs(), clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size };
+    const msg = this.figures(type);
+    const { stats } = msg;
     if (stats.witnesses > this.sent) {
       msg.witnesses = this.reducer.witnesses(this.sent);
       this.sent = stats.witnesses;
@@ -100,13 +100,11 @@ export class WitnessSearch extends Reduction {
         'See the Output tab for what the endpoint answered, and adjust the property.';
     }
     this.send({
-      type: 'finished',
+      ...this.figures('finished'),
       state,
       message,
       elapsedMs,
       stats,
-      clientCacheHits: this.compiler?.cacheHits ?? 0,
-      inFlight: 0,
       witnesses: this.reducer.witnesses(0),
       ranking: this.reducer.ranking(),
       rules: this.reducer.rules(),
