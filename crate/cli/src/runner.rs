@@ -180,22 +180,27 @@ fn run_job(
     cancel: Arc<AtomicBool>,
     tether: Option<&Arc<Sandbox>>,
 ) -> Done {
-    let dir = match tempfile::Builder::new().prefix("whittle-").tempdir() {
+    let dir = match job_folder(job) {
         Ok(d) => d,
-        Err(e) => {
-            let msg = format!("cannot make a temporary folder: {e}");
-            return done(job, Outcome::Failed(msg), "");
-        }
+        Err(msg) => return done(job, Outcome::Failed(msg), ""),
     };
-    let (name, text) = &job.file;
-    if let Err(e) = std::fs::write(dir.path().join(name), text) {
-        let msg = format!("cannot write {name} in {}: {e}", dir.path().display());
-        return done(job, Outcome::Failed(msg), "");
-    }
+    let name = &job.file.0;
     match run_in(property, dir.path(), name, Instant::now() + timeout, cancel, tether) {
         Ok(ran) => done(job, ran.verdict, &ran.output),
         Err(e) => done(job, Outcome::Failed(e), ""),
     }
+}
+
+/// A fresh temporary folder holding the job's file, removed when dropped.
+pub fn job_folder(job: &Job) -> Result<tempfile::TempDir, String> {
+    let dir = tempfile::Builder::new()
+        .prefix("whittle-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+    let (name, text) = &job.file;
+    std::fs::write(dir.path().join(name), text)
+        .map_err(|e| format!("cannot write {name} in {}: {e}", dir.path().display()))?;
+    Ok(dir)
 }
 
 /// What a test in a folder said.

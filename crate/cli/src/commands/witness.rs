@@ -8,7 +8,7 @@
 //! `whittle coverage` does) or `--trace` (its output lines are the trace compared).
 
 use crate::drive::{interrupt_flag, jobs, save, write_stats};
-use crate::runner::{run_in, script_path, Job, Outcome as Verdict, Pool, Property};
+use crate::runner::{job_folder, run_in, script_path, Job, Outcome as Verdict, Pool, Property};
 use crate::sandbox::Sandbox;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -131,12 +131,7 @@ impl Checks {
         cancel: &Arc<AtomicBool>,
         tether: Option<&Arc<Sandbox>>,
     ) -> Result<(Observation, String), String> {
-        let dir = tempfile::Builder::new()
-            .prefix("whittle-")
-            .tempdir()
-            .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
-        std::fs::write(dir.path().join(&self.name), &job.file.1)
-            .map_err(|e| format!("cannot write {}: {e}", self.name))?;
+        let dir = job_folder(job)?;
         let run = |p: &Property| {
             run_in(p, dir.path(), &self.name, Instant::now() + self.timeout, cancel.clone(), tether)
         };
