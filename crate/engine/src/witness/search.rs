@@ -545,25 +545,8 @@ impl WitnessSession {
             let mut m = seed.clone();
             let mut rules = vec![];
             for _ in 0..self.step {
-                let r = self.pick_rule();
-                let rule = self.rules[r].rule;
-                let sites = self.sites.of_rule(rule);
-                let site = match self.focused.get(&rule) {
-                    Some(near) if self.rng.unit() < FOCUS_SHARE => {
-                        let total = near.last().map_or(0.0, |n| n.1);
-                        let at = self.rng.unit() * total;
-                        let i = near.partition_point(|n| n.1 <= at).min(near.len() - 1);
-                        &sites[near[i].0]
-                    }
-                    _ => &sites[self.rng.below(sites.len())],
-                };
-                let text = site.choices[self.rng.below(site.choices.len())].clone();
-                let edit = Edit {
-                    start: site.start,
-                    end: site.end,
-                    text,
-                    rule,
-                };
+                let edit = self.draw_edit();
+                let rule = edit.rule;
                 if let Some(next) = m.with(edit) {
                     m = next;
                     rules.push(rule);
@@ -585,6 +568,29 @@ impl WitnessSession {
             return Some((m, text, Purpose::Search(rules)));
         }
         None
+    }
+
+    /// One edit: a rule by [`Self::pick_rule`], one of its sites (mostly near where the
+    /// compiler pointed, when it did), one of the site's texts.
+    fn draw_edit(&mut self) -> Edit {
+        let picked = self.pick_rule();
+        let rule = self.rules[picked].rule;
+        let sites = self.sites.of_rule(rule);
+        let site = match self.focused.get(&rule) {
+            Some(near) if self.rng.unit() < FOCUS_SHARE => {
+                let total = near.last().map_or(0.0, |n| n.1);
+                let at = self.rng.unit() * total;
+                let i = near.partition_point(|n| n.1 <= at).min(near.len() - 1);
+                &sites[near[i].0]
+            }
+            _ => &sites[self.rng.below(sites.len())],
+        };
+        Edit {
+            start: site.start,
+            end: site.end,
+            text: site.choices[self.rng.below(site.choices.len())].clone(),
+            rule,
+        }
     }
 
     /// Metropolis-Hastings: propose a rule uniformly, accept it with probability
