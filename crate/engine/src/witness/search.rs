@@ -530,7 +530,12 @@ impl WitnessSession {
                 if smaller.order() == 0 {
                     continue;
                 }
+                // Fewer edits of a mutant that parsed need not parse: checked as any mutant.
                 let text = smaller.apply(&self.original);
+                if let Validity::Invalid = self.parser.check(&self.raw, &self.original, &text) {
+                    self.stats.syntax_rejected += 1;
+                    continue;
+                }
                 return Some((smaller, text, Purpose::Minimize));
             }
             let done = self.shrinking.pop().expect("a shrink");

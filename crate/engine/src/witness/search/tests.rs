@@ -34,11 +34,13 @@ fn run(
     fails: &dyn Fn(&str) -> bool,
 ) -> WitnessSession {
     let mut s = WitnessSession::new(Lang::C, text, settings).unwrap();
+    let mut parser = crate::tree::Parser::new(Lang::C);
     let mut rounds = 0;
     while !s.done() {
         let qs = s.next(k);
         assert!(!qs.is_empty() || s.done(), "a session that is not done gives queries");
         for q in qs.into_iter().rev() {
+            assert!(parser.is_valid(&q.text), "every query parses:\n{}", q.text);
             let obs = observe(&q.text, fails, &|_| false);
             s.report(q.id, obs);
         }
