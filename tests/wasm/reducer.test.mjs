@@ -35,6 +35,7 @@ test('parse reports tokens, bytes, validity, round trip and time, and the tree w
   assert.equal(bad.ok, false);
   assert.equal(typeof bad.error.line, 'number');
   assert.equal(typeof bad.error.column, 'number');
+  assert.ok(bad.error_tokens > 0 && bad.error_tokens < bad.tokens, 'the share the grammar covers');
 
   assert.equal(engine.parse(PROGRAM, 'auto', false).lang, 'c', 'auto detects the language');
   assert.throws(() => engine.parse(PROGRAM, 'cobol', false), /unknown language `cobol`/);
@@ -94,8 +95,32 @@ test('an original without the property is reported, and nothing is reduced', () 
   assert.equal(r.best(), PROGRAM);
 });
 
+test('a program with a syntax error is reduced tolerantly: no query adds an error', () => {
+  const text = 'int keep(void) { return 42; }\nint g = @@ 3 @@;\nint drop(void) { return 1; }\n';
+  const errorWords = (t) => {
+    const report = engine.parse(t, 'c', true);
+    const nodes = report.tree;
+    const inError = (i) => { for (let n = nodes[i]; n; n = nodes[n.parent]) { if (n.error) return true; if (n.parent == null) return false; } return false; };
+    const words = [];
+    nodes.forEach((n, i) => { if (!n.children.length && inError(i)) words.push(...t.slice(n.start, n.end).split(/\s+/).filter(Boolean)); });
+    return words.sort();
+  };
+  const original = errorWords(text);
+  assert.ok(original.length > 0);
+  const r = new engine.Reducer({ lang: 'c', text });
+  drive(r, 2, (t) => {
+    const words = errorWords(t);
+    let i = 0;
+    for (const w of words) { while (i < original.length && original[i] !== w) i++; assert.ok(i++ < original.length, `a query added an error: ${t}`); }
+    return t.includes('42');
+  });
+  assert.equal(r.stats().invalid_queries, 0);
+  assert.ok(!r.best().includes('drop') && !r.best().includes('@@'), r.best());
+});
+
 test('a Reducer says what is wrong with its input', () => {
-  assert.throws(() => new engine.Reducer({ lang: 'c', text: 'int main(void) {\n  return (;\n}\n' }), /does not parse.*line \d+/);
+  const broken = 'int main(void) {\n  return (;\n}\n';
+  assert.throws(() => new engine.Reducer({ lang: 'c', text: broken, strict: true }), /does not parse.*line \d+/);
   assert.throws(
     () => new engine.Reducer({ lang: 'c', text: PROGRAM, strategy: 'nope' }),
     /unknown strategy `nope`.*perses.*hdd.*ddmin-lines.*ddmin-tokens/,

@@ -116,7 +116,10 @@ function showStatus(report) {
     el.className = 'parse-status ok';
   } else if (report.error && typeof report.error === 'object') {
     const { line, column, near } = report.error;
-    el.textContent = `Syntax error at line ${line}, column ${column}${near ? ` near \`${near}\`` : ''}`;
+    const covered = report.tokens ? (100 * (report.tokens - report.error_tokens)) / report.tokens : 0;
+    el.textContent =
+      `Syntax error at line ${line}, column ${column}${near ? ` near \`${near}\`` : ''}; ` +
+      `the grammar covers ${covered.toFixed(1)}% of the tokens (error regions are marked in the tree)`;
     el.className = 'parse-status error';
   } else {
     el.textContent = String(report.error ?? 'does not parse');

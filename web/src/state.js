@@ -296,7 +296,10 @@ export function syntaxBlocker(state, reports) {
   for (const side of sidesOf(state)) {
     if (side === 'seed' && autoSeeded(state)) continue; // the search writes the seed
     if (!reports[side]) return 'the engine is still loading';
-    if (!reports[side].ok) return `the ${sideName(state, side)} does not parse: fix the syntax error first`;
+    // One program is reduced even where the grammar fails (no candidate may add an error);
+    // pairs and witness searches need whole trees.
+    const tolerant = !isPair(state) && !isWitness(state);
+    if (!reports[side].ok && !tolerant) return `the ${sideName(state, side)} does not parse: fix the syntax error first`;
   }
   return null;
 }

@@ -91,9 +91,11 @@ pub type Runner = Pool<Done>;
 
 impl Runner {
     pub fn new(properties: Properties, threads: usize, timeout: Duration) -> Runner {
-        Pool::with(threads, move |job, cancel, tether| match properties.of(job.side) {
-            Some(property) => run_job(property, job, timeout, cancel, tether),
-            None => done(job, Outcome::Failed("no test for this side".into()), ""),
+        Pool::with(threads, move |job, cancel, tether| {
+            match properties.of(job.side) {
+                Some(property) => run_job(property, job, timeout, cancel, tether),
+                None => done(job, Outcome::Failed("no test for this side".into()), ""),
+            }
         })
     }
 }
@@ -185,7 +187,14 @@ fn run_job(
         Err(msg) => return done(job, Outcome::Failed(msg), ""),
     };
     let name = &job.file.0;
-    match run_in(property, dir.path(), name, Instant::now() + timeout, cancel, tether) {
+    match run_in(
+        property,
+        dir.path(),
+        name,
+        Instant::now() + timeout,
+        cancel,
+        tether,
+    ) {
         Ok(ran) => done(job, ran.verdict, &ran.output),
         Err(e) => done(job, Outcome::Failed(e), ""),
     }

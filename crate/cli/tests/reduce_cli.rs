@@ -5,8 +5,8 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::whittle;
 use std::time::{Duration, Instant};
+use support::whittle;
 
 const PROGRAM: &str = "#include <stdio.h>\n\
 static int unused(int a, int b) { return a * b + 7; }\n\

@@ -14,6 +14,9 @@ pub struct ParseReport {
     pub ok: bool,
     /// The first error, if any.
     pub error: Option<SyntaxError>,
+    /// Counted tokens in error regions (under ERROR nodes, or beside MISSING ones): the
+    /// grammar covers `tokens - error_tokens` of them.
+    pub error_tokens: usize,
     /// Whether unparsing the tree with every token kept gives back the text byte for byte.
     pub round_trip: bool,
     /// Milliseconds the parse took, as the shell measured it.
@@ -32,6 +35,10 @@ impl ParseReport {
             bytes: text.len(),
             ok: !tree.has_error(),
             error: tree.error.clone(),
+            error_tokens: {
+                let (covered, all) = tree.coverage(&vec![true; tree.tokens.len()]);
+                all - covered
+            },
             round_trip: unparse(tree, &vec![true; tree.tokens.len()]) == text,
             parse_ms,
             tree: want_tree.then(|| tree.nodes.clone()),

@@ -91,12 +91,15 @@ pub struct Tree {
 pub struct Parser {
     lang: Lang,
     inner: tree_sitter::Parser,
-    /// The last valid text `check_edit` saw, with its tree: a base for the next check.
+    /// The last valid text `check` saw, with its tree: a base for the next check.
     recent: Option<(String, tree_sitter::Tree)>,
     /// Whether a text (by hash) is valid, for each text checked.
     checked: HashMap<u64, bool>,
     /// Whether `check` confirms each incremental verdict with a full parse.
     cross_check: bool,
+    /// Whether `check` hands back texts with errors ([`Validity::Flawed`]) instead of
+    /// rejecting them.
+    tolerant: bool,
 }
 
 /// What the validity check found.
@@ -105,6 +108,9 @@ pub enum Validity {
     /// Valid, with the new tree; `None` when the text was found valid before and its tree is
     /// not at hand ([`Parser::tree_of_valid`] makes it when it is needed).
     Valid(Option<tree_sitter::Tree>),
+    /// Parsed with errors, by a tolerant parser: whether its error regions are acceptable is
+    /// the caller's to judge (`reduce::tolerance`).
+    Flawed(tree_sitter::Tree),
 }
 
 impl Parser {
@@ -119,7 +125,13 @@ impl Parser {
             recent: None,
             checked: HashMap::new(),
             cross_check: cfg!(debug_assertions),
+            tolerant: false,
         }
+    }
+
+    /// Makes [`Parser::check`] hand back texts with errors with their trees.
+    pub fn set_tolerant(&mut self, on: bool) {
+        self.tolerant = on;
     }
 
     /// Makes [`Parser::check`] confirm every incremental verdict with a full parse (slow: a
@@ -156,20 +168,26 @@ impl Parser {
         };
         match self.checked.get(&hash) {
             Some(true) => return Validity::Valid(None),
-            Some(false) => return Validity::Invalid,
-            None => {}
+            // A tolerant check needs the tree of a text with errors: parse it again.
+            Some(false) if !self.tolerant => return Validity::Invalid,
+            _ => {}
         }
-        let tree = self.check_edit(old, old_text, new_text);
-        if tree.is_some() && self.cross_check {
+        let tree = self.parse_edit(old, old_text, new_text);
+        let valid = !tree.root_node().has_error();
+        if valid && self.cross_check {
             assert!(
                 self.is_valid(new_text),
                 "the incremental check passed a text a full parse rejects:\n{new_text}"
             );
         }
-        self.checked.insert(hash, tree.is_some());
-        match tree {
-            Some(tree) => Validity::Valid(Some(tree)),
-            None => Validity::Invalid,
+        self.checked.insert(hash, valid);
+        if valid {
+            self.recent = Some((new_text.to_string(), tree.clone()));
+            Validity::Valid(Some(tree))
+        } else if self.tolerant {
+            Validity::Flawed(tree)
+        } else {
+            Validity::Invalid
         }
     }
 
@@ -182,24 +200,21 @@ impl Parser {
         old_text: &str,
         new_text: &str,
     ) -> tree_sitter::Tree {
-        tree.unwrap_or_else(|| {
-            self.check_edit(old, old_text, new_text)
-                .expect("a text that parsed once parses again")
-        })
+        tree.unwrap_or_else(|| self.parse_edit(old, old_text, new_text))
     }
 
     /// An incremental re-parse of `new_text`, which reuses everything outside the changed
-    /// span; the new tree when the text is valid.
+    /// span.
     ///
     /// Any valid text with its tree can serve as the base; the verdict is the same. The last
     /// valid text checked often differs from `new_text` far less than `old_text` does (a
     /// reducer tries its candidates in runs of similar ones), so it is used when cheaper.
-    fn check_edit(
+    fn parse_edit(
         &mut self,
         old: &tree_sitter::Tree,
         old_text: &str,
         new_text: &str,
-    ) -> Option<tree_sitter::Tree> {
+    ) -> tree_sitter::Tree {
         let new = new_text.as_bytes();
         let mut base = (Span::between(old_text.as_bytes(), new), old, old_text);
         if let Some((text, tree)) = &self.recent {
@@ -217,12 +232,9 @@ impl Parser {
             edited
         });
         self.inner.reset();
-        let tree = self.inner.parse(new_text, tree.as_ref())?;
-        if tree.root_node().has_error() {
-            return None;
-        }
-        self.recent = Some((new_text.to_string(), tree.clone()));
-        Some(tree)
+        self.inner
+            .parse(new_text, tree.as_ref())
+            .expect("a parse without timeout or cancellation returns a tree")
     }
 
     /// The first syntax error of `text`, if any.
@@ -491,6 +503,39 @@ impl Tree {
 
     pub fn has_error(&self) -> bool {
         self.error.is_some()
+    }
+
+    /// Which tokens lie where the grammar could not parse: under an ERROR node, or on
+    /// either side of a MISSING one (which has no token of its own).
+    pub fn error_tokens(&self) -> Vec<bool> {
+        let mut marked = vec![false; self.tokens.len()];
+        if !self.has_error() {
+            return marked;
+        }
+        for n in &self.nodes {
+            if n.error {
+                marked[n.first_token as usize..n.end_token as usize].fill(true);
+            } else if n.missing {
+                let at = n.first_token as usize;
+                for t in [at.checked_sub(1), Some(at)].into_iter().flatten() {
+                    if let Some(m) = marked.get_mut(t) {
+                        *m = true;
+                    }
+                }
+            }
+        }
+        marked
+    }
+
+    /// The grammar's coverage of the tokens `keep` selects: counted tokens outside error
+    /// regions, and all counted tokens.
+    pub fn coverage(&self, keep: &[bool]) -> (usize, usize) {
+        let marked = self.error_tokens();
+        let counted =
+            (0..self.tokens.len() as TokenId).filter(|&t| keep[t as usize] && self.is_counted(t));
+        counted.fold((0, 0), |(covered, all), t| {
+            (covered + !marked[t as usize] as usize, all + 1)
+        })
     }
 
     /// An S-expression-like outline, one node a line, for `whittle parse --tree`.

@@ -167,12 +167,18 @@ struct ReducerConfig {
     text: String,
     #[serde(default)]
     strategy: Option<String>,
+    /// Refuse a program the grammar cannot fully parse instead of reducing it tolerantly.
+    #[serde(default)]
+    strict: bool,
 }
 
 fn session_from(config: JsValue, recording: Option<Recording>) -> Result<Session, JsError> {
     let cfg: ReducerConfig = self::config(config, "reducer")?;
     let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.text)?;
-    let settings = settings(cfg.strategy.as_deref())?;
+    let settings = Settings {
+        strict: cfg.strict,
+        ..settings(cfg.strategy.as_deref())?
+    };
     match recording {
         None => Session::new(lang, &cfg.text, settings),
         Some(r) => Session::replay(lang, &cfg.text, settings, r),

@@ -18,7 +18,11 @@ use whittle::Side;
 #[derive(clap::Args)]
 pub struct PairArgs {
     /// The program that does not show the behaviour.
-    #[arg(long, required_unless_present = "auto_seed", conflicts_with = "auto_seed")]
+    #[arg(
+        long,
+        required_unless_present = "auto_seed",
+        conflicts_with = "auto_seed"
+    )]
     pub seed: Option<PathBuf>,
     /// No seed at hand: find one by mutating the variant (a witness: it passes --test-seed and fails --test-variant), then reduce the pair.
     #[arg(long)]
@@ -161,7 +165,11 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         false,
     )?;
     // A found seed is tested under the variant's name, as --test-seed judged it in the search.
-    let seed_name = if args.auto_seed { &args.variant } else { &seed_path };
+    let seed_name = if args.auto_seed {
+        &args.variant
+    } else {
+        &seed_path
+    };
     let names = [file_name(seed_name), file_name(&args.variant)];
     if names[0] == names[1] && args.cmd.is_none() && !args.auto_seed {
         eprintln!("whittle pair: note: seed and variant are both named {}; each test sees only its own side", names[0]);
@@ -328,8 +336,19 @@ fn auto_seed(
     };
     let mut session = WitnessSession::new(lang, variant, settings)
         .map_err(|e| crate::input::unparseable(&args.variant, &e))?;
-    eprintln!("whittle pair: looking for a seed: mutants of {} that pass --test-seed (at most {} tests)", args.variant.display(), args.witness_budget);
-    let ending = search(&mut session, checks, jobs(args.run.jobs), true, interrupted, |_| Ok(()))?;
+    eprintln!(
+        "whittle pair: looking for a seed: mutants of {} that pass --test-seed (at most {} tests)",
+        args.variant.display(),
+        args.witness_budget
+    );
+    let ending = search(
+        &mut session,
+        checks,
+        jobs(args.run.jobs),
+        true,
+        interrupted,
+        |_| Ok(()),
+    )?;
     match ending {
         Searched::OriginalPasses(..) => {
             eprintln!("whittle pair: the variant {} does not pass --test-variant: check the test by hand in a folder holding {name}; it must exit 0.", args.variant.display());
@@ -349,13 +368,26 @@ fn auto_seed(
         );
         return Ok(None);
     };
-    let stem = args.variant.file_stem().and_then(|s| s.to_str()).unwrap_or("variant");
+    let stem = args
+        .variant
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("variant");
     let path = match args.variant.extension().and_then(|e| e.to_str()) {
         Some(ext) => args.variant.with_file_name(format!("{stem}.seed.{ext}")),
         None => args.variant.with_file_name(format!("{stem}.seed")),
     };
     save(&path, &w.text)?;
-    let what: Vec<String> = w.changes.iter().map(|c| format!("line {}: {} -> {}", c.line, c.before, c.after)).collect();
-    eprintln!("whittle pair: seed found after {} tests ({}), saved as {}", session.stats().queries, what.join("; "), path.display());
+    let what: Vec<String> = w
+        .changes
+        .iter()
+        .map(|c| format!("line {}: {} -> {}", c.line, c.before, c.after))
+        .collect();
+    eprintln!(
+        "whittle pair: seed found after {} tests ({}), saved as {}",
+        session.stats().queries,
+        what.join("; "),
+        path.display()
+    );
     Ok(Some((path, w.text.clone())))
 }

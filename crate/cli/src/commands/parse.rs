@@ -44,7 +44,15 @@ pub fn run(args: ParseArgs) -> i32 {
     } else {
         println!("language:   {lang}");
         println!("tokens:     {}", report.tokens);
-        println!("parses:     {}", if report.ok { "yes" } else { "no" });
+        if report.ok {
+            println!("parses:     yes");
+        } else {
+            println!(
+                "parses:     no: the grammar covers {:.1}% of the tokens ({} in error regions)",
+                covered_percent(&report),
+                report.error_tokens
+            );
+        }
         println!(
             "round-trip: {}",
             if report.round_trip { "yes" } else { "NO" }
@@ -57,9 +65,13 @@ pub fn run(args: ParseArgs) -> i32 {
     match &report.error {
         Some(err) => {
             eprintln!("whittle parse: {name}: {err}");
-            eprintln!("  (fix the syntax there, or pass --lang if the language was guessed wrong: it was {lang})");
+            eprintln!("  (whittle reduce still reduces it, adding no error; or fix the syntax there, or pass --lang if the language was guessed wrong: it was {lang})");
             2
         }
         None => 0,
     }
+}
+
+fn covered_percent(report: &ParseReport) -> f64 {
+    100.0 * (report.tokens - report.error_tokens) as f64 / report.tokens.max(1) as f64
 }

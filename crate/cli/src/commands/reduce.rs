@@ -18,6 +18,10 @@ pub struct ReduceArgs {
     pub property: PropertyArgs,
     #[command(flatten)]
     pub run: RunArgs,
+    /// Refuse a program the grammar cannot fully parse (by default it is reduced tolerantly:
+    /// no candidate may add a syntax error the program did not have).
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// What makes a program interesting, for `reduce` and `generate` (a pair has one per side).
@@ -95,6 +99,7 @@ impl RunArgs {
             strategy: self.strategy()?,
             // A test of the incremental validity check itself: confirm each verdict in full.
             cross_check: std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some(),
+            strict: false,
         })
     }
 }
@@ -128,7 +133,10 @@ impl Shell<Single> for SingleShell<'_> {
 fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let text = crate::input::read_program(&args.file)?;
     let lang = crate::input::pick_lang(args.run.lang.as_deref(), &args.file, &text)?;
-    let settings = args.run.settings()?;
+    let settings = Settings {
+        strict: args.strict,
+        ..args.run.settings()?
+    };
     let strategy = settings.strategy;
     let property = args.property.property()?;
     let name = crate::input::file_name(&args.file, "FILE")?;
@@ -136,7 +144,13 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     // The clocks start before the parse: parsing the original is the engine's work too.
     let started = Instant::now();
     let (session, parse_cpu) = timed(|| Session::new(lang, &text, settings));
-    let mut session = session.map_err(|e| crate::input::unparseable(&args.file, &e))?;
+    let mut session = session.map_err(|e| {
+        let refusal = crate::input::unparseable(&args.file, &e);
+        format!("{refusal} (or drop --strict: whittle then reduces it, adding no syntax error)")
+    })?;
+    if let Some(note) = coverage_note(&session) {
+        eprintln!("whittle reduce: {note}");
+    }
 
     let orig = PathBuf::from(format!("{}.orig", args.file.display()));
     // An existing FILE.orig may be the only copy of an earlier run's original: never touched.
@@ -203,6 +217,9 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         args.file.display(),
         orig.display()
     );
+    if let Some(note) = coverage_note(&session) {
+        eprintln!("whittle reduce: the result: {note}");
+    }
     if let Some(msg) = run.first_failure {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
@@ -211,6 +228,8 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         json["wall_seconds"] = wall.into();
         json["engine_seconds"] = engine.as_secs_f64().into();
         json["strategy"] = strategy.name().into();
+        let (covered, all) = session.coverage();
+        json["error_tokens"] = (all - covered).into();
         json["jobs"] = jobs.into();
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
         // The verdicts replay the reduction without the test (`Session::replay`).
@@ -218,4 +237,17 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         write_stats(path, &json)?;
     }
     Ok(exit_status(&interrupted))
+}
+
+/// What share of the program the grammar covers, when it is not all of it.
+fn coverage_note(session: &Session) -> Option<String> {
+    let (covered, all) = session.coverage();
+    (covered < all).then(|| {
+        format!(
+            "the grammar covers {:.1}% of the program's tokens ({} of {} are in error regions); reducing tolerantly: no candidate may add a syntax error (--strict refuses such input)",
+            100.0 * covered as f64 / all as f64,
+            all - covered,
+            all
+        )
+    })
 }

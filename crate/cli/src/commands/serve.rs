@@ -98,7 +98,8 @@ pub fn run(args: ServeArgs) -> i32 {
 /// Jobs see the system read-only but get a private /tmp: a tcc build under /tmp (a checkout
 /// there) is bound into it, read-only.
 fn expose_tcc(tcc: Option<&Path>, l: &mut crate::server::Limits) {
-    let (Some(dir), Some(sandbox)) = (tcc.and_then(|d| d.canonicalize().ok()), l.sandbox.as_mut()) else {
+    let (Some(dir), Some(sandbox)) = (tcc.and_then(|d| d.canonicalize().ok()), l.sandbox.as_mut())
+    else {
         return;
     };
     let mut s = (**sandbox).clone();

@@ -83,8 +83,9 @@ impl SearchArgs {
             seed: self.seed,
             budget: self.budget.max(2),
             want: self.want,
-            selection: Selection::from_name(&self.selection)
-                .ok_or_else(|| format!("--selection must be mh or random, not {}", self.selection))?,
+            selection: Selection::from_name(&self.selection).ok_or_else(|| {
+                format!("--selection must be mh or random, not {}", self.selection)
+            })?,
             keep: Keep::from_name(&self.keep)
                 .ok_or_else(|| format!("--keep must be diverse or all, not {}", self.keep))?,
             ..WitnessSettings::default()
@@ -133,7 +134,14 @@ impl Checks {
     ) -> Result<(Observation, String), String> {
         let dir = job_folder(job)?;
         let run = |p: &Property| {
-            run_in(p, dir.path(), &self.name, Instant::now() + self.timeout, cancel.clone(), tether)
+            run_in(
+                p,
+                dir.path(),
+                &self.name,
+                Instant::now() + self.timeout,
+                cancel.clone(),
+                tether,
+            )
         };
         let ran = run(&self.test)?;
         let outcome = match ran.verdict {
@@ -217,7 +225,8 @@ pub fn search(
         if out == 0 {
             continue;
         }
-        let Ok((id, original, result)) = pool.results.recv_timeout(Duration::from_millis(200)) else {
+        let Ok((id, original, result)) = pool.results.recv_timeout(Duration::from_millis(200))
+        else {
             continue;
         };
         out -= 1;
@@ -229,7 +238,10 @@ pub fn search(
             }
         };
         let pointed = if original {
-            whittle::witness::pointed_lines(&name, &format!("{output}\n{}", obs.trace.as_deref().unwrap_or("")))
+            whittle::witness::pointed_lines(
+                &name,
+                &format!("{output}\n{}", obs.trace.as_deref().unwrap_or("")),
+            )
         } else {
             vec![]
         };
@@ -276,7 +288,10 @@ pub fn run(args: WitnessArgs) -> i32 {
 /// Where witness `i` and its diff are written.
 fn witness_paths(dir: &Path, name: &str, i: usize) -> (PathBuf, PathBuf) {
     let n = i + 1;
-    (dir.join(format!("{n:03}-{name}")), dir.join(format!("{n:03}.diff")))
+    (
+        dir.join(format!("{n:03}-{name}")),
+        dir.join(format!("{n:03}.diff")),
+    )
 }
 
 fn write_witnesses(dir: &Path, name: &str, session: &WitnessSession) -> Result<(), String> {
@@ -285,7 +300,15 @@ fn write_witnesses(dir: &Path, name: &str, session: &WitnessSession) -> Result<(
         let (file, diff) = witness_paths(dir, name, i);
         if !file.exists() {
             save(&file, &w.text)?;
-            save(&diff, &unified_diff(session.original(), &w.text, name, &format!("{:03}-{name}", i + 1)))?;
+            save(
+                &diff,
+                &unified_diff(
+                    session.original(),
+                    &w.text,
+                    name,
+                    &format!("{:03}-{name}", i + 1),
+                ),
+            )?;
         }
     }
     if let Some(r) = session.ranking() {
@@ -298,11 +321,23 @@ fn write_witnesses(dir: &Path, name: &str, session: &WitnessSession) -> Result<(
 pub fn ranking_text(r: &Ranking, top: usize) -> String {
     let mut out = String::from("files, most suspicious first (Ochiai, mean over the statements the failing compile ran):\n");
     for (i, s) in r.files.iter().take(top).enumerate() {
-        out.push_str(&format!("{:4}. {:.4}  {} ({} statements)\n", i + 1, s.score, s.name, s.statements));
+        out.push_str(&format!(
+            "{:4}. {:.4}  {} ({} statements)\n",
+            i + 1,
+            s.score,
+            s.name,
+            s.statements
+        ));
     }
     out.push_str("functions:\n");
     for (i, s) in r.functions.iter().take(top).enumerate() {
-        out.push_str(&format!("{:4}. {:.4}  {} ({} statements)\n", i + 1, s.score, s.name, s.statements));
+        out.push_str(&format!(
+            "{:4}. {:.4}  {} ({} statements)\n",
+            i + 1,
+            s.score,
+            s.name,
+            s.statements
+        ));
     }
     out
 }
@@ -358,7 +393,9 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
             eprintln!("Check the test by hand: copy {name} into an empty folder and run the test there; it must exit 0.");
             return Ok(1);
         }
-        Searched::Interrupted => eprintln!("whittle witness: interrupted; the witnesses so far are saved"),
+        Searched::Interrupted => {
+            eprintln!("whittle witness: interrupted; the witnesses so far are saved")
+        }
         Searched::Done => {}
     }
     write_witnesses(&dir, &name, &session)?;
@@ -394,5 +431,9 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
         json["out"] = dir.display().to_string().into();
         write_stats(path, &json)?;
     }
-    Ok(if interrupted.load(Ordering::SeqCst) { 130 } else { 0 })
+    Ok(if interrupted.load(Ordering::SeqCst) {
+        130
+    } else {
+        0
+    })
 }

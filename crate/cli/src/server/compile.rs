@@ -687,7 +687,13 @@ fn link_and_run(
     largs.extend(ctx.user_args());
     largs.push(ctx.source_name.clone().into());
     let build = ctx.compile_with_env(exe, largs, Some(ctx.memory()), env);
-    execute_built(ctx, Some(build), &ctx.dir.join("program"), vec![], run_limit)
+    execute_built(
+        ctx,
+        Some(build),
+        &ctx.dir.join("program"),
+        vec![],
+        run_limit,
+    )
 }
 
 /// `objdump -d` of the job's `output.o`.

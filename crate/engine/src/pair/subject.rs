@@ -115,7 +115,8 @@ impl Subject for Pair {
             }
             match self.parser.check(&self.raw[i], &self.best[i], &texts[i]) {
                 Validity::Valid(tree) => raw[i] = tree,
-                Validity::Invalid => {
+                // The pair's parser is strict: both sides parse whole.
+                Validity::Invalid | Validity::Flawed(_) => {
                     stats.invalid_skipped += 1;
                     return Proposal::Skip;
                 }

@@ -14,7 +14,9 @@ mod perses;
 mod session;
 mod single;
 mod strategy;
+mod tolerance;
 mod transform;
+mod unparsed;
 
 pub use session::{Engine, HistoryStep, Proposal, Stats, Subject};
 pub use single::{Session, Settings, Single, SingleChange};
@@ -178,3 +180,5 @@ impl Clone for Box<dyn Pass> {
 
 #[cfg(test)]
 pub(crate) mod tests;
+#[cfg(test)]
+mod tolerance_tests;

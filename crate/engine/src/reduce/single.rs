@@ -1,7 +1,7 @@
 //! One program under reduction: the [`Subject`] of a [`Session`].
 
 use super::session::{Engine, Proposal, Stats, Subject};
-use super::{Edit, Pass, Program, Strategy};
+use super::{tolerance, Edit, Pass, Program, Strategy};
 use crate::tree::{Parser, Validity};
 use crate::{InputError, Lang, Recording, Side};
 
@@ -10,6 +10,9 @@ pub struct Settings {
     pub strategy: Strategy,
     /// Cross-check every incremental validity verdict with a full parse (slow; for testing).
     pub cross_check: bool,
+    /// Refuse a program the grammar cannot fully parse, instead of reducing it tolerantly
+    /// (see `reduce::tolerance`).
+    pub strict: bool,
 }
 
 impl Default for Settings {
@@ -17,6 +20,7 @@ impl Default for Settings {
         Settings {
             strategy: Strategy::Perses,
             cross_check: cfg!(debug_assertions),
+            strict: false,
         }
     }
 }
@@ -31,6 +35,8 @@ pub struct Single {
     size: usize,
     /// Whether `prog` is a fresh parse of `best` (then `size` is exact).
     fresh: bool,
+    /// Tokens of `prog`'s tree in its error regions: where candidates may have errors.
+    marked: Vec<bool>,
 }
 
 /// What accepting a single-program candidate takes.
@@ -55,7 +61,10 @@ impl Single {
         }
         let raw = match self.parser.check(&self.best_raw, &self.best, &text) {
             Validity::Valid(raw) => raw,
-            Validity::Invalid => {
+            Validity::Flawed(raw) if tolerance::adds_no_error(&next, &self.marked, &text, &raw) => {
+                Some(raw)
+            }
+            Validity::Flawed(_) | Validity::Invalid => {
                 stats.invalid_skipped += 1;
                 return None;
             }
@@ -98,6 +107,7 @@ impl Subject for Single {
     fn refresh(&mut self) {
         // A fresh tree for the next pass: the program as it now reads.
         self.prog = Program::new(self.parser.tree_from_raw(&self.best, &self.best_raw));
+        self.marked = self.prog.tree.error_tokens();
         // Exact again: a rewritten token ("long long" for a typedef) counted as one till now.
         self.size = self.prog.size();
         self.fresh = true;
@@ -147,19 +157,23 @@ impl Subject for Single {
 pub type Session = Engine<Single>;
 
 impl Engine<Single> {
-    /// A session over `text`, which must parse: a program with syntax errors could only
-    /// yield candidates with syntax errors.
+    /// A session over `text`. A program the grammar cannot fully parse is reduced
+    /// tolerantly (its candidates may not add errors), or refused with `settings.strict`.
     pub fn new(lang: Lang, text: &str, settings: Settings) -> Result<Session, InputError> {
         let mut parser = Parser::new(lang);
         parser.set_cross_check(settings.cross_check);
         let (tree, best_raw) = parser.parse_with_raw(text);
         if let Some(error) = tree.error.clone() {
-            return Err(InputError {
-                side: None,
-                lang,
-                error,
-            });
+            if settings.strict {
+                return Err(InputError {
+                    side: None,
+                    lang,
+                    error,
+                });
+            }
+            parser.set_tolerant(true);
         }
+        let marked = tree.error_tokens();
         let prog = Program::new(tree);
         let size = prog.size();
         let subject = Single {
@@ -170,6 +184,7 @@ impl Engine<Single> {
             best_raw,
             size,
             fresh: true,
+            marked,
         };
         Ok(Engine::start(subject, vec![text.to_string()]))
     }
@@ -191,5 +206,12 @@ impl Engine<Single> {
 
     pub fn lang(&self) -> Lang {
         self.subject().parser.lang()
+    }
+
+    /// How much of the best program the grammar covers: counted tokens outside error
+    /// regions, and all counted tokens (exact once the session is over).
+    pub fn coverage(&self) -> (usize, usize) {
+        let prog = &self.subject().prog;
+        prog.tree.coverage(&prog.keep)
     }
 }

@@ -1,7 +1,7 @@
 //! Strategies and their passes, as data: each strategy is a list of steps run in order,
 //! round after round, until a round changes nothing.
 
-use super::{comments, ddmin, hdd, perses, transform, Pass, Program};
+use super::{comments, ddmin, hdd, perses, transform, unparsed, Pass, Program};
 
 /// A single-program pass, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,6 +12,7 @@ pub enum PassKind {
     DdminLines,
     DdminTokens,
     Transform,
+    ErrorRegions,
 }
 
 impl PassKind {
@@ -25,6 +26,7 @@ impl PassKind {
             PassKind::DdminLines => Box::new(ddmin::DdminUnits::lines(prog)),
             PassKind::DdminTokens => Box::new(ddmin::DdminUnits::tokens(prog)),
             PassKind::Transform => Box::new(transform::Transform::new(prog)),
+            PassKind::ErrorRegions => Box::new(unparsed::ErrorRegions::new(prog, coarse)),
         }
     }
 }
@@ -47,6 +49,7 @@ const fn every_round(pass: PassKind) -> Step {
 const PERSES: &[Step] = &[
     every_round(PassKind::Comments),
     every_round(PassKind::Perses),
+    every_round(PassKind::ErrorRegions),
     Step {
         pass: PassKind::Transform,
         fine_only: true,

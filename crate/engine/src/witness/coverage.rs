@@ -18,7 +18,9 @@ impl Coverage {
     pub fn statements(&self) -> impl Iterator<Item = (&str, &str, u32)> {
         self.0.iter().flat_map(|(file, functions)| {
             functions.iter().flat_map(move |(function, lines)| {
-                lines.iter().map(move |&line| (file.as_str(), function.as_str(), line))
+                lines
+                    .iter()
+                    .map(move |&line| (file.as_str(), function.as_str(), line))
             })
         })
     }
@@ -32,7 +34,10 @@ impl Coverage {
     }
 
     pub fn profile(&self) -> Profile {
-        Profile::of(self.statements().map(|(f, g, l)| hash(&[f, g, &l.to_string()])))
+        Profile::of(
+            self.statements()
+                .map(|(f, g, l)| hash(&[f, g, &l.to_string()])),
+        )
     }
 }
 
@@ -159,7 +164,11 @@ fn ordered(map: BTreeMap<String, (f64, usize)>) -> Vec<Suspect> {
         })
         .collect();
     // Highest first; ties by name, so the order is the same everywhere.
-    v.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.name.cmp(&b.name)));
+    v.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.name.cmp(&b.name))
+    });
     v
 }
 
@@ -202,7 +211,11 @@ mod tests {
     #[test]
     fn ochiai_ranks_what_only_the_failing_run_covers_first() {
         // bug.c:g runs only when the program fails; ok.c runs in every compile.
-        let failing = cov(&[("ok.c", "main", &[1, 2, 3]), ("bug.c", "g", &[10, 11]), ("bug.c", "h", &[20])]);
+        let failing = cov(&[
+            ("ok.c", "main", &[1, 2, 3]),
+            ("bug.c", "g", &[10, 11]),
+            ("bug.c", "h", &[20]),
+        ]);
         let passing = vec![
             cov(&[("ok.c", "main", &[1, 2, 3]), ("bug.c", "h", &[20])]),
             cov(&[("ok.c", "main", &[1, 2]), ("bug.c", "h", &[20])]),
@@ -237,6 +250,7 @@ mod tests {
     }
 
     fn serde_json_like() -> Coverage {
-        serde_json::from_str(r#"{"tccgen.c": {"gen_op": [101, 102]}, "tccpp.c": {"next": [7]}}"#).unwrap()
+        serde_json::from_str(r#"{"tccgen.c": {"gen_op": [101, 102]}, "tccpp.c": {"next": [7]}}"#)
+            .unwrap()
     }
 }

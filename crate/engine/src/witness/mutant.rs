@@ -93,7 +93,9 @@ impl Change {
         Change {
             rule: e.rule.name(),
             line: original[..e.start as usize].matches('\n').count() + 1,
-            before: original[e.start as usize..e.end as usize].trim().to_string(),
+            before: original[e.start as usize..e.end as usize]
+                .trim()
+                .to_string(),
             after: e.text.trim().to_string(),
         }
     }

@@ -12,10 +12,14 @@ pub fn pointed_lines(name: &str, output: &str) -> Vec<(usize, f64)> {
     let mut messages = vec![]; // (line, kind)
     let mut kind = String::new();
     for text in output.lines() {
-        let Some(at) = text.find(&prefix) else { continue };
+        let Some(at) = text.find(&prefix) else {
+            continue;
+        };
         let rest = &text[at + prefix.len()..];
         let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-        let Ok(line) = digits.parse::<usize>() else { continue };
+        let Ok(line) = digits.parse::<usize>() else {
+            continue;
+        };
         if !rest.contains(" note: ") {
             kind = message_kind(rest);
         }
@@ -71,7 +75,11 @@ mod tests {
         let p = pointed_lines("input.c", out);
         let w = |l| p.iter().find(|x| x.0 == l).map(|x| x.1);
         assert_eq!(w(10), Some(1.0 / 3.0));
-        assert_eq!(w(95), Some(0.5), "the warning and its note are two of one kind");
+        assert_eq!(
+            w(95),
+            Some(0.5),
+            "the warning and its note are two of one kind"
+        );
         assert_eq!(w(92), Some(0.5));
         assert_eq!(w(40), Some(1.0));
         assert_eq!(w(5), None, "another file");
@@ -80,7 +88,13 @@ mod tests {
 
     #[test]
     fn kinds_without_a_flag_ignore_names_and_numbers() {
-        assert_eq!(message_kind("3:1: error: 'x' undeclared"), message_kind("9:2: error: 'y' undeclared"));
-        assert_ne!(message_kind("3:1: error: 'x' undeclared"), message_kind("3:1: error: expected ';'"));
+        assert_eq!(
+            message_kind("3:1: error: 'x' undeclared"),
+            message_kind("9:2: error: 'y' undeclared")
+        );
+        assert_ne!(
+            message_kind("3:1: error: 'x' undeclared"),
+            message_kind("3:1: error: expected ';'")
+        );
     }
 }

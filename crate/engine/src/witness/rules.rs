@@ -155,7 +155,9 @@ const ARITHMETIC: &[&str] = &["+", "-", "*", "/", "%"];
 const RELATIONAL: &[&str] = &["<", ">", "<=", ">=", "==", "!="];
 const LOGICAL: &[&str] = &["&&", "||"];
 const BITWISE: &[&str] = &["&", "|", "^", "<<", ">>"];
-const ASSIGNMENT: &[&str] = &["=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="];
+const ASSIGNMENT: &[&str] = &[
+    "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=",
+];
 const PREFIX: &[&str] = &["!", "-", "~"];
 const UPDATE: &[&str] = &["++", "--"];
 const MODIFIERS: &[&str] = &["long", "short", "signed", "unsigned"];
@@ -253,7 +255,10 @@ impl<'t> Finder<'t> {
         if matches!(node.kind, "declaration" | "local_variable_declaration") {
             self.initializers(id);
         }
-        if matches!(node.kind, "init_declarator" | "variable_declarator" | "let_declaration") {
+        if matches!(
+            node.kind,
+            "init_declarator" | "variable_declarator" | "let_declaration"
+        ) {
             self.initial_value(id);
         }
         if INTEGERS.contains(&node.kind) {
@@ -295,7 +300,12 @@ impl<'t> Finder<'t> {
             };
             self.add(Rule::AssignmentOp, start, end, others(&class));
         } else if parent == "unary_expression" && prefix_ops(self.tree.lang).contains(&op) {
-            self.add(Rule::UnaryReplace, start, end, others(prefix_ops(self.tree.lang)));
+            self.add(
+                Rule::UnaryReplace,
+                start,
+                end,
+                others(prefix_ops(self.tree.lang)),
+            );
             self.add(Rule::UnaryRemove, start, end, vec![String::new()]);
         } else if parent == "update_expression" && UPDATE.contains(&op) {
             self.add(Rule::UnaryReplace, start, end, others(UPDATE));
@@ -406,9 +416,12 @@ impl<'t> Finder<'t> {
 
     /// `T x = f(y);` becomes `T x = 0;`: a value that is not already a literal.
     fn initial_value(&mut self, id: NodeId) {
-        let Some(value) = self.field(id, "value") else { return };
+        let Some(value) = self.field(id, "value") else {
+            return;
+        };
         let v = self.tree.node(value);
-        if INTEGERS.contains(&v.kind) || v.kind.contains("literal") || v.kind == "initializer_list" {
+        if INTEGERS.contains(&v.kind) || v.kind.contains("literal") || v.kind == "initializer_list"
+        {
             return;
         }
         self.add(Rule::InitializerZero, v.start, v.end, vec!["0".into()]);
@@ -436,13 +449,23 @@ impl<'t> Finder<'t> {
                 // The qualifier with the blank after it.
                 let rest = &self.tree.text[end as usize..];
                 let blank = rest.len() - rest.trim_start().len();
-                self.add(Rule::QualifierRemove, start, end + blank as u32, vec![String::new()]);
+                self.add(
+                    Rule::QualifierRemove,
+                    start,
+                    end + blank as u32,
+                    vec![String::new()],
+                );
             }
             "declaration" if !self.declares_function(id) => {
                 if let Some(ty) = self.field(id, "type") {
                     let at = self.tree.node(ty).start;
                     self.add(Rule::QualifierInsertConst, at, at, vec!["const ".into()]);
-                    self.add(Rule::QualifierInsertVolatile, at, at, vec!["volatile ".into()]);
+                    self.add(
+                        Rule::QualifierInsertVolatile,
+                        at,
+                        at,
+                        vec!["volatile ".into()],
+                    );
                 }
             }
             "pointer_declarator" => {
@@ -450,12 +473,20 @@ impl<'t> Finder<'t> {
                 let next = n.children.get(1).map(|&c| self.tree.node(c).kind);
                 if let (Some(star), false) = (star, next == Some("type_qualifier")) {
                     let at = self.tree.node(star).end;
-                    self.add(Rule::QualifierInsertRestrict, at, at, vec![" restrict ".into()]);
+                    self.add(
+                        Rule::QualifierInsertRestrict,
+                        at,
+                        at,
+                        vec![" restrict ".into()],
+                    );
                 }
             }
             "sized_type_specifier" => self.sized(id),
             "primitive_type"
-                if matches!(parent, "declaration" | "parameter_declaration" | "field_declaration") =>
+                if matches!(
+                    parent,
+                    "declaration" | "parameter_declaration" | "field_declaration"
+                ) =>
             {
                 let t = self.text(id);
                 let choices: Vec<String> = match t {
@@ -479,7 +510,9 @@ impl<'t> Finder<'t> {
         let words: Vec<&str> = self.text(id).split_whitespace().collect();
         let (start, end) = (n.start, n.end);
         let join = |w: Vec<&str>| -> String {
-            if w.iter().all(|w| MODIFIERS.contains(w)) && !w.iter().any(|w| matches!(*w, "long" | "short")) {
+            if w.iter().all(|w| MODIFIERS.contains(w))
+                && !w.iter().any(|w| matches!(*w, "long" | "short"))
+            {
                 // `unsigned` alone is `unsigned int`; nothing left is `int`.
                 let mut w = w;
                 w.push("int");
@@ -507,10 +540,21 @@ impl<'t> Finder<'t> {
             replaced.push(join(swapped));
         }
         if !words.iter().any(|w| matches!(*w, "signed" | "unsigned")) {
-            self.add(Rule::ModifierInsert, start, end, vec![format!("unsigned {}", words.join(" "))]);
+            self.add(
+                Rule::ModifierInsert,
+                start,
+                end,
+                vec![format!("unsigned {}", words.join(" "))],
+            );
         }
         let original = words.join(" ");
-        let keep = |v: Vec<String>| dedup(v.into_iter().filter(|t| *t != original && !t.is_empty()).collect());
+        let keep = |v: Vec<String>| {
+            dedup(
+                v.into_iter()
+                    .filter(|t| *t != original && !t.is_empty())
+                    .collect(),
+            )
+        };
         self.add(Rule::ModifierRemove, start, end, keep(removed));
         self.add(Rule::ModifierReplace, start, end, keep(replaced));
     }
@@ -565,9 +609,9 @@ pub(crate) fn parse_integer(text: &str) -> Option<(i128, &str)> {
         .find(|c: char| !(c.is_digit(radix) || c == '_'))
         .unwrap_or(digits.len());
     let (body, suffix) = digits.split_at(end);
-    let suffix_ok = suffix
-        .chars()
-        .all(|c| matches!(c, 'u' | 'U' | 'l' | 'L' | 'i' | 'n') || c.is_ascii_digit() || c == 'z' || c == 's');
+    let suffix_ok = suffix.chars().all(|c| {
+        matches!(c, 'u' | 'U' | 'l' | 'L' | 'i' | 'n') || c.is_ascii_digit() || c == 'z' || c == 's'
+    });
     if body.is_empty() || !suffix_ok || suffix.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
@@ -661,18 +705,26 @@ impl Scopes {
             // C's struct fields are no variables; Java's are, in their class.
             let declaration = matches!(
                 n.kind,
-                "declaration" | "local_variable_declaration" | "let_declaration" | "variable_declarator"
+                "declaration"
+                    | "local_variable_declaration"
+                    | "let_declaration"
+                    | "variable_declarator"
             ) || (n.kind == "field_declaration" && tree.lang == Lang::Java)
                 || parameter;
             if !declaration {
                 continue;
             }
-            let Some(scope) = scope_of(tree, id) else { continue };
+            let Some(scope) = scope_of(tree, id) else {
+                continue;
+            };
             // A prototype's parameters are in no function's scope.
             if parameter && !FUNCTIONS.contains(&tree.node(scope).kind) {
                 continue;
             }
-            if n.kind == "declaration" && tree.node(scope).kind == "translation_unit" && is_typedef(tree, id) {
+            if n.kind == "declaration"
+                && tree.node(scope).kind == "translation_unit"
+                && is_typedef(tree, id)
+            {
                 continue;
             }
             let ty = type_text(tree, id);
@@ -761,7 +813,12 @@ fn type_text(tree: &Tree, id: NodeId) -> String {
         .children
         .iter()
         .find(|&&c| tree.node(c).field == Some("type"))
-        .map(|&c| tree.node_text(c).split_whitespace().collect::<Vec<_>>().join(" "))
+        .map(|&c| {
+            tree.node_text(c)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .unwrap_or_else(|| "?".into())
 }
 

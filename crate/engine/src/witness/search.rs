@@ -45,7 +45,9 @@ impl Selection {
         }
     }
     pub fn from_name(s: &str) -> Option<Selection> {
-        [Selection::Mh, Selection::Random].into_iter().find(|x| x.name() == s)
+        [Selection::Mh, Selection::Random]
+            .into_iter()
+            .find(|x| x.name() == s)
     }
 }
 
@@ -57,7 +59,9 @@ impl Keep {
         }
     }
     pub fn from_name(s: &str) -> Option<Keep> {
-        [Keep::Diverse, Keep::All].into_iter().find(|x| x.name() == s)
+        [Keep::Diverse, Keep::All]
+            .into_iter()
+            .find(|x| x.name() == s)
     }
 }
 
@@ -292,7 +296,11 @@ impl WitnessSession {
             })
             .collect::<Vec<_>>();
         let mut rng = Rng::new(settings.seed);
-        let current = if rules.is_empty() { 0 } else { rng.below(rules.len()) };
+        let current = if rules.is_empty() {
+            0
+        } else {
+            rng.below(rules.len())
+        };
         Ok(WitnessSession {
             original: text.to_string(),
             raw,
@@ -492,7 +500,11 @@ impl WitnessSession {
     fn round_size(&self) -> usize {
         let left = self.settings.budget.saturating_sub(self.stats.queries);
         // Shrinking goes one test at a time: each step starts from the last success.
-        let size = if self.shrinking.is_empty() { self.settings.round.max(1) } else { 1 };
+        let size = if self.shrinking.is_empty() {
+            self.settings.round.max(1)
+        } else {
+            1
+        };
         size.min(left)
     }
 

@@ -10,7 +10,11 @@ fn offers(lang: Lang, text: &str) -> Vec<(Rule, String, String)> {
     for rule in sites.rules() {
         for s in sites.of_rule(rule) {
             for c in &s.choices {
-                out.push((rule, text[s.start as usize..s.end as usize].to_string(), c.clone()));
+                out.push((
+                    rule,
+                    text[s.start as usize..s.end as usize].to_string(),
+                    c.clone(),
+                ));
             }
         }
     }
@@ -35,8 +39,17 @@ fn all_parse(lang: Lang, text: &str) {
     for rule in sites.rules() {
         for s in sites.of_rule(rule) {
             for c in &s.choices {
-                let m = format!("{}{}{}", &text[..s.start as usize], c, &text[s.end as usize..]);
-                assert!(parser.is_valid(&m), "{} made an invalid program:\n{m}", rule.name());
+                let m = format!(
+                    "{}{}{}",
+                    &text[..s.start as usize],
+                    c,
+                    &text[s.end as usize..]
+                );
+                assert!(
+                    parser.is_valid(&m),
+                    "{} made an invalid program:\n{m}",
+                    rule.name()
+                );
             }
         }
     }
@@ -49,9 +62,19 @@ fn c_variables_are_replaced_by_visible_ones_of_the_same_type() {
     let o = offers(Lang::C, C);
     assert!(has(&o, Rule::Variable, "a", "b"));
     assert!(has(&o, Rule::Variable, "a", "g"), "globals are visible");
-    assert!(!o.iter().any(|(r, b, a)| *r == Rule::Variable && b == "a" && a == "h"), "long is not int");
-    assert!(!o.iter().any(|(r, _, a)| *r == Rule::Variable && a == "p"), "int * is not int");
-    assert!(!o.iter().any(|(r, _, a)| *r == Rule::Variable && a == "f"), "a function is no variable");
+    assert!(
+        !o.iter()
+            .any(|(r, b, a)| *r == Rule::Variable && b == "a" && a == "h"),
+        "long is not int"
+    );
+    assert!(
+        !o.iter().any(|(r, _, a)| *r == Rule::Variable && a == "p"),
+        "int * is not int"
+    );
+    assert!(
+        !o.iter().any(|(r, _, a)| *r == Rule::Variable && a == "f"),
+        "a function is no variable"
+    );
     assert!(has(&o, Rule::UnaryInsert, "a", "!a"));
 }
 
@@ -63,7 +86,10 @@ fn c_operators_change_within_their_class() {
     assert!(has(&o, Rule::LogicalOp, "&&", "||"));
     assert!(has(&o, Rule::BitwiseOp, "|", "^"));
     assert!(has(&o, Rule::AssignmentOp, "+=", "-="));
-    assert!(!has(&o, Rule::ArithmeticOp, "*", "<"), "no operator leaves its class");
+    assert!(
+        !has(&o, Rule::ArithmeticOp, "*", "<"),
+        "no operator leaves its class"
+    );
     assert!(has(&o, Rule::UnaryReplace, "++", "--"));
     assert!(has(&o, Rule::UnaryReplace, "!", "~"));
     assert!(has(&o, Rule::UnaryRemove, "~", ""));
@@ -85,20 +111,39 @@ fn c_constants_take_the_papers_values_and_keep_their_suffix() {
     assert!(has(&o, Rule::ConstPlusOne, "0x10U", "17U"));
     // `b - 1` becomes `b - (-1)`, never `b - -1` glued into `b--1`.
     assert!(has(&o, Rule::ConstMinusOne, "2", "-1"));
-    assert!(o.iter().any(|(r, b, a)| *r == Rule::ConstMinusOne && b == "1" && a == "(-1)"));
+    assert!(o
+        .iter()
+        .any(|(r, b, a)| *r == Rule::ConstMinusOne && b == "1" && a == "(-1)"));
 }
 
 #[test]
 fn c_qualifiers_and_modifiers() {
     let o = offers(Lang::C, C);
     assert!(has(&o, Rule::QualifierRemove, "const", ""));
-    assert!(o.iter().any(|(r, _, a)| *r == Rule::QualifierInsertVolatile && a == "volatile "));
-    assert!(o.iter().any(|(r, _, a)| *r == Rule::QualifierInsertRestrict && a.trim() == "restrict"));
+    assert!(o
+        .iter()
+        .any(|(r, _, a)| *r == Rule::QualifierInsertVolatile && a == "volatile "));
+    assert!(o
+        .iter()
+        .any(|(r, _, a)| *r == Rule::QualifierInsertRestrict && a.trim() == "restrict"));
     assert!(has(&o, Rule::ModifierInsert, "int", "unsigned int"));
     assert!(has(&o, Rule::ModifierRemove, "unsigned short", "short"));
-    assert!(has(&o, Rule::ModifierReplace, "unsigned short", "signed short"));
-    assert!(has(&o, Rule::ModifierReplace, "unsigned short", "unsigned long"));
-    assert!(has(&o, Rule::ModifierRemove, "long", "int"), "`long` without `long` is `int`");
+    assert!(has(
+        &o,
+        Rule::ModifierReplace,
+        "unsigned short",
+        "signed short"
+    ));
+    assert!(has(
+        &o,
+        Rule::ModifierReplace,
+        "unsigned short",
+        "unsigned long"
+    ));
+    assert!(
+        has(&o, Rule::ModifierRemove, "long", "int"),
+        "`long` without `long` is `int`"
+    );
 }
 
 #[test]
@@ -111,7 +156,11 @@ fn output_calls_are_left_alone() {
     let sites = Sites::of(&tree);
     for rule in sites.rules() {
         for s in sites.of_rule(rule) {
-            assert!(!(s.start as usize >= at && (s.start as usize) < at + 5), "{} in printf", rule.name());
+            assert!(
+                !(s.start as usize >= at && (s.start as usize) < at + 5),
+                "{} in printf",
+                rule.name()
+            );
         }
     }
     assert!(!o.is_empty());
@@ -141,7 +190,10 @@ fn rust_rules() {
     assert!(has(&o, Rule::ArithmeticOp, "*", "+"));
     assert!(has(&o, Rule::RelationalOp, ">", "<"));
     assert!(has(&o, Rule::AssignmentOp, "+=", "-="));
-    assert!(!has(&o, Rule::AssignmentOp, "+=", "="), "Rust's `=` is another kind of node");
+    assert!(
+        !has(&o, Rule::AssignmentOp, "+=", "="),
+        "Rust's `=` is another kind of node"
+    );
     assert!(has(&o, Rule::ConstPlusOne, "5i32", "6i32"));
     assert!(has(&o, Rule::UnaryRemove, "-", ""));
     assert!(lacks_rule(&o, Rule::QualifierInsertVolatile));
@@ -150,9 +202,13 @@ fn rust_rules() {
 
 #[test]
 fn javascript_rules() {
-    let src = "function f(a, b) { let x = 0x10; x += a; const y = -b; return !a || x++ > y * 3; }\n";
+    let src =
+        "function f(a, b) { let x = 0x10; x += a; const y = -b; return !a || x++ > y * 3; }\n";
     let o = offers(Lang::JavaScript, src);
-    assert!(has(&o, Rule::Variable, "a", "b"), "parameters are variables");
+    assert!(
+        has(&o, Rule::Variable, "a", "b"),
+        "parameters are variables"
+    );
     assert!(has(&o, Rule::Variable, "x", "y"));
     assert!(has(&o, Rule::LogicalOp, "||", "&&"));
     assert!(has(&o, Rule::UnaryReplace, "++", "--"));
@@ -167,7 +223,11 @@ fn java_rules() {
     let o = offers(Lang::Java, src);
     assert!(has(&o, Rule::Variable, "x", "y"));
     assert!(has(&o, Rule::Variable, "x", "a"));
-    assert!(!o.iter().any(|(r, b, a)| *r == Rule::Variable && b == "x" && a == "b"), "long is not int");
+    assert!(
+        !o.iter()
+            .any(|(r, b, a)| *r == Rule::Variable && b == "x" && a == "b"),
+        "long is not int"
+    );
     assert!(has(&o, Rule::AssignmentOp, "+=", "*="));
     assert!(has(&o, Rule::ConstMinusOneStep, "10", "9"));
     assert!(has(&o, Rule::UnaryRemove, "!", ""));
@@ -188,12 +248,25 @@ fn integers_read_back() {
 fn locals_without_a_value_get_one() {
     let src = "int g;\nint f(void) {\n  int i, j = 2;\n  int a[3];\n  int *p;\n  return i + j + a[0] + *p;\n}\n";
     let o = offers(Lang::C, src);
-    let inits: Vec<&str> = o.iter().filter(|(r, _, _)| *r == Rule::InitializerInsert).map(|(_, _, a)| a.as_str()).collect();
-    assert_eq!(inits, [" = 0", " = {0}", " = 0"], "i, a and p; not j, not the global g");
+    let inits: Vec<&str> = o
+        .iter()
+        .filter(|(r, _, _)| *r == Rule::InitializerInsert)
+        .map(|(_, _, a)| a.as_str())
+        .collect();
+    assert_eq!(
+        inits,
+        [" = 0", " = {0}", " = 0"],
+        "i, a and p; not j, not the global g"
+    );
     all_parse(Lang::C, src);
     let java = "class A { int f() { int x; int y = 1; x = y; return x; } }\n";
     let o = offers(Lang::Java, java);
-    assert_eq!(o.iter().filter(|(r, _, _)| *r == Rule::InitializerInsert).count(), 1);
+    assert_eq!(
+        o.iter()
+            .filter(|(r, _, _)| *r == Rule::InitializerInsert)
+            .count(),
+        1
+    );
     all_parse(Lang::Java, java);
 }
 
@@ -201,8 +274,16 @@ fn locals_without_a_value_get_one() {
 fn initial_values_that_are_no_literal_become_zero() {
     let src = "int g(void);\nint f(int *p) {\n  long c = *p;\n  int d = 5, e = g();\n  int a[2] = {1, 2};\n  return c + d + e + a[0];\n}\n";
     let o = offers(Lang::C, src);
-    let zero: Vec<&str> = o.iter().filter(|(r, _, _)| *r == Rule::InitializerZero).map(|(_, b, _)| b.as_str()).collect();
-    assert_eq!(zero, ["*p", "g()"], "not the literal 5, not the array's list");
+    let zero: Vec<&str> = o
+        .iter()
+        .filter(|(r, _, _)| *r == Rule::InitializerZero)
+        .map(|(_, b, _)| b.as_str())
+        .collect();
+    assert_eq!(
+        zero,
+        ["*p", "g()"],
+        "not the literal 5, not the array's list"
+    );
     all_parse(Lang::C, src);
     let js = "function f(a) { let x = a * 2; const y = 3; return x + y; }\n";
     let o = offers(Lang::JavaScript, js);

@@ -3,7 +3,11 @@ use super::*;
 /// A fake compiler run: `fails` says whether a program shows the bug, `rejects` whether
 /// the compiler refuses it; the coverage is one statement per distinct line of the program,
 /// so programs that differ differ in coverage.
-fn observe(text: &str, fails: &dyn Fn(&str) -> bool, rejects: &dyn Fn(&str) -> bool) -> Observation {
+fn observe(
+    text: &str,
+    fails: &dyn Fn(&str) -> bool,
+    rejects: &dyn Fn(&str) -> bool,
+) -> Observation {
     let outcome = if rejects(text) {
         Outcome::Rejected
     } else if fails(text) {
@@ -13,10 +17,10 @@ fn observe(text: &str, fails: &dyn Fn(&str) -> bool, rejects: &dyn Fn(&str) -> b
     };
     let mut cov = Coverage::default();
     for (i, line) in text.lines().enumerate() {
-        cov.0
-            .entry("cc.c".into())
-            .or_default()
-            .insert(format!("f{i}"), vec![line.len() as u32 * 1000 + line.bytes().map(u32::from).sum::<u32>()]);
+        cov.0.entry("cc.c".into()).or_default().insert(
+            format!("f{i}"),
+            vec![line.len() as u32 * 1000 + line.bytes().map(u32::from).sum::<u32>()],
+        );
     }
     Observation {
         outcome,
@@ -38,7 +42,10 @@ fn run(
     let mut rounds = 0;
     while !s.done() {
         let qs = s.next(k);
-        assert!(!qs.is_empty() || s.done(), "a session that is not done gives queries");
+        assert!(
+            !qs.is_empty() || s.done(),
+            "a session that is not done gives queries"
+        );
         for q in qs.into_iter().rev() {
             assert!(parser.is_valid(&q.text), "every query parses:\n{}", q.text);
             let obs = observe(&q.text, fails, &|_| false);
@@ -56,14 +63,25 @@ const PROGRAM: &str = "int main(void) {\n  int a = 3;\n  int b = 4;\n  int c = a
 fn witnesses_pass_and_differ_from_the_failing_program_by_one_edit() {
     // The bug shows while `c > 10` is there.
     let fails = |t: &str| t.contains("c > 10");
-    let s = run(PROGRAM, WitnessSettings { budget: 80, ..Default::default() }, 2, &fails);
+    let s = run(
+        PROGRAM,
+        WitnessSettings {
+            budget: 80,
+            ..Default::default()
+        },
+        2,
+        &fails,
+    );
     assert_eq!(s.original_state(), OriginalState::Failing);
     assert!(!s.witnesses().is_empty());
     for w in s.witnesses() {
         assert!(!fails(&w.text), "a witness passes:\n{}", w.text);
         assert_eq!(w.order, 1);
         assert_eq!(w.changes.len(), 1);
-        assert_eq!(w.changes[0].line, 5, "only a change on line 5 removes the bug");
+        assert_eq!(
+            w.changes[0].line, 5,
+            "only a change on line 5 removes the bug"
+        );
     }
     assert!(s.stats().queries <= 80);
     assert!(s.ranking().is_some(), "coverage came with every verdict");
@@ -73,14 +91,32 @@ fn witnesses_pass_and_differ_from_the_failing_program_by_one_edit() {
 fn the_same_seed_gives_the_same_witnesses_whatever_the_parallelism() {
     let fails = |t: &str| t.contains("a * b") && t.contains("c > 10");
     let texts = |k| -> Vec<String> {
-        let s = run(PROGRAM, WitnessSettings { budget: 60, seed: 7, ..Default::default() }, k, &fails);
+        let s = run(
+            PROGRAM,
+            WitnessSettings {
+                budget: 60,
+                seed: 7,
+                ..Default::default()
+            },
+            k,
+            &fails,
+        );
         s.witnesses().iter().map(|w| w.text.clone()).collect()
     };
     let one = texts(1);
     assert!(!one.is_empty());
     assert_eq!(one, texts(3));
     assert_eq!(one, texts(8));
-    let other = run(PROGRAM, WitnessSettings { budget: 60, seed: 8, ..Default::default() }, 2, &fails);
+    let other = run(
+        PROGRAM,
+        WitnessSettings {
+            budget: 60,
+            seed: 8,
+            ..Default::default()
+        },
+        2,
+        &fails,
+    );
     let other: Vec<String> = other.witnesses().iter().map(|w| w.text.clone()).collect();
     assert_ne!(one, other, "another seed searches otherwise");
 }
@@ -90,7 +126,16 @@ fn the_diversity_filter_drops_witnesses_with_the_same_coverage() {
     // Every passing program covers the same single statement; the failing one another.
     let fails = |t: &str| t.contains("c > 10");
     let same = |keep| {
-        let mut s = WitnessSession::new(Lang::C, PROGRAM, WitnessSettings { budget: 80, keep, ..Default::default() }).unwrap();
+        let mut s = WitnessSession::new(
+            Lang::C,
+            PROGRAM,
+            WitnessSettings {
+                budget: 80,
+                keep,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         while !s.done() {
             for q in s.next(4) {
                 let mut obs = observe(&q.text, &fails, &|_| false);
@@ -117,24 +162,41 @@ fn metropolis_hastings_favours_the_rules_that_find_witnesses() {
         program.push_str(&format!("  int a{i} = {};\n", 10 + i));
     }
     for i in 1..30 {
-        program.push_str(&format!("  a{i} = a{} * a{i} + a{i} - a{};\n", i - 1, (i + 7) % 30));
+        program.push_str(&format!(
+            "  a{i} = a{} * a{i} + a{i} - a{};\n",
+            i - 1,
+            (i + 7) % 30
+        ));
     }
     program.push_str("  return a29;\n}\n");
     let fails = |t: &str| (0..30).all(|i| t.contains(&format!("a{i} = {};", 10 + i)));
     let share = |selection| {
         let mut total = 0.0;
         for seed in 1..=4 {
-            let settings = WitnessSettings { budget: 150, seed, selection, ..Default::default() };
+            let settings = WitnessSettings {
+                budget: 150,
+                seed,
+                selection,
+                ..Default::default()
+            };
             let s = run(&program, settings, 4, &fails);
             let constant = |r: &RuleStats| r.rule.name().starts_with("constant");
-            let hit: u32 = s.rules().iter().filter(|r| constant(r)).map(|r| r.selected).sum();
+            let hit: u32 = s
+                .rules()
+                .iter()
+                .filter(|r| constant(r))
+                .map(|r| r.selected)
+                .sum();
             let all: u32 = s.rules().iter().map(|r| r.selected).sum();
             total += hit as f64 / all as f64;
         }
         total / 4.0
     };
     let (mh, random) = (share(Selection::Mh), share(Selection::Random));
-    assert!(mh > random + 0.1, "MH chose constant rules {mh:.2} of the time, random {random:.2}");
+    assert!(
+        mh > random + 0.1,
+        "MH chose constant rules {mh:.2} of the time, random {random:.2}"
+    );
 }
 
 #[test]
@@ -149,14 +211,27 @@ fn higher_order_witnesses_shrink_to_the_edit_that_matters() {
     let fails = |t: &str| t.contains("777");
     let mut shrunk = false;
     for seed in 1..=6 {
-        let s = run(&program, WitnessSettings { budget: 300, seed, want: Some(1), ..Default::default() }, 2, &fails);
+        let s = run(
+            &program,
+            WitnessSettings {
+                budget: 300,
+                seed,
+                want: Some(1),
+                ..Default::default()
+            },
+            2,
+            &fails,
+        );
         for w in s.witnesses() {
             assert_eq!(w.order, 1, "seed {seed}: {:?}", w.changes);
             assert_eq!(w.changes[0].before, "777");
         }
         shrunk |= s.stats().minimize_queries > 0 && !s.witnesses().is_empty();
     }
-    assert!(shrunk, "some seed found its witness among higher-order mutants and shrank it");
+    assert!(
+        shrunk,
+        "some seed found its witness among higher-order mutants and shrank it"
+    );
 }
 
 #[test]
@@ -168,16 +243,29 @@ fn an_original_that_does_not_fail_ends_the_search() {
     assert!(s.next(4).is_empty(), "nothing more before its verdict");
     s.report(q[0].id, Observation::of(Outcome::Passing));
     assert!(s.done());
-    assert_eq!(s.original_state(), OriginalState::NotFailing(Outcome::Passing));
+    assert_eq!(
+        s.original_state(),
+        OriginalState::NotFailing(Outcome::Passing)
+    );
 }
 
 #[test]
 fn rejected_mutants_are_no_witnesses() {
     // The compiler rejects every mutant but those that change `4`.
-    let mut s = WitnessSession::new(Lang::C, PROGRAM, WitnessSettings { budget: 100, ..Default::default() }).unwrap();
+    let mut s = WitnessSession::new(
+        Lang::C,
+        PROGRAM,
+        WitnessSettings {
+            budget: 100,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     while !s.done() {
         for q in s.next(3) {
-            let obs = observe(&q.text, &|t| t.contains("c > 10"), &|t| t.contains("int b = 4;") && !q.original);
+            let obs = observe(&q.text, &|t| t.contains("c > 10"), &|t| {
+                t.contains("int b = 4;") && !q.original
+            });
             s.report(q.id, obs);
         }
     }
@@ -194,7 +282,15 @@ fn a_program_that_does_not_parse_is_refused() {
 
 #[test]
 fn a_repeated_verdict_changes_nothing() {
-    let mut s = WitnessSession::new(Lang::C, PROGRAM, WitnessSettings { budget: 30, ..Default::default() }).unwrap();
+    let mut s = WitnessSession::new(
+        Lang::C,
+        PROGRAM,
+        WitnessSettings {
+            budget: 30,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let q = s.next(1);
     s.report(q[0].id, Observation::of(Outcome::Failing));
     let qs = s.next(4);
@@ -203,10 +299,16 @@ fn a_repeated_verdict_changes_nothing() {
     s.report(qs[0].id, Observation::of(Outcome::Passing));
     s.report(99, Observation::of(Outcome::Passing));
     assert!(!s.wants(qs[0].id) && s.wants(qs[1].id));
-    assert!(s.next(4).is_empty(), "the round still waits for three verdicts");
+    assert!(
+        s.next(4).is_empty(),
+        "the round still waits for three verdicts"
+    );
     for q in &qs[1..] {
         s.report(q.id, Observation::of(Outcome::Failing));
     }
-    assert!(!s.next(4).is_empty(), "the round is whole: the next one starts");
+    assert!(
+        !s.next(4).is_empty(),
+        "the round is whole: the next one starts"
+    );
     assert_eq!(s.stats().failing, 4);
 }

@@ -1,0 +1,68 @@
+//! Tolerant validity: a program the grammar cannot fully parse (preprocessed C++, compiler
+//! extensions, a grammar's gaps) is reduced, not refused. Validity becomes relative to the
+//! program the round started from: a candidate may keep or shrink its error regions but may
+//! not add one. Each error node of the candidate's tree (ERROR, or MISSING) must lie on
+//! tokens that were in an error region of the round's tree; so no candidate that broke
+//! what parsed is ever queried, and an error region that vanishes is a win like any other.
+
+use super::Program;
+use crate::tree::TokenId;
+
+/// Whether every error of `raw`, the tree of `text` (the unparse of `cand`), lies on tokens
+/// `marked` as erroneous in the round's tree (see [`crate::tree::Tree::error_tokens`]).
+pub fn adds_no_error(cand: &Program, marked: &[bool], text: &str, raw: &tree_sitter::Tree) -> bool {
+    let Some(spans) = token_spans(cand, text) else {
+        return false; // the text is not the candidate's tokens: judge it broken
+    };
+    let in_error = |i: usize| marked[spans[i].2 as usize];
+    error_nodes(raw).into_iter().all(|(start, end)| {
+        // Tokens that overlap the error node, or around a node with no text of its own.
+        let first = spans.partition_point(|s| s.1 <= start);
+        let last = spans.partition_point(|s| s.0 < end);
+        if first < last {
+            (first..last).all(in_error)
+        } else {
+            [first.checked_sub(1), (first < spans.len()).then_some(first)]
+                .into_iter()
+                .flatten()
+                .all(in_error)
+        }
+    })
+}
+
+/// Byte span of each kept, non-blank token in `text`, with its id, in order: each token's
+/// text follows the one before after nothing but white space (tokens cover every other
+/// byte). `None` if `text` is not made of the candidate's tokens.
+fn token_spans(cand: &Program, text: &str) -> Option<Vec<(usize, usize, TokenId)>> {
+    let tree = &cand.tree;
+    let mut spans = Vec::new();
+    let mut pos = 0;
+    for t in (0..tree.tokens.len() as TokenId).filter(|&t| cand.kept(t)) {
+        let token = cand.text_of(t);
+        if token.trim().is_empty() {
+            continue; // a preprocessor line's newline: white space like any other
+        }
+        pos += text[pos..].len() - text[pos..].trim_start().len();
+        if !text[pos..].starts_with(token) {
+            return None;
+        }
+        spans.push((pos, pos + token.len(), t));
+        pos += token.len();
+    }
+    Some(spans)
+}
+
+/// Byte ranges of the ERROR and MISSING nodes of a tree, outermost only.
+fn error_nodes(raw: &tree_sitter::Tree) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut stack = vec![raw.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            out.push((node.start_byte(), node.end_byte()));
+        } else if node.has_error() {
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+    }
+    out
+}

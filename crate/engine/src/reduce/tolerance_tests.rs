@@ -1,0 +1,138 @@
+//! Tolerant reduction: programs the grammar cannot fully parse are reduced, their error
+//! regions shrink or vanish, and no query has an error the original did not have.
+
+use super::tests::drive;
+use super::*;
+use crate::tree::Parser;
+use crate::Lang;
+
+/// Words of the counted tokens in error regions of `text`'s tree, sorted (a region of
+/// characters no token has is one leaf: `@@ @@`).
+fn error_texts(lang: Lang, text: &str) -> Vec<String> {
+    let tree = Parser::new(lang).parse(text);
+    let marked = tree.error_tokens();
+    let mut texts: Vec<String> = (0..tree.tokens.len() as u32)
+        .filter(|&t| marked[t as usize] && tree.is_counted(t))
+        .flat_map(|t| tree.token_text(t).split_whitespace().map(str::to_string))
+        .collect();
+    texts.sort();
+    texts
+}
+
+/// Whether every item of `small` (sorted) is in `big` (sorted), counting repeats.
+fn sub_multiset(small: &[String], big: &[String]) -> bool {
+    let mut rest = big.iter();
+    small.iter().all(|s| rest.any(|b| b == s))
+}
+
+/// Reduces `text` keeping `needle`; checks every query with a full parse, and returns the
+/// result with its error tokens.
+fn reduce_tolerantly(lang: Lang, text: &str, needle: &str) -> (String, Vec<String>) {
+    let original_errors = error_texts(lang, text);
+    assert!(
+        !original_errors.is_empty(),
+        "the test program must have an error region"
+    );
+    let session = Session::new(lang, text, Settings::default()).expect("reduced, not refused");
+    let oracle = |t: &str| {
+        let errors = error_texts(lang, t);
+        assert!(
+            sub_multiset(&errors, &original_errors),
+            "a query added an error: {errors:?} not within {original_errors:?} in\n{t}"
+        );
+        t.contains(needle)
+    };
+    let session = drive(session, 3, true, &oracle);
+    assert_eq!(session.stats().invalid_queries, 0);
+    let best = session.best().to_string();
+    assert!(best.contains(needle));
+    let errors = error_texts(lang, &best);
+    assert!(
+        errors.len() < original_errors.len(),
+        "the error region did not shrink: {errors:?}"
+    );
+    (best, errors)
+}
+
+#[test]
+fn c_error_region_vanishes() {
+    let text = "int keep(void) { return 42; }\n\
+                int helper(int x) { return x + 1; }\n\
+                @@ broken ( stuff [ 1 ] ) @@ ;\n\
+                int other(void) { return helper(2); }\n";
+    let (best, errors) = reduce_tolerantly(Lang::C, text, "42");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(
+        !best.contains("broken") && !best.contains("other"),
+        "{best}"
+    );
+}
+
+#[test]
+fn cpp_attribute_region_shrinks() {
+    let text = "namespace std {\n\
+                inline namespace __cxx11 __attribute__((__abi_tag__ (\"cxx11\"))) { }\n\
+                }\n\
+                int twice(int v) { return v * 2; }\n\
+                int main() { int marker = twice(21); return marker; }\n";
+    let (best, _) = reduce_tolerantly(Lang::Cpp, text, "marker");
+    assert!(!best.contains("twice(int"), "{best}");
+}
+
+#[test]
+fn rust_spaced_macro_definition_reduces() {
+    let text = "macro_rules ! square {\n    ($x:expr) => { $x * $x };\n}\n\
+                fn helper() -> i32 { 7 }\n\
+                fn main() {\n    let marker = square!(3);\n    let unused = helper();\n}\n";
+    let (best, _) = reduce_tolerantly(Lang::Rust, text, "marker");
+    assert!(!best.contains("helper"), "{best}");
+}
+
+#[test]
+fn javascript_error_region_shrinks() {
+    let text = "function keep() { return 'marker'; }\n\
+                const a = 1;\n\
+                let x = #@ oops ( 1, 2 ) ;\n\
+                function drop() { return a + 2; }\n";
+    let (best, _) = reduce_tolerantly(Lang::JavaScript, text, "marker");
+    assert!(!best.contains("drop"), "{best}");
+}
+
+#[test]
+fn strict_refuses_what_does_not_parse() {
+    let settings = Settings {
+        strict: true,
+        ..Settings::default()
+    };
+    let err = Session::new(Lang::C, "int x = @@;\n", settings).err();
+    assert!(err.is_some_and(|e| e.error.line == 1));
+    assert!(Session::new(Lang::C, "int x = @@;\n", Settings::default()).is_ok());
+}
+
+#[test]
+fn a_candidate_that_adds_an_error_is_never_queried() {
+    // Any deletion inside `f` breaks it; only the error region and whole items may go.
+    let text = "int f(int a) { return a; }\nint g = @@ 3 @@;\nint h(void) { return f(1); }\n";
+    let original = error_texts(Lang::C, text);
+    let session = Session::new(Lang::C, text, Settings::default()).unwrap();
+    let oracle = |t: &str| {
+        assert!(sub_multiset(&error_texts(Lang::C, t), &original), "{t}");
+        t.contains("return a;") && t.contains("f(1)")
+    };
+    let session = drive(session, 1, false, &oracle);
+    assert!(
+        session.stats().invalid_skipped > 0,
+        "broken candidates were made and dropped"
+    );
+}
+
+#[test]
+fn gnu_attributes_go_with_their_parentheses() {
+    // `namespace std __attribute__ ((...))` is an error region; without the attribute it
+    // parses, and tokens can then go only with the attribute's parentheses.
+    let text =
+        "namespace std __attribute__ ((__visibility__ (\"default\")))\n{\n  int marker;\n}\n";
+    let (best, errors) = reduce_tolerantly(Lang::Cpp, text, "marker");
+    assert!(errors.is_empty(), "{best}");
+    assert!(!best.contains("__attribute__"), "{best}");
+}

@@ -1,0 +1,219 @@
+//! Reduction where the grammar could not parse: the `error-regions` pass. Inside an error
+//! region the tree says nothing, so this pass works as C-Vise's grammar-free passes do, on
+//! the region's tokens: ddmin over compiler extensions the grammar may lack (`__attribute__
+//! ((...))`, `__asm__ (...)`, `__extension__`: each with its parenthesized part), then over
+//! whole regions, then over chunks ending at `;` or `}`, then over balanced bracket groups
+//! (whole, then their contents), then lines, then tokens (fine rounds only). A program
+//! without error regions gives it nothing to do.
+
+use super::ddmin::Chunks;
+use super::{Edit, Pass, Program};
+use crate::tree::{TokenId, Tree};
+use std::ops::Range;
+use std::rc::Rc;
+
+/// The units each stage splits the error regions into, in the order they are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Extensions,
+    Regions,
+    Statements,
+    Groups,
+    GroupContents,
+    Lines,
+    Tokens,
+}
+
+const STAGES: [Stage; 7] = [
+    Stage::Extensions,
+    Stage::Regions,
+    Stage::Statements,
+    Stage::Groups,
+    Stage::GroupContents,
+    Stage::Lines,
+    Stage::Tokens,
+];
+
+#[derive(Clone)]
+pub struct ErrorRegions {
+    /// Tokens in an error region of this round's tree.
+    marked: Rc<Vec<bool>>,
+    stage: usize,
+    units: Rc<Vec<Range<TokenId>>>,
+    chunks: Option<Chunks>,
+    coarse: bool,
+}
+
+impl ErrorRegions {
+    pub fn new(prog: &Program, coarse: bool) -> ErrorRegions {
+        ErrorRegions {
+            marked: Rc::new(prog.tree.error_tokens()),
+            stage: 0,
+            units: Rc::default(),
+            chunks: None,
+            coarse,
+        }
+    }
+
+    /// The kept, counted tokens of each error region, in order.
+    fn regions(&self, prog: &Program) -> Vec<Vec<TokenId>> {
+        let mut regions: Vec<Vec<TokenId>> = Vec::new();
+        let mut open = false;
+        for t in 0..prog.tree.tokens.len() as TokenId {
+            if !self.marked[t as usize] {
+                open = false;
+                continue;
+            }
+            if !(prog.kept(t) && prog.tree.is_counted(t)) {
+                continue;
+            }
+            match regions.last_mut() {
+                Some(r) if open => r.push(t),
+                _ => regions.push(vec![t]),
+            }
+            open = true;
+        }
+        regions
+    }
+
+    fn units(&self, stage: Stage, prog: &Program) -> Vec<Range<TokenId>> {
+        let tree = &prog.tree;
+        let span = |ts: &[TokenId]| ts[0]..ts[ts.len() - 1] + 1;
+        let mut units = Vec::new();
+        for region in self.regions(prog) {
+            match stage {
+                Stage::Extensions => units.extend(extensions(tree, &region)),
+                Stage::Regions => units.push(span(&region)),
+                Stage::Statements => units.extend(
+                    region
+                        .split_inclusive(|&t| matches!(tree.token_text(t), ";" | "}"))
+                        .map(span),
+                ),
+                Stage::Groups | Stage::GroupContents => {
+                    for (open, close) in outermost_groups(tree, &region) {
+                        let (a, b) = (region[open], region[close]);
+                        units.push(match stage {
+                            Stage::Groups => a..b + 1,
+                            _ => a + 1..b,
+                        });
+                    }
+                }
+                Stage::Lines => units.extend(
+                    region
+                        .chunk_by(|&a, &b| {
+                            !tree.text[tree.tokens[a as usize].end as usize
+                                ..tree.tokens[b as usize].start as usize]
+                                .contains('\n')
+                        })
+                        .map(span),
+                ),
+                Stage::Tokens => units.extend(region.iter().map(|&t| t..t + 1)),
+            }
+        }
+        units.retain(|u| !u.is_empty());
+        units
+    }
+}
+
+/// GNU and Microsoft extensions that a grammar may not know, as token ranges: the keyword,
+/// with the parenthesized part that follows it if it takes one.
+fn extensions(tree: &Tree, region: &[TokenId]) -> Vec<Range<TokenId>> {
+    const WITH_PARENS: &[&str] = &[
+        "__attribute__",
+        "__attribute",
+        "__asm__",
+        "__asm",
+        "__declspec",
+        "alignas",
+        "_Alignas",
+    ];
+    const ALONE: &[&str] = &[
+        "__extension__",
+        "__restrict",
+        "__restrict__",
+        "__inline",
+        "__inline__",
+    ];
+    let mut units = Vec::new();
+    for (i, &t) in region.iter().enumerate() {
+        let text = tree.token_text(t);
+        if ALONE.contains(&text) {
+            units.push(t..t + 1);
+        } else if WITH_PARENS.contains(&text) {
+            let rest = &region[i + 1..];
+            if let Some(&(open, close)) = outermost_groups(tree, rest).first() {
+                if open == 0 && tree.token_text(rest[0]) == "(" {
+                    units.push(t..rest[close] + 1);
+                }
+            }
+        }
+    }
+    units
+}
+
+/// Matching brackets among `region`'s tokens that no other pair encloses: index pairs.
+fn outermost_groups(tree: &Tree, region: &[TokenId]) -> Vec<(usize, usize)> {
+    let mut groups = Vec::new();
+    let mut stack: Vec<(usize, &str)> = Vec::new();
+    for (i, &t) in region.iter().enumerate() {
+        match tree.token_text(t) {
+            open @ ("(" | "[" | "{") => stack.push((i, open)),
+            close @ (")" | "]" | "}") => {
+                let opener = match close {
+                    ")" => "(",
+                    "]" => "[",
+                    _ => "{",
+                };
+                match stack.pop() {
+                    Some((j, o)) if o == opener => {
+                        if stack.is_empty() {
+                            groups.push((j, i));
+                        }
+                    }
+                    _ => stack.clear(), // unbalanced: start afresh
+                }
+            }
+            _ => {}
+        }
+    }
+    groups
+}
+
+impl Pass for ErrorRegions {
+    fn name(&self) -> &'static str {
+        "error-regions"
+    }
+
+    fn propose(&mut self, prog: &Program) -> Option<Edit> {
+        if !self.marked.contains(&true) {
+            return None;
+        }
+        loop {
+            if let Some(set) = self.chunks.as_mut().and_then(Chunks::propose) {
+                let delete = set.iter().map(|&u| self.units[u as usize].clone());
+                return Some(Edit::deleting(delete.collect()));
+            }
+            let stage = *STAGES.get(self.stage)?;
+            self.stage += 1;
+            if self.coarse && stage == Stage::Tokens {
+                return None; // single tokens wait for the fine round
+            }
+            self.units = Rc::new(self.units(stage, prog));
+            self.chunks = Some(Chunks::new((0..self.units.len() as u32).collect(), true));
+        }
+    }
+
+    fn accepted(&mut self, _prog: &Program) {
+        if let Some(c) = &mut self.chunks {
+            c.accepted();
+        }
+    }
+
+    fn box_clone(&self) -> Box<dyn Pass> {
+        Box::new(self.clone())
+    }
+
+    fn deferred(&self) -> bool {
+        self.coarse && self.marked.contains(&true)
+    }
+}
