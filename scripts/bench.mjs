@@ -21,9 +21,10 @@ import { cpus, tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAfter, count, formatTable, percent, ratio, seconds } from './bench/table.mjs';
-import { makeCases } from './bench/make-cases.mjs';
+import { GENERATED_CASES, makeCases } from './bench/make-cases.mjs';
 import {
   REDUCERS,
+  findCommand,
   hasPairCommand,
   measure,
   passesCheck,
@@ -41,11 +42,12 @@ const USAGE = `usage: npm run bench [-- options]
                     pair's variant); give it once per tool: --vs cvise --vs creduce
   --cases DIR       the cases (default ../shared/bench/cases)
   --pairs DIR       the pairs (default ../shared/bench/pairs)
-  -j, --jobs N      tests in parallel, for both tools (default 2)
+  -j, --jobs N      tests in parallel, for every tool (default 2)
   --only NAME[,..]  only the cases (shared or generated) and pairs with these names
   --strategy S      whittle reduce's strategy (default: whittle's own)
   --no-pairs        skip the pairs
-  --no-generated    skip the cases made at bench time (.bench/generated)
+  --no-generated    skip the cases made at bench time in .bench/generated:
+                    ${GENERATED_CASES.join(', ')}
   --limit S         seconds each tool run may take before it is killed (default 1800)
   --no-build        do not run cargo build first`;
 
@@ -115,11 +117,6 @@ function build() {
 
 function readJson(path) {
   return JSON.parse(readFileSync(path, 'utf8'));
-}
-
-/** True iff `command` is on the PATH. */
-function installed(command) {
-  return spawnSync('sh', ['-c', 'command -v "$1"', 'sh', command], { stdio: 'ignore' }).status === 0;
 }
 
 /** Sub-folders of `dir` holding a case.json, filtered by --only. */
@@ -369,7 +366,7 @@ async function main() {
   if (opts.build) build();
   if (!existsSync(WHITTLE)) throw new Error(`${WHITTLE} is missing: run cargo build --release -p whittle-cli`);
   for (const tool of opts.vs) {
-    if (!installed(REDUCERS[tool].command)) throw new Error(`--vs ${tool}: \`${REDUCERS[tool].command}\` is not on the PATH`);
+    if (!findCommand(REDUCERS[tool].command)) throw new Error(`--vs ${tool}: \`${REDUCERS[tool].command}\` is not on the PATH`);
   }
   const scratch = mkdtempSync(join(tmpdir(), 'whittle-bench-'));
   progress(`scratch folders under ${scratch}`);

@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { passesCheck } from './tools.mjs';
+import { findCommand, passesCheck } from './tools.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PROGRAMS = join(HERE, 'programs');
@@ -23,14 +23,6 @@ class Skip extends Error {}
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-/** The path of `command` (on the PATH, or rustc and friends in ~/.cargo/bin), or null. */
-function findCommand(command) {
-  const r = spawnSync('sh', ['-c', 'command -v "$1"', 'sh', command], { encoding: 'utf8' });
-  if (r.status === 0) return r.stdout.trim();
-  const cargo = join(CARGO_HOME, 'bin', command);
-  return existsSync(cargo) ? cargo : null;
-}
 
 /** Runs a command to make a case; throws with the end of its output if it fails. */
 function run(command, args, options = {}) {
@@ -232,12 +224,8 @@ function registryFile(prefix, path) {
       .map((crate) => join(registry, index, crate, path))
       .filter(existsSync),
   );
-  const version = (p) => p.split('/').at(-3).slice(prefix.length).split('.').map(Number);
-  found.sort((a, b) => {
-    const [x, y] = [version(a), version(b)];
-    for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
-    return 0;
-  });
+  // Numeric order puts 0.11.10 after 0.11.9.
+  found.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   return found.at(-1) ?? null;
 }
 

@@ -5,11 +5,20 @@
 
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { runWithLimit } from './process.mjs';
 
 /** Seconds check.sh may take when we verify a result (it limits the compiler to 30 s itself). */
 const CHECK_LIMIT_SECONDS = 300;
+
+/** The path of `command` on the PATH, else in ~/.cargo/bin (rustc, when PATH lacks it), or null. */
+export function findCommand(command) {
+  const r = spawnSync('sh', ['-c', 'command -v "$1"', 'sh', command], { encoding: 'utf8' });
+  if (r.status === 0) return r.stdout.trim();
+  const cargo = join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'bin', command);
+  return existsSync(cargo) ? cargo : null;
+}
 
 /** Copies `from` to `dir/name`, writable (the shared cases are read-only), scripts executable. */
 export function place(from, dir, name, executable = false) {
