@@ -1,12 +1,16 @@
 #!/usr/bin/env node
-// The benchmark: runs `whittle reduce` on every case of ../shared/bench/cases and `whittle pair`
-// on every pair of ../shared/bench/pairs, each on a fresh scratch copy, checks that every result
-// still passes its check script, and prints wall time, queries, tokens and bytes before and
-// after. With `--vs cvise` it runs C-Vise on a separate copy too, one tool after the other with
-// the same parallelism, and prints the ratios. All figures also go to .bench/results-*.json.
+// The benchmark: runs `whittle reduce` on every case of ../shared/bench/cases and on the cases in
+// other languages that scripts/bench/make-cases.mjs makes under .bench/generated (their programs
+// are third-party code or built from ours, so never committed), and `whittle pair` on every pair
+// of ../shared/bench/pairs, each on a fresh scratch copy. It checks that every result still
+// passes its check script, and prints wall time, queries, tokens and bytes before and after.
+// With `--vs cvise --vs creduce` it runs those reducers on separate copies too, one tool after
+// the other with the same parallelism, and prints the ratios. All figures also go to
+// .bench/results-*.json.
 //
-//   npm run bench [-- --vs cvise] [--cases DIR] [--pairs DIR] [-j N] [--only NAME[,NAME]]
-//                 [--strategy S] [--no-pairs] [--limit SECONDS] [--no-build]
+//   npm run bench [-- --vs cvise [--vs creduce]] [--cases DIR] [--pairs DIR] [-j N]
+//                 [--only NAME[,NAME]] [--strategy S] [--no-pairs] [--no-generated]
+//                 [--limit SECONDS] [--no-build]
 //
 // Exit status 0 when the bench ran (a result failing its check prints a FAIL line), 1 when the
 // harness itself failed.
@@ -14,14 +18,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAfter, count, formatTable, percent, ratio, seconds } from './bench/table.mjs';
+import { GENERATED_CASES, makeCases } from './bench/make-cases.mjs';
 import {
+  REDUCERS,
+  findCommand,
   hasPairCommand,
   measure,
   passesCheck,
-  runCvise,
+  runReducer,
   runWhittlePair,
   runWhittleReduce,
 } from './bench/tools.mjs';
@@ -31,25 +38,29 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WHITTLE = process.env.WHITTLE_BIN ? resolve(process.env.WHITTLE_BIN) : join(ROOT, 'target', 'release', 'whittle');
 
 const USAGE = `usage: npm run bench [-- options]
-  --vs cvise        also run C-Vise on a copy of each case (and of each pair's variant)
+  --vs TOOL         also run TOOL (cvise or creduce) on a copy of each case (and of each
+                    pair's variant); give it once per tool: --vs cvise --vs creduce
   --cases DIR       the cases (default ../shared/bench/cases)
   --pairs DIR       the pairs (default ../shared/bench/pairs)
-  -j, --jobs N      tests in parallel, for both tools (default 2)
-  --only NAME[,..]  only the cases and pairs with these names
+  -j, --jobs N      tests in parallel, for every tool (default 2)
+  --only NAME[,..]  only the cases (shared or generated) and pairs with these names
   --strategy S      whittle reduce's strategy (default: whittle's own)
   --no-pairs        skip the pairs
+  --no-generated    skip the cases made at bench time in .bench/generated:
+                    ${GENERATED_CASES.join(', ')}
   --limit S         seconds each tool run may take before it is killed (default 1800)
   --no-build        do not run cargo build first`;
 
 function parseArgs(argv) {
   const opts = {
-    vs: null,
+    vs: [],
     cases: join(ROOT, '..', 'shared', 'bench', 'cases'),
     pairs: join(ROOT, '..', 'shared', 'bench', 'pairs'),
     jobs: 2,
     only: null,
     strategy: null,
     noPairs: false,
+    generated: true,
     limit: 1800,
     build: true,
   };
@@ -64,13 +75,14 @@ function parseArgs(argv) {
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--vs') opts.vs = value(++i, a);
+    if (a === '--vs') opts.vs.push(value(++i, a));
     else if (a === '--cases') opts.cases = resolve(value(++i, a));
     else if (a === '--pairs') opts.pairs = resolve(value(++i, a));
     else if (a === '-j' || a === '--jobs') opts.jobs = Math.floor(number(value(++i, a), a));
     else if (a === '--only') opts.only = value(++i, a).split(',').filter(Boolean);
     else if (a === '--strategy') opts.strategy = value(++i, a);
     else if (a === '--no-pairs') opts.noPairs = true;
+    else if (a === '--no-generated') opts.generated = false;
     else if (a === '--limit') opts.limit = number(value(++i, a), a);
     else if (a === '--no-build') opts.build = false;
     else if (a === '-h' || a === '--help') {
@@ -78,7 +90,11 @@ function parseArgs(argv) {
       process.exit(0);
     } else throw new UsageError(`unknown option \`${a}\``);
   }
-  if (opts.vs !== null && opts.vs !== 'cvise') throw new UsageError(`--vs knows only cvise, not \`${opts.vs}\``);
+  const known = Object.keys(REDUCERS);
+  for (const tool of opts.vs) {
+    if (!known.includes(tool)) throw new UsageError(`--vs knows ${known.join(' and ')}, not \`${tool}\``);
+  }
+  opts.vs = [...new Set(opts.vs)];
   return opts;
 }
 
@@ -113,11 +129,11 @@ function benchFolders(dir, only) {
     .sort();
 }
 
-function loadCase(dir, name) {
-  const folder = join(dir, name);
+/** A case folder: its program (case.json's `file`), check.sh and case.json. */
+function loadCase(folder) {
   const meta = readJson(join(folder, 'case.json'));
   const file = meta.file ?? 'input.c';
-  return { id: name, name: file, file: join(folder, file), check: join(folder, 'check.sh'), meta };
+  return { id: basename(folder), name: file, file: join(folder, file), check: join(folder, 'check.sh'), meta };
 }
 
 function loadPair(dir, name) {
@@ -139,10 +155,18 @@ function loadPair(dir, name) {
   return pair;
 }
 
+/** ": LINE", the last line a failed run logged (usually why), or "" if it logged nothing. */
+function lastLogLine(log) {
+  const text = existsSync(log) ? readFileSync(log, 'utf8').trim() : '';
+  const line = text.slice(text.lastIndexOf('\n') + 1).trim();
+  return line ? `: ${line.length > 160 ? `${line.slice(0, 160)}...` : line}` : '';
+}
+
 /** A one-line summary of a finished run, for the progress log. */
 function describeRun(run) {
   const check = run.passes ? 'passes its check' : 'FAILS its check';
-  return `  ${run.tool}: ${run.status}, ${seconds(run.wallSeconds)} s, ${count(run.queries)} queries, ${run.after?.tokens ?? '?'} tokens, ${check}`;
+  const clang = run.after?.clangTokens == null ? '' : ` (${run.after.clangTokens} by clang)`;
+  return `  ${run.tool}: ${run.status}, ${seconds(run.wallSeconds)} s, ${count(run.queries)} queries, ${run.after?.tokens ?? '?'} tokens${clang}, ${check}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -150,26 +174,52 @@ function describeRun(run) {
 
 async function benchCase(bench, opts, scratch) {
   const entry = { case: bench.id, before: measure(WHITTLE, bench.file), runs: [] };
-  const tools = opts.vs === 'cvise' ? ['whittle', 'cvise'] : ['whittle'];
-  for (const tool of tools) {
+  for (const tool of ['whittle', ...opts.vs]) {
     progress(`running ${tool} on ${bench.id} ...`);
     const dir = join(scratch, 'cases', bench.id, tool);
     const common = { whittle: WHITTLE, bench, dir, jobs: opts.jobs, limitSeconds: opts.limit };
-    const run = tool === 'whittle' ? await runWhittleReduce({ ...common, strategy: opts.strategy }) : await runCvise(common);
+    const run = tool === 'whittle' ? await runWhittleReduce({ ...common, strategy: opts.strategy }) : await runReducer(tool, common);
     run.passes = await passesCheck(run.result, bench.name, bench.check, `${dir}-check`);
     progress(describeRun(run));
     entry.runs.push(run);
   }
-  entry.vsCvise = versus(entry.runs, (r) => r.after.tokens);
+  entry.vs = versus(entry.runs, (r) => r.after);
   return entry;
 }
 
-/** whittle / cvise ratios of wall time and of a size, or null without a C-Vise run. */
-function versus(runs, size) {
-  const [w, c] = [runs.find((r) => r.tool === 'whittle'), runs.find((r) => r.tool === 'cvise')];
-  if (!w || !c) return null;
+/**
+ * whittle / TOOL ratios of wall time and of the result's size (our tokens, clang's) for each
+ * other tool that ran, keyed by its name; null when only whittle ran.
+ */
+function versus(runs, after) {
+  const w = runs.find((r) => r.tool === 'whittle');
+  const others = runs.filter((r) => r.tool !== 'whittle');
+  if (!w || !others.length) return null;
   const r = (a, b) => (a == null || !b ? null : a / b);
-  return { wall: r(w.wallSeconds, c.wallSeconds), tokens: r(size(w), size(c)) };
+  const ratios = {};
+  for (const o of others) {
+    ratios[o.tool] = {
+      wall: r(w.wallSeconds, o.wallSeconds),
+      tokens: r(after(w)?.tokens, after(o)?.tokens),
+      clangTokens: r(after(w)?.clangTokens, after(o)?.clangTokens),
+    };
+  }
+  return ratios;
+}
+
+/** The ratios, one block per other tool: "  NAME: wall 0.50, tokens 1.10, clang tokens 1.05". */
+function printRatios(entries, key, sizeLabel) {
+  const lines = [];
+  for (const e of entries.filter((e) => e.vs)) {
+    for (const [tool, v] of Object.entries(e.vs)) {
+      const clang = v.clangTokens == null ? '' : `, clang ${sizeLabel} ${ratio(v.clangTokens, 1)}`;
+      lines.push({ tool, text: `  ${e[key]}: wall ${ratio(v.wall, 1)}, ${sizeLabel} ${ratio(v.tokens, 1)}${clang}` });
+    }
+  }
+  for (const tool of new Set(lines.map((l) => l.tool))) {
+    const what = key === 'pair' ? `whittle pair / ${tool} on the variant` : `whittle / ${tool}`;
+    console.log(`\n${what}\n${lines.filter((l) => l.tool === tool).map((l) => l.text).join('\n')}`);
+  }
 }
 
 function caseRows(entries) {
@@ -182,6 +232,7 @@ function caseRows(entries) {
         seconds(r.wallSeconds),
         count(r.queries),
         beforeAfter(e.before.tokens, r.after.tokens),
+        beforeAfter(e.before.clangTokens, r.after.clangTokens),
         beforeAfter(e.before.bytes, r.after.bytes),
         r.passes ? 'yes' : 'NO',
         r.tool === 'whittle' ? percent(r.engineSeconds, r.statsWallSeconds) : '-',
@@ -194,19 +245,16 @@ function caseRows(entries) {
 }
 
 function printCases(entries) {
-  const header = ['case', 'tool', 'wall s', 'queries', 'tokens', 'bytes', 'passes check', 'engine', 'invalid q', 'run'];
+  const header = ['case', 'tool', 'wall s', 'queries', 'tokens', 'clang tokens', 'bytes', 'passes check', 'engine', 'invalid q', 'run'];
   console.log(`\nCases\n\n${formatTable(header, caseRows(entries))}`);
-  const ratios = entries
-    .filter((e) => e.vsCvise)
-    .map((e) => `  ${e.case}: wall ${ratio(e.vsCvise.wall, 1)}, tokens ${ratio(e.vsCvise.tokens, 1)}`);
-  if (ratios.length) console.log(`\nwhittle / cvise\n${ratios.join('\n')}`);
+  printRatios(entries, 'case', 'tokens');
 }
 
 function caseFailures(entries) {
   const lines = [];
   for (const e of entries) {
     for (const r of e.runs) {
-      if (r.status !== 'ok') lines.push(`FAIL: ${r.tool} on ${e.case}: ${r.status} (log: ${r.log})`);
+      if (r.status !== 'ok') lines.push(`FAIL: ${r.tool} on ${e.case}: ${r.status}${lastLogLine(r.log)} (log: ${r.log})`);
       if (!r.passes) lines.push(`FAIL: ${r.tool} on ${e.case}: the result does not pass check.sh (${r.result})`);
       if (r.invalidQueries) lines.push(`FAIL: whittle on ${e.case}: ${r.invalidQueries} syntactically invalid queries`);
     }
@@ -233,38 +281,39 @@ async function benchPair(pair, opts, scratch) {
   progress(describeRun(w));
   entry.runs.push(w);
 
-  if (opts.vs === 'cvise') {
-    progress(`running cvise on ${pair.id}'s variant ...`);
-    const cdir = join(scratch, 'pairs', pair.id, 'cvise');
-    const c = await runCvise({ whittle: WHITTLE, bench: pair.variant, dir: cdir, jobs: opts.jobs, limitSeconds: opts.limit });
+  for (const tool of opts.vs) {
+    progress(`running ${tool} on ${pair.id}'s variant ...`);
+    const cdir = join(scratch, 'pairs', pair.id, tool);
+    const c = await runReducer(tool, { whittle: WHITTLE, bench: pair.variant, dir: cdir, jobs: opts.jobs, limitSeconds: opts.limit });
     c.passes = c.variantPasses = await passesCheck(c.result, pair.variant.name, pair.variant.check, `${cdir}-check`);
     c.variantAfter = c.after;
     progress(describeRun(c));
     entry.runs.push(c);
   }
-  entry.vsCvise = versus(entry.runs, (r) => r.variantAfter.tokens);
+  entry.vs = versus(entry.runs, (r) => r.variantAfter);
   return entry;
 }
 
 function pairChecks(r) {
-  if (r.tool === 'cvise') return r.variantPasses ? 'yes' : 'NO';
+  if (r.tool !== 'whittle') return r.variantPasses ? 'yes' : 'NO';
   if (r.passes) return 'yes';
   return `NO (${[!r.seedPasses && 'seed', !r.variantPasses && 'variant'].filter(Boolean).join(', ')})`;
 }
 
 function printPairs(entries) {
-  const header = ['pair', 'tool', 'wall s', 'queries', 'seed tokens', 'variant tokens', 'diff tokens', 'passes checks', 'run'];
+  const header = ['pair', 'tool', 'wall s', 'queries', 'seed tokens', 'variant tokens', 'variant clang tokens', 'diff tokens', 'passes checks', 'run'];
   const rows = [];
   for (const e of entries) {
     for (const r of e.runs) {
       const whittle = r.tool === 'whittle';
       rows.push([
         e.pair,
-        whittle ? 'whittle pair' : 'cvise (variant)',
+        whittle ? 'whittle pair' : `${r.tool} (variant)`,
         seconds(r.wallSeconds),
         count(r.queries),
         whittle ? beforeAfter(e.before.seed.tokens, r.seedAfter.tokens) : '-',
         beforeAfter(e.before.variant.tokens, r.variantAfter.tokens),
+        beforeAfter(e.before.variant.clangTokens, r.variantAfter.clangTokens),
         whittle ? beforeAfter(r.diffTokens.before, r.diffTokens.after) : '-',
         pairChecks(r),
         r.status,
@@ -272,18 +321,15 @@ function printPairs(entries) {
     }
   }
   console.log(`\nPairs\n\n${formatTable(header, rows)}`);
-  const ratios = entries
-    .filter((e) => e.vsCvise)
-    .map((e) => `  ${e.pair}: wall ${ratio(e.vsCvise.wall, 1)}, variant tokens ${ratio(e.vsCvise.tokens, 1)}`);
-  if (ratios.length) console.log(`\nwhittle pair / cvise on the variant\n${ratios.join('\n')}`);
+  printRatios(entries, 'pair', 'variant tokens');
 }
 
 function pairFailures(entries) {
   const lines = [];
   for (const e of entries) {
     for (const r of e.runs) {
-      const what = r.tool === 'whittle' ? 'whittle pair' : 'cvise';
-      if (r.status !== 'ok') lines.push(`FAIL: ${what} on pair ${e.pair}: ${r.status} (log: ${r.log})`);
+      const what = r.tool === 'whittle' ? 'whittle pair' : r.tool;
+      if (r.status !== 'ok') lines.push(`FAIL: ${what} on pair ${e.pair}: ${r.status}${lastLogLine(r.log)} (log: ${r.log})`);
       if (r.tool === 'whittle' && !r.seedPasses) lines.push(`FAIL: whittle pair on ${e.pair}: the seed result does not pass check-seed.sh (${r.seedResult})`);
       if (!r.variantPasses) lines.push(`FAIL: ${what} on pair ${e.pair}: the variant result does not pass check-variant.sh (${r.variantResult ?? r.result})`);
     }
@@ -319,14 +365,24 @@ async function main() {
   };
   if (opts.build) build();
   if (!existsSync(WHITTLE)) throw new Error(`${WHITTLE} is missing: run cargo build --release -p whittle-cli`);
+  for (const tool of opts.vs) {
+    if (!findCommand(REDUCERS[tool].command)) throw new Error(`--vs ${tool}: \`${REDUCERS[tool].command}\` is not on the PATH`);
+  }
   const scratch = mkdtempSync(join(tmpdir(), 'whittle-bench-'));
   progress(`scratch folders under ${scratch}`);
 
-  for (const name of benchFolders(opts.cases, opts.only)) {
-    results.cases.push(await benchCase(loadCase(opts.cases, name), opts, scratch));
+  const folders = benchFolders(opts.cases, opts.only).map((name) => join(opts.cases, name));
+  if (opts.generated) {
+    const made = await makeCases({ root: ROOT, only: opts.only, progress });
+    folders.push(...made.folders);
+    results.generatedSkipped = made.skipped;
+  }
+  for (const folder of folders) {
+    results.cases.push(await benchCase(loadCase(folder), opts, scratch));
   }
   if (results.cases.length) printCases(results.cases);
-  else console.log(`\nCases: none${opts.only ? ` named ${opts.only.join(', ')}` : ''} in ${opts.cases}`);
+  else console.log(`\nCases: none${opts.only ? ` named ${opts.only.join(', ')}` : ''} in ${opts.cases}${opts.generated ? ' or generated' : ''}`);
+  for (const { name, reason } of results.generatedSkipped ?? []) console.log(`generated case ${name}: skipped, ${reason}`);
 
   if (opts.noPairs) {
     results.pairsSkipped = '--no-pairs';

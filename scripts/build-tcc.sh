@@ -31,24 +31,8 @@ build() {  # $1: a tcc source tree
 
 fetch() {
   [ -f "$TCC_DIR/src/tccgen.c" ] && return
-  command -v dpkg-source >/dev/null || die "dpkg-source not found: apt-get install -y dpkg-dev"
-  # apt-get source needs a deb-src entry for the Debian mirror already configured.
-  local sources=/etc/apt/sources.list.d/debian.sources
-  if ! grep -rqs '^\(Types:.*deb-src\|deb-src\)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    [ -f "$sources" ] || die "no deb-src entry and no $sources to add one to: add a deb-src line for your Debian mirror"
-    [ "$(id -u)" -eq 0 ] || die "adding a deb-src entry needs root"
-    say "adding deb-src to $sources"
-    sed -i 's/^Types: deb$/Types: deb deb-src/' "$sources"
-    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
-  fi
-  rm -rf "$TCC_DIR/fetch" && mkdir -p "$TCC_DIR/fetch"
-  say "apt-get source tcc"
-  ( cd "$TCC_DIR/fetch" && apt-get source -q tcc >/dev/null 2>&1 ) \
-    || { DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null; ( cd "$TCC_DIR/fetch" && apt-get source -q tcc >/dev/null ); } \
-    || die "apt-get source tcc failed"
   local src
-  src="$(find "$TCC_DIR/fetch" -maxdepth 1 -mindepth 1 -type d -name 'tcc-*' | head -1)"
-  [ -n "$src" ] || die "apt-get source tcc made no source folder"
+  src="$("$ROOT/scripts/deb-source.sh" tcc "$TCC_DIR/fetch")" || die "could not fetch tcc's source"
   rm -rf "$TCC_DIR/src" && mv "$src" "$TCC_DIR/src" && rm -rf "$TCC_DIR/fetch"
 }
 

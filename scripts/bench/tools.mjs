@@ -1,14 +1,24 @@
-// The bench's tool runs: whittle reduce, whittle pair and C-Vise, each on a fresh scratch copy,
-// and the figures measured the same way for all of them (whole-process wall time, tokens by
-// `whittle parse --json`, bytes on disk, and check.sh run again on the result in a fresh folder).
+// The bench's tool runs: whittle reduce, whittle pair, C-Vise and C-Reduce, each on a fresh
+// scratch copy, and the figures measured the same way for all of them (whole-process wall time,
+// tokens by `whittle parse --json` and, for C and C++, by clang's lexer, bytes on disk, and
+// check.sh run again on the result in a fresh folder).
 
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { runWithLimit } from './process.mjs';
 
 /** Seconds check.sh may take when we verify a result (it limits the compiler to 30 s itself). */
 const CHECK_LIMIT_SECONDS = 300;
+
+/** The path of `command` on the PATH, else in ~/.cargo/bin (rustc, when PATH lacks it), or null. */
+export function findCommand(command) {
+  const r = spawnSync('sh', ['-c', 'command -v "$1"', 'sh', command], { encoding: 'utf8' });
+  if (r.status === 0) return r.stdout.trim();
+  const cargo = join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'bin', command);
+  return existsSync(cargo) ? cargo : null;
+}
 
 /** Copies `from` to `dir/name`, writable (the shared cases are read-only), scripts executable. */
 export function place(from, dir, name, executable = false) {
@@ -29,13 +39,50 @@ export function countTokens(whittle, file) {
   }
 }
 
+/** clang's language options by file extension: C and C++ only, other files get no clang count. */
+const CLANG_LANGUAGES = new Map([
+  ['.c', []],
+  ['.h', []],
+  ['.i', []],
+  ['.cc', ['-x', 'c++', '-std=c++17']],
+  ['.cpp', ['-x', 'c++', '-std=c++17']],
+  ['.cxx', ['-x', 'c++', '-std=c++17']],
+  ['.hpp', ['-x', 'c++', '-std=c++17']],
+  ['.ii', ['-x', 'c++', '-std=c++17']],
+]);
+
+/**
+ * Tokens as clang's lexer counts them (`-Xclang -dump-tokens`: one line per token on stderr, the
+ * figure C-Reduce's and C-Vise's papers use), or null for other languages. clang goes on lexing
+ * past errors (a missing header, a stray character), so what it printed is counted whatever its
+ * exit status; null only if it printed no token at all.
+ */
+export function countClangTokens(file) {
+  const language = CLANG_LANGUAGES.get(extname(file).toLowerCase());
+  if (!language || !existsSync(file)) return null;
+  const r = spawnSync('clang', ['-fsyntax-only', '-Xclang', '-dump-tokens', ...language, file], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  // A token's line ends with its location; diagnostics in between do not. The last is `eof`.
+  let tokens = 0;
+  let eof = false;
+  for (const line of (r.stderr ?? '').split('\n')) {
+    if (!/\tLoc=<.*>$/.test(line)) continue;
+    if (line.startsWith("eof ''")) eof = true;
+    else tokens++;
+  }
+  return tokens || eof ? tokens : null;
+}
+
 export function fileBytes(file) {
   return existsSync(file) ? statSync(file).size : null;
 }
 
-/** Size of a program: tokens and bytes. */
+/** Size of a program: tokens (ours, and clang's for C and C++) and bytes. */
 export function measure(whittle, file) {
-  return { tokens: countTokens(whittle, file), bytes: fileBytes(file) };
+  return { tokens: countTokens(whittle, file), clangTokens: countClangTokens(file), bytes: fileBytes(file) };
 }
 
 /**
@@ -101,7 +148,7 @@ export async function runWhittleReduce({ whittle, bench, dir, jobs, strategy, li
  * it prints at the end; null if it printed none.
  */
 export function cviseQueries(log) {
-  const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+  const text = readLog(log);
   const start = text.indexOf('===< PASS statistics >===');
   if (start < 0) return null;
   let total = 0;
@@ -115,25 +162,58 @@ export function cviseQueries(log) {
   return found ? total : null;
 }
 
-/** `cvise --n jobs ./check.sh FILE` on a copy of a case in `dir`; it reduces the file in place. */
-export async function runCvise({ whittle, bench, dir, jobs, limitSeconds }) {
+/**
+ * The number of tests C-Reduce ran, from its closing "pass statistics" ("method P worked N times
+ * and failed M times"); null if it printed none. Cache hits and the tests of a parallel batch
+ * it threw away are not in there, so this slightly undercounts.
+ */
+export function creduceQueries(log) {
+  const text = readLog(log);
+  const start = text.indexOf('pass statistics:');
+  if (start < 0) return null;
+  let total = 0;
+  for (const m of text.slice(start).matchAll(/worked (\d+) times and failed (\d+) times/g)) {
+    total += Number(m[1]) + Number(m[2]);
+  }
+  return total;
+}
+
+function readLog(log) {
+  return existsSync(log) ? readFileSync(log, 'utf8') : '';
+}
+
+/**
+ * The reducers `--vs` can compare with. Both take `--n JOBS ./check.sh FILE` and reduce the file
+ * in place in its folder.
+ */
+export const REDUCERS = {
+  cvise: { command: 'cvise', queries: cviseQueries },
+  creduce: { command: 'creduce', queries: creduceQueries },
+};
+
+/** `TOOL --n jobs ./check.sh FILE` on a copy of a case in `dir`, TOOL one of REDUCERS. */
+export async function runReducer(tool, { whittle, bench, dir, jobs, limitSeconds }) {
+  const { command, queries } = REDUCERS[tool];
   const file = place(bench.file, dir, bench.name);
   place(bench.check, dir, basename(bench.check), true);
-  const log = join(dir, 'cvise.log');
+  const log = join(dir, `${tool}.log`);
   const args = ['--n', String(jobs), `./${basename(bench.check)}`, bench.name];
-  const run = await runWithLimit('cvise', args, { cwd: dir, logPath: log, limitSeconds });
+  const run = await runWithLimit(command, args, { cwd: dir, logPath: log, limitSeconds });
   return {
-    tool: 'cvise',
+    tool,
     status: status(run),
     result: file,
     log,
     wallSeconds: run.wallSeconds,
-    queries: cviseQueries(log),
+    queries: queries(log),
     engineSeconds: null,
     invalidQueries: null,
     after: measure(whittle, file),
   };
 }
+
+export const runCvise = (options) => runReducer('cvise', options);
+export const runCreduce = (options) => runReducer('creduce', options);
 
 /** True iff `whittle pair` exists in this build. */
 export function hasPairCommand(whittle) {

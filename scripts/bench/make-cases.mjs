@@ -1,0 +1,309 @@
+// Benchmark cases in other languages than the shared C ones, made at bench time under
+// .bench/generated/NAME/ in the layout of ../shared/bench/cases (the program, check.sh,
+// case.json). Third-party code (acorn from the npm registry, a Java file of a Debian source
+// package, a crate from the local cargo registry) is fetched here and never committed; our own
+// programs are in scripts/bench/programs/. Downloads are kept in .bench/downloads/.
+//
+// A case whose tools are missing, whose maker fails, or whose check.sh does not hold (it must
+// pass on the program and fail on an empty file) is skipped with its reason: the bench goes on.
+
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findCommand, passesCheck } from './tools.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const PROGRAMS = join(HERE, 'programs');
+const CARGO_HOME = process.env.CARGO_HOME ?? join(homedir(), '.cargo');
+
+/** A case that cannot be made here; its message says why. */
+class Skip extends Error {}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/** Runs a command to make a case; throws with the end of its output if it fails. */
+function run(command, args, options = {}) {
+  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...options });
+  if (r.status !== 0) {
+    const output = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-3).join(' | ');
+    throw new Error(`${command} ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`}): ${output}`);
+  }
+  return r.stdout;
+}
+
+/** One word quoted for sh. */
+function shellQuote(word) {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * check.sh in the style of the shared cases: runs `command` with at most 30 s, requires its
+ * exit status (0, or non-zero when `fails`: a program that must throw) and that each regex
+ * matches a line of its output. `setup` lines run first.
+ */
+function checkScript({ comment, command, regexes, fails = false, setup = [] }) {
+  return [
+    '#!/bin/sh',
+    `# ${comment}`,
+    'export LC_ALL=C',
+    ...setup,
+    `out=$(timeout -s KILL 30 ${command} 2>&1) ${fails ? '&& exit 1' : '|| exit 1'}`,
+    regexes.map((re) => `printf '%s\\n' "$out" | grep -qE ${shellQuote(re)}`).join(' &&\n'),
+    '',
+  ].join('\n');
+}
+
+/** check.sh's first line for rustc: PATH may lack ~/.cargo/bin when a reducer runs the test. */
+const RUSTC_SETUP = 'rustc=$(command -v rustc || echo "$HOME/.cargo/bin/rustc")';
+
+function temporaryFolder() {
+  return mkdtempSync(join(tmpdir(), 'whittle-make-case-'));
+}
+
+/** True iff check.sh passes on the case's program and fails on an empty file. */
+async function verify(dir, spec) {
+  const scratch = temporaryFolder();
+  try {
+    const check = join(dir, 'check.sh');
+    if (!(await passesCheck(join(dir, spec.file), spec.file, check, join(scratch, 'program')))) {
+      return `check.sh fails on the program (see ${join(scratch, 'program', 'check.log')})`;
+    }
+    const empty = join(scratch, 'empty');
+    writeFileSync(empty, '');
+    if (await passesCheck(empty, spec.file, check, join(scratch, 'empty-check'))) return 'check.sh passes on an empty file';
+    rmSync(scratch, { recursive: true, force: true });
+    return null;
+  } catch (err) {
+    return `check.sh could not run: ${err.message}`;
+  }
+}
+
+/** Writes check.sh and case.json beside the program the maker wrote. */
+function writeCase(dir, spec) {
+  writeFileSync(join(dir, 'check.sh'), checkScript(spec.check), { mode: 0o755 });
+  const { language, file, compiler, regex, origin, about } = spec;
+  const property = spec.property ?? 'the compiler accepts the file (exit 0) and its output matches the regex';
+  const meta = { language, file, compiler, property, regex, origin, about };
+  writeFileSync(join(dir, 'case.json'), `${JSON.stringify(meta, null, 2)}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The makers. Each writes its program into `dir` and returns the case: case.json's fields and
+// `check`, the arguments of checkScript.
+
+/** Our sign_compare.cpp through g++ -E: 230 KB of libstdc++ with line markers, as in bug reports. */
+function makeCppStl({ dir }) {
+  const work = temporaryFolder();
+  copyFileSync(join(PROGRAMS, 'sign_compare.cpp'), join(work, 'sign_compare.cpp'));
+  // Run where the program is, so the line markers name it without our folders.
+  run('g++', ['-std=c++17', '-E', 'sign_compare.cpp', '-o', join(dir, 'input.cpp')], { cwd: work });
+  rmSync(work, { recursive: true, force: true });
+  const regex = "comparison of integer expressions of different signedness: 'int' and 'std::array<unsigned int, 8>::size_type'";
+  return {
+    language: 'cpp',
+    file: 'input.cpp',
+    compiler: 'g++ -std=c++17 -Wall',
+    regex,
+    origin: "scripts/bench/programs/sign_compare.cpp (ours) preprocessed by this machine's g++ -std=c++17 -E, line markers kept",
+    about: 'a histogram over std::array; -Wsign-compare at a loop comparing an int with std::array::size()',
+    check: {
+      comment: 'Interesting iff g++ accepts input.cpp and still prints the -Wsign-compare warning below.',
+      command: 'g++ -std=c++17 -Wall -c input.cpp -o out.o',
+      regexes: [regex],
+    },
+  };
+}
+
+/** rustc's check, as a lib to metadata only (no codegen, no main needed). */
+function rustCheck(comment, regex, lints = []) {
+  return {
+    comment,
+    setup: [RUSTC_SETUP],
+    command: `"$rustc" --edition 2021 --crate-type lib --emit=metadata ${lints.map((l) => `-W ${l} `).join('')}-o out.rmeta input.rs`,
+    regexes: [regex],
+  };
+}
+
+/** Our ledger.rs: two `macro_rules ! name` macros; dead_code warns that a field is never read. */
+function makeRustMacroRules({ dir }) {
+  copyFileSync(join(PROGRAMS, 'ledger.rs'), join(dir, 'input.rs'));
+  const regex = 'field `memo` is never read';
+  return {
+    language: 'rust',
+    file: 'input.rs',
+    compiler: 'rustc --edition 2021 --crate-type lib --emit=metadata',
+    regex,
+    origin: 'scripts/bench/programs/ledger.rs (ours)',
+    about: 'a double-entry ledger with two macros written `macro_rules ! name`; dead_code: the field Posting::memo is written and cloned but never read',
+    check: rustCheck('Interesting iff rustc accepts input.rs and still warns that the field memo is never read.', regex),
+  };
+}
+
+/** acorn's dist/acorn.js (npm pack acorn@8, kept in `downloads`) plus a call that makes it throw. */
+function makeJsAcorn({ dir, downloads }) {
+  mkdirSync(downloads, { recursive: true });
+  let tarball = readdirSync(downloads).find((f) => /^acorn-8[\d.]*\.tgz$/.test(f));
+  if (!tarball) {
+    run('npm', ['pack', 'acorn@8', '--pack-destination', downloads, '--silent'], { cwd: downloads });
+    tarball = readdirSync(downloads).find((f) => /^acorn-8[\d.]*\.tgz$/.test(f));
+    if (!tarball) throw new Error('npm pack acorn@8 left no acorn-8.*.tgz');
+  }
+  const work = temporaryFolder();
+  run('tar', ['xzf', join(downloads, tarball), '-C', work, 'package/dist/acorn.js']);
+  const acorn = readFileSync(join(work, 'package', 'dist', 'acorn.js'), 'utf8');
+  rmSync(work, { recursive: true, force: true });
+  // acorn.js is UMD: as CommonJS it fills `exports`.
+  writeFileSync(join(dir, 'input.js'), `${acorn}\nexports.parse("let x = ;", { ecmaVersion: 2020 });\n`);
+  const regex = '^SyntaxError: Unexpected token \\(1:8\\)$';
+  return {
+    language: 'javascript',
+    file: 'input.js',
+    compiler: 'node',
+    property: 'node exits non-zero, its output matches the regex, and the stack shows a function named raise (acorn\'s Parser.raise) threw',
+    regex,
+    origin: `acorn's dist/acorn.js from the npm registry (${tarball.replace(/\.tgz$/, '')}), with one call appended`,
+    about: 'the JavaScript parser acorn, made to parse `let x = ;`: it throws its SyntaxError through Parser.raise',
+    check: {
+      // Read from stdin as CommonJS: `node input.js` would take the file as an ES module under
+      // a package.json saying "type": "module" (this repository's own, for one).
+      comment: 'Interesting iff node throws acorn\'s SyntaxError for `let x = ;` through a function named raise.',
+      command: 'node --input-type=commonjs < input.js',
+      fails: true,
+      regexes: [regex, '^ +at ([^ ]+\\.)?raise \\('],
+    },
+  };
+}
+
+/** javac, installed from Debian (default-jdk-headless) if missing; Skip if that fails. */
+function ensureJavac() {
+  if (findCommand('javac')) return;
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const r = spawnSync('apt-get', ['install', '-y', '-q', 'default-jdk-headless'], { env, encoding: 'utf8' });
+  if (r.status !== 0 || !findCommand('javac')) throw new Skip('javac not found, and apt-get install default-jdk-headless failed');
+}
+
+/** jargs's CmdLineParser.java (Debian's jargs source): 526 lines using java.* only. */
+function makeJavaLint({ root, dir, downloads }) {
+  ensureJavac();
+  const source = join('src', 'jargs', 'gnu', 'CmdLineParser.java');
+  const fetched = () => readdirSync(downloads).map((d) => join(downloads, d, source)).find(existsSync);
+  if (!existsSync(downloads) || !fetched()) {
+    // Only the upstream tarball: Debian's packaging part adds nothing to this file.
+    run('bash', [join(root, 'scripts', 'deb-source.sh'), '--upstream', 'jargs', downloads]);
+  }
+  const file = fetched();
+  if (!file) throw new Error(`jargs's source has no ${source}`);
+  copyFileSync(file, join(dir, 'CmdLineParser.java'));
+  const regex = 'warning: \\[serial\\] serializable class NotFlagException has no definition of serialVersionUID';
+  return {
+    language: 'java',
+    // javac wants a public class in a file of its name.
+    file: 'CmdLineParser.java',
+    compiler: 'javac -Xlint:all',
+    regex,
+    origin: "src/jargs/gnu/CmdLineParser.java of Debian's jargs source package (upstream tarball), unchanged",
+    about: 'a GNU-style command-line parser; -Xlint:serial: the exception NotFlagException (three classes down from Exception) declares no serialVersionUID',
+    check: {
+      comment: 'Interesting iff javac accepts CmdLineParser.java and still prints the [serial] warning below.',
+      command: 'javac -Xlint:all -d out CmdLineParser.java',
+      regexes: [regex],
+    },
+  };
+}
+
+/** The newest `prefix*` folder of the local cargo registry holding `path`, or null. */
+function registryFile(prefix, path) {
+  const registry = join(CARGO_HOME, 'registry', 'src');
+  if (!existsSync(registry)) return null;
+  const found = readdirSync(registry).flatMap((index) =>
+    readdirSync(join(registry, index))
+      .filter((crate) => crate.startsWith(prefix))
+      .map((crate) => join(registry, index, crate, path))
+      .filter(existsSync),
+  );
+  // Numeric order puts 0.11.10 after 0.11.9.
+  found.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return found.at(-1) ?? null;
+}
+
+/** strsim's lib.rs (a dependency of clap, so in the local registry): one self-contained module. */
+function makeRustCrateModule({ dir }) {
+  const file = registryFile('strsim-0.11.', join('src', 'lib.rs'));
+  if (!file) throw new Skip(`no strsim-0.11.* in ${join(CARGO_HOME, 'registry', 'src')} (cargo fetch in this repository brings it)`);
+  copyFileSync(file, join(dir, 'input.rs'));
+  const regex = "unused result of type `std::collections::hash_map::Entry<'_, \\(char, char\\), usize>`";
+  return {
+    language: 'rust',
+    file: 'input.rs',
+    compiler: 'rustc --edition 2021 --crate-type lib --emit=metadata -W unused_results',
+    regex,
+    origin: `src/lib.rs of the crate ${file.split('/').at(-3)} from the local cargo registry, unchanged`,
+    about: 'string similarity metrics; the opt-in lint unused_results, at the HashMap entry of a bigram in sorensen_dice',
+    check: rustCheck(
+      'Interesting iff rustc accepts input.rs and -W unused_results still flags the unused HashMap Entry of (char, char) bigrams.',
+      regex,
+      ['unused_results'],
+    ),
+  };
+}
+
+const MAKERS = [
+  { name: 'cpp-stl-preprocessed', needs: ['g++'], make: makeCppStl },
+  { name: 'rust-macro-rules', needs: ['rustc'], make: makeRustMacroRules },
+  { name: 'js-acorn', needs: ['node', 'npm', 'tar'], make: makeJsAcorn },
+  { name: 'java-lint', needs: ['apt-get', 'tar'], make: makeJavaLint },
+  { name: 'rust-crate-module', needs: ['rustc'], make: makeRustCrateModule },
+];
+
+/** Names of the cases this module can make. */
+export const GENERATED_CASES = MAKERS.map((m) => m.name);
+
+/**
+ * Makes the generated cases (those named in `only`, if given) under ROOT/.bench/generated.
+ * Resolves to { folders, skipped }: the case folders made, and {name, reason} for the others.
+ */
+export async function makeCases({ root, only = null, progress = () => {} }) {
+  const folders = [];
+  const skipped = [];
+  for (const maker of MAKERS.filter((m) => !only || only.includes(m.name))) {
+    const dir = join(root, '.bench', 'generated', maker.name);
+    const reason = await makeOne(maker, root, dir, progress);
+    if (reason) {
+      progress(`generated case ${maker.name}: skipped, ${reason}`);
+      skipped.push({ name: maker.name, reason });
+    } else {
+      folders.push(dir);
+    }
+  }
+  return { folders, skipped };
+}
+
+/** Makes one case in a fresh `dir`; resolves to null, or to why it was skipped. */
+async function makeOne(maker, root, dir, progress) {
+  const missing = maker.needs.filter((c) => !findCommand(c));
+  if (missing.length) return `${missing.join(', ')} not found`;
+  progress(`making the generated case ${maker.name} ...`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  try {
+    const spec = await maker.make({ root, dir, downloads: join(root, '.bench', 'downloads', maker.name) });
+    writeCase(dir, spec);
+    return await verify(dir, spec);
+  } catch (err) {
+    return err instanceof Skip ? err.message : `its maker failed: ${err.message}`;
+  }
+}
+
+// `node scripts/bench/make-cases.mjs [NAME...]` makes the cases alone and prints their folders.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const names = process.argv.slice(2);
+  const { folders } = await makeCases({
+    root: join(HERE, '..', '..'),
+    only: names.length ? names : null,
+    progress: (msg) => process.stderr.write(`${msg}\n`),
+  });
+  for (const folder of folders) console.log(folder);
+}
