@@ -86,6 +86,9 @@ test('the worker parses a C program and agrees with `whittle parse`', async (t) 
   // A syntax error is reported with its line and column.
   const broken = await parseInPage(page, 'int main(void) {\n  return 0 +;\n}\n');
   assert.match(broken.status, /Syntax error at line 2, column \d+/);
+  // ... with the share the grammar covers; one program is still reduced (tolerantly).
+  assert.match(broken.status, /the grammar covers \d+\.\d% of the tokens/);
+  assert.equal(await page.isDisabled('#reduce'), false, 'a syntax error does not block a reduction');
 
   // The largest bench file: the parse time measured in the worker.
   const big = join(CASES, 'array-bounds/input.c');
