@@ -23,11 +23,23 @@ const CHECK: &str = "#!/bin/sh\nexport LC_ALL=C\n\
 timeout -s KILL 30 g++ -std=c++17 -Wall -c input.cpp -o out.o > log.txt 2>&1 || exit 1\n\
 grep -q 'comparison of integer expressions of different signedness: .int. and .std::initializer_list<int>::size_type' log.txt\n";
 
-fn preprocessed(dir: &std::path::Path) -> String {
+/// GNU C as preprocessed code has it: `__extension__`, `__int128`, an `__asm__` label (which
+/// tree-sitter's C grammar lacks), `__typeof__`, a statement expression, attributes.
+const GNU_C: &str = "#include <stdio.h>\n\
+__extension__ typedef __int128 big;\n\
+int counter __asm__(\"my_counter\") = 0;\n\
+static inline int __attribute__((always_inline)) twice(int x) { return x * 2; }\n\
+int main(void) {\n  __typeof__(counter) y = ({ int t = twice(3); t + 1; });\n\
+  big z = (big)y << 70;\n  unsigned char c = 300;\n  printf(\"%d %d\\n\", y, (int)(z >> 70));\n  return c;\n}\n";
+
+/// `compiler -E` of `source` (written as `program.EXT`) into `input.EXT`: its text.
+fn preprocessed(dir: &std::path::Path, compiler: &str, ext: &str, source: &str) -> String {
     require_gcc();
-    write(dir, "program.cpp", PROGRAM, false);
-    let out = Command::new("g++")
-        .args(["-std=c++17", "-E", "program.cpp", "-o", "input.cpp"])
+    let program = format!("program.{ext}");
+    let input = format!("input.{ext}");
+    write(dir, &program, source, false);
+    let out = Command::new(compiler)
+        .args(["-E", &program, "-o", &input])
         .current_dir(dir)
         .output()
         .expect("run g++ -E");
@@ -36,21 +48,26 @@ fn preprocessed(dir: &std::path::Path) -> String {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::read_to_string(dir.join("input.cpp")).unwrap()
+    std::fs::read_to_string(dir.join(&input)).unwrap()
+}
+
+/// The grammar's coverage of `file` by `whittle parse --json`: (ok, error tokens).
+fn coverage(dir: &std::path::Path, file: &str) -> (bool, u64) {
+    let parse = whittle(dir, &["parse", file, "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&parse.stdout).unwrap();
+    (
+        report["ok"] == true,
+        report["error_tokens"].as_u64().unwrap(),
+    )
 }
 
 #[test]
 fn preprocessed_cpp_is_reduced_against_gxx() {
     let dir = scratch("gxx");
-    let original = preprocessed(&dir);
+    let original = preprocessed(&dir, "g++", "cpp", PROGRAM);
     write(&dir, "check.sh", CHECK, true);
-    let parse = whittle(&dir, &["parse", "input.cpp", "--json"]);
-    let report: serde_json::Value = serde_json::from_slice(&parse.stdout).unwrap();
-    assert_eq!(
-        report["ok"], false,
-        "the grammar does not cover g++'s output"
-    );
-    assert!(report["error_tokens"].as_u64().unwrap() > 0);
+    let (ok, errors) = coverage(&dir, "input.cpp");
+    assert!(!ok && errors > 0, "the grammar does not cover g++'s output");
 
     let args = [
         "reduce",
@@ -79,7 +96,44 @@ fn preprocessed_cpp_is_reduced_against_gxx() {
     assert!(ok.success(), "the result still warns:\n{result}");
     let stats = read_json(&dir, "stats.json");
     assert_eq!(stats["invalid_queries"], 0);
-    assert!(stats["error_tokens"].as_u64().unwrap() < report["error_tokens"].as_u64().unwrap());
+    assert!(stats["error_tokens"].as_u64().unwrap() < errors);
+}
+
+#[test]
+fn preprocessed_gnu_c_is_reduced_against_gcc() {
+    let dir = scratch("gcc");
+    let original = preprocessed(&dir, "gcc", "c", GNU_C);
+    let (ok, errors) = coverage(&dir, "input.c");
+    assert!(!ok && errors > 0, "the asm label is a gap in the C grammar");
+    let check = "#!/bin/sh\nexport LC_ALL=C\n\
+timeout -s KILL 30 gcc -Wall -c input.c -o out.o > log.txt 2>&1 || exit 1\n\
+grep -q \"conversion from .int. to .unsigned char. changes value from .300.\" log.txt\n";
+    write(&dir, "check.sh", check, true);
+    let out = whittle(
+        &dir,
+        &[
+            "reduce",
+            "input.c",
+            "--test",
+            "./check.sh",
+            "-j",
+            "2",
+            "--stats-json",
+            "stats.json",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result = std::fs::read_to_string(dir.join("input.c")).unwrap();
+    assert!(
+        result.len() < 40 && result.len() * 100 < original.len(),
+        "not reduced: {result}"
+    );
+    assert!(result.contains("300"), "{result}");
+    assert_eq!(read_json(&dir, "stats.json")["invalid_queries"], 0);
 }
 
 #[test]

@@ -48,8 +48,10 @@ const fn every_round(pass: PassKind) -> Step {
 
 const PERSES: &[Step] = &[
     every_round(PassKind::Comments),
-    every_round(PassKind::Perses),
+    // Before Perses: once an extension the grammar lacks is gone, the next parse gives Perses
+    // whole trees where there were error regions.
     every_round(PassKind::ErrorRegions),
+    every_round(PassKind::Perses),
     Step {
         pass: PassKind::Transform,
         fine_only: true,
