@@ -146,6 +146,40 @@ impl DdminUnits {
         Self::over("ddmin-tokens", units)
     }
 
+    /// Units are the preprocessor's line markers (`# 12 "file.h" 3`), every one tried
+    /// at once first: a compiler reads them only to name files and lines in its messages.
+    pub fn line_markers(prog: &Program) -> DdminUnits {
+        let tree = &prog.tree;
+        let is_marker = |t: TokenId| {
+            let text = tree.token_text(t);
+            text.strip_prefix('#')
+                .is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        };
+        let mut units: Vec<Range<TokenId>> = Vec::new();
+        let mut t = 0;
+        while t < tree.tokens.len() as TokenId {
+            if !(prog.kept(t) && is_marker(t)) {
+                t += 1;
+                continue;
+            }
+            // The marker runs to the end of its line.
+            let start = t;
+            t += 1;
+            while t < tree.tokens.len() as TokenId {
+                let gap = &tree.text[tree.tokens[t as usize - 1].end as usize
+                    ..tree.tokens[t as usize].start as usize];
+                if gap.contains('\n') || tree.token_text(t).trim().is_empty() {
+                    break;
+                }
+                t += 1;
+            }
+            units.push(start..t);
+        }
+        let mut pass = Self::over("line-markers", units);
+        pass.chunks = Chunks::new(pass.chunks.alive, true);
+        pass
+    }
+
     fn over(name: &'static str, units: Vec<Range<TokenId>>) -> DdminUnits {
         let chunks = Chunks::new((0..units.len() as u32).collect(), false);
         DdminUnits {

@@ -13,6 +13,7 @@ pub enum PassKind {
     DdminTokens,
     Transform,
     ErrorRegions,
+    LineMarkers,
 }
 
 impl PassKind {
@@ -27,6 +28,7 @@ impl PassKind {
             PassKind::DdminTokens => Box::new(ddmin::DdminUnits::tokens(prog)),
             PassKind::Transform => Box::new(transform::Transform::new(prog)),
             PassKind::ErrorRegions => Box::new(unparsed::ErrorRegions::new(prog, coarse)),
+            PassKind::LineMarkers => Box::new(ddmin::DdminUnits::line_markers(prog)),
         }
     }
 }
@@ -48,6 +50,7 @@ const fn every_round(pass: PassKind) -> Step {
 
 const PERSES: &[Step] = &[
     every_round(PassKind::Comments),
+    every_round(PassKind::LineMarkers),
     // Before Perses: once an extension the grammar lacks is gone, the next parse gives Perses
     // whole trees where there were error regions.
     every_round(PassKind::ErrorRegions),

@@ -136,3 +136,17 @@ fn gnu_attributes_go_with_their_parentheses() {
     assert!(errors.is_empty(), "{best}");
     assert!(!best.contains("__attribute__"), "{best}");
 }
+
+#[test]
+fn line_markers_go_at_once() {
+    let text =
+        "# 1 \"a.c\"\n# 1 \"<built-in>\" 1\nint x;\n# 5 \"a.c\" 2\nint marker;\n# 7 \"a.c\"\n";
+    let queries = std::cell::Cell::new(0);
+    let session = Session::new(Lang::C, text, Settings::default()).unwrap();
+    let session = drive(session, 1, false, &|t: &str| {
+        queries.set(queries.get() + 1);
+        t.contains("int marker")
+    });
+    assert_eq!(session.best(), "int marker;\n");
+    assert!(queries.get() < 8, "{} queries", queries.get());
+}
