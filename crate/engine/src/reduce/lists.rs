@@ -158,20 +158,31 @@ fn separator_fixups(
     let Some(&last) = elems.last() else { return };
     let kept: Vec<bool> = elems.iter().map(|&i| stays(children[i])).collect();
     let any_kept = kept.iter().any(|&k| k);
+    // A `;` between elements ends the one before it (C++'s `class C {...};`): it goes with
+    // that element. Other separators (`,`) go unless an element before and one after stay.
+    let terminator = |c: NodeId| tree.node_text(c) == ";";
     for (k, w) in elems.windows(2).enumerate() {
         let later_kept = kept[k + 1..].iter().any(|&x| x);
-        if kept[k] && later_kept {
-            continue;
-        }
         for &c in &children[w[0] + 1..w[1]] {
-            if is_sep(c) {
+            let goes = if terminator(c) {
+                !kept[k]
+            } else {
+                !(kept[k] && later_kept)
+            };
+            if is_sep(c) && goes {
                 delete.push(range(tree, c));
             }
         }
     }
-    if !any_kept {
-        // A trailing separator (`{1, 2,}`) goes with the last element.
-        for &c in children[last + 1..].iter().take_while(|&&c| is_sep(c)) {
+    // A trailing separator (`{1, 2,}`) goes with the last element if none stays; a
+    // terminator with the last element.
+    for &c in children[last + 1..].iter().take_while(|&&c| is_sep(c)) {
+        let goes = if terminator(c) {
+            !kept[kept.len() - 1]
+        } else {
+            !any_kept
+        };
+        if goes {
             delete.push(range(tree, c));
         }
     }
@@ -222,6 +233,21 @@ mod tests {
             delete_elements(src, "argument_list", &[0, 1, 2, 3]),
             "int x = f();"
         );
+    }
+
+    #[test]
+    fn a_terminator_goes_with_the_element_it_ends() {
+        let text = "namespace {\nclass H { int p; };\ntemplate <int> class M;\n}\n";
+        let tree = Parser::new(Lang::Cpp).parse(text);
+        let list = find(&tree, "declaration_list");
+        let elems = list_slots(&tree, list).concat();
+        let prog = Program::new(tree);
+        let text_without = |i: usize| {
+            let edit = deletion_edit(&prog, &[elems[i]]);
+            prog.with_mask(prog.mask_after(&edit)).text()
+        };
+        assert_eq!(text_without(1), "namespace {\nclass H { int p; };\n}\n");
+        assert_eq!(text_without(0), "namespace {\ntemplate <int> class M;\n}\n");
     }
 
     #[test]
