@@ -3,7 +3,8 @@
 //! the region's tokens: ddmin over compiler extensions the grammar may lack (`__attribute__
 //! ((...))`, `__asm__ (...)`, `__extension__`: each with its parenthesized part), then over
 //! whole regions, then over chunks ending at `;` or `}`, then over balanced bracket groups
-//! (whole, then their contents), then lines, then tokens (fine rounds only). A program
+//! (whole, then their contents), then lines, then tokens (coarse rounds try only extensions,
+//! whole regions and whole groups). A program
 //! without error regions gives it nothing to do.
 
 use super::ddmin::Chunks;
@@ -195,8 +196,11 @@ impl Pass for ErrorRegions {
             }
             let stage = *STAGES.get(self.stage)?;
             self.stage += 1;
-            if self.coarse && stage == Stage::Tokens {
-                return None; // single tokens wait for the fine round
+            // Coarse rounds take only big bites: what Perses deletes next often takes a region
+            // with it, and fine stages there would be spent for nothing.
+            let big = matches!(stage, Stage::Extensions | Stage::Regions | Stage::Groups);
+            if self.coarse && !big {
+                continue;
             }
             self.units = Rc::new(self.units(stage, prog));
             self.chunks = Some(Chunks::new((0..self.units.len() as u32).collect(), true));
