@@ -1,5 +1,7 @@
 //! What the grammar lets us delete: elements of repeated slots (with their separators)
-//! and optional children; and what may replace a node: descendants its slot accepts.
+//! and optional children; what may replace a node: descendants its slot accepts; and the
+//! small helpers the rewrites share (a node's child by field, its kept tokens, a node
+//! rewritten as a text).
 
 use super::{Edit, Program};
 use crate::tree::{NodeId, TokenId, Tree};
@@ -175,6 +177,62 @@ fn separator_fixups(
             delete.push(range(tree, c));
         }
     }
+}
+
+/// The child of `n` in field `field`.
+pub fn field_child(tree: &Tree, n: NodeId, field: &str) -> Option<NodeId> {
+    tree.node(n)
+        .children
+        .iter()
+        .copied()
+        .find(|&c| tree.node(c).field == Some(field))
+}
+
+/// The kept tokens of node `n` that count towards size.
+pub fn kept_tokens(prog: &Program, n: NodeId) -> Vec<TokenId> {
+    prog.tree
+        .node(n)
+        .tokens()
+        .filter(|&t| prog.kept(t) && prog.tree.is_counted(t))
+        .collect()
+}
+
+/// Node `n` rewritten as `text`.
+pub fn replace_by(prog: &Program, n: NodeId, text: &str) -> Option<Edit> {
+    let tokens = kept_tokens(prog, n);
+    let (&first, rest) = tokens.split_first()?;
+    let range = prog.tree.node(n).tokens();
+    // Everything of the node goes but its first token, which becomes `text`.
+    let mut delete = Vec::new();
+    if range.start < first {
+        delete.push(range.start..first);
+    }
+    if !rest.is_empty() {
+        delete.push(first + 1..range.end);
+    }
+    Some(Edit {
+        delete,
+        replace: vec![(first, text.to_string())],
+    })
+}
+
+/// For passes that try each of a list of sites once: the edit of the first site from
+/// `*next` on that changes the program (`*next` moves past it).
+pub fn next_change<S>(
+    prog: &Program,
+    sites: &[S],
+    next: &mut usize,
+    edit: impl Fn(&S) -> Option<Edit>,
+) -> Option<Edit> {
+    while let Some(site) = sites.get(*next) {
+        *next += 1;
+        if let Some(edit) = edit(site) {
+            if edit.changes(prog) {
+                return Some(edit);
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 //! The node kinds each rewrite looks for come from the language's table
 //! ([`crate::grammars::Kinds`]); a rewrite whose kinds a language lacks is not tried there.
 
-use super::lists::{deletion_edit, list_slots};
+use super::lists::{deletion_edit, field_child, kept_tokens, list_slots, next_change, replace_by};
 use super::{Edit, Pass, Program};
 use crate::grammars::Kinds;
 use crate::tree::{NodeId, TokenId, Tree};
@@ -54,14 +54,6 @@ fn is_a(tree: &Tree, kind: &str, what: &str) -> bool {
         .node_types()
         .supertypes(kind)
         .any(|s| s.trim_start_matches('_') == what)
-}
-
-fn field_child(tree: &Tree, n: NodeId, field: &str) -> Option<NodeId> {
-    tree.node(n)
-        .children
-        .iter()
-        .copied()
-        .find(|&c| tree.node(c).field == Some(field))
 }
 
 /// The function declarator under a declarator (through pointer declarators).
@@ -156,7 +148,7 @@ impl Transform {
         }
     }
 
-    fn edit(&self, prog: &Program, site: &Site) -> Option<Edit> {
+    fn edit(prog: &Program, site: &Site) -> Option<Edit> {
         let k = prog.tree.lang.kinds();
         match *site {
             Site::Typedef(n) => inline_typedef(prog, n),
@@ -167,14 +159,6 @@ impl Transform {
             Site::Zero(n) => replace_by(prog, n, k.trivial_expression?),
         }
     }
-}
-
-fn kept_tokens(prog: &Program, n: NodeId) -> Vec<TokenId> {
-    prog.tree
-        .node(n)
-        .tokens()
-        .filter(|&t| prog.kept(t) && prog.tree.is_counted(t))
-        .collect()
 }
 
 fn inline_typedef(prog: &Program, n: NodeId) -> Option<Edit> {
@@ -330,40 +314,15 @@ fn propagate_constant(prog: &Program, init: NodeId) -> Option<Edit> {
     Some(edit)
 }
 
-/// Node `n` rewritten as `text`.
-fn replace_by(prog: &Program, n: NodeId, text: &str) -> Option<Edit> {
-    let tokens = kept_tokens(prog, n);
-    let (&first, rest) = tokens.split_first()?;
-    let range = prog.tree.node(n).tokens();
-    // Everything of the node goes but its first token, which becomes `text`.
-    let mut delete = Vec::new();
-    if range.start < first {
-        delete.push(range.start..first);
-    }
-    if !rest.is_empty() {
-        delete.push(first + 1..range.end);
-    }
-    Some(Edit {
-        delete,
-        replace: vec![(first, text.to_string())],
-    })
-}
-
 impl Pass for Transform {
     fn name(&self) -> &'static str {
         "transform"
     }
 
     fn propose(&mut self, prog: &Program) -> Option<Edit> {
-        while let Some(site) = self.sites.get(self.next) {
-            self.next += 1;
-            if let Some(edit) = self.edit(prog, site) {
-                if edit.changes(prog) {
-                    return Some(edit);
-                }
-            }
-        }
-        None
+        next_change(prog, &self.sites, &mut self.next, |site| {
+            Self::edit(prog, site)
+        })
     }
 
     fn accepted(&mut self, _prog: &Program) {}
