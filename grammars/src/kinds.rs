@@ -1,6 +1,7 @@
 //! What the rewrites need to know of a language: which node kinds are typedefs, function
 //! definitions, calls, array declarators, subscripts, initialised declarators, literals,
-//! statements and expressions. A rewrite runs only where its kinds exist, so a language
+//! statements and expressions; how it names things ([`Names`], for renaming) and what its
+//! types look like ([`Types`]). A rewrite runs only where its kinds exist, so a language
 //! whose table leaves something out simply gets fewer rewrites.
 //!
 //! Fields named in comments are the grammar's field names the rewrites follow.
@@ -39,9 +40,122 @@ pub struct Kinds {
     /// The smallest statement and expression, which a larger one may become.
     pub trivial_statement: Option<&'static str>,
     pub trivial_expression: Option<&'static str>,
+    pub names: Names,
+    pub types: Types,
 }
 
-/// C, and C++, whose grammar extends C's.
+/// How a language names things: what renaming needs. A name is renamed only where the
+/// program declares it; names it cannot see declared (a library's, a macro's) stay.
+#[derive(Debug)]
+pub struct Names {
+    /// Kinds of tokens that name something: variables, functions, types, fields, labels.
+    pub kinds: &'static [&'static str],
+    /// Name kinds that never change: a shorthand `{ x }` names a field and a variable at once.
+    pub pinned: &'static [&'static str],
+    /// Names whose parent is one of these stay (a macro's name and parameters).
+    pub pinned_under: &'static [&'static str],
+    /// Tokens whose text may use names the tree does not show (a macro's body): every word
+    /// in them stays.
+    pub opaque: &'static [&'static str],
+    /// Name kinds with a namespace apart from the ordinary one (C's fields, labels).
+    pub apart: &'static [&'static str],
+    /// Type specifiers whose `name` is a tag; one with a `body` declares it.
+    pub tag_specifiers: &'static [&'static str],
+    /// Whether tags have a namespace apart (C) or share the ordinary one (C++).
+    pub tags_apart: bool,
+    /// Where a name is declared: (parent kind, field); `""` for any parent, `None` for a
+    /// child without a field.
+    pub declared_at: &'static [(&'static str, Option<&'static str>)],
+    /// Nodes whose declarations are local to them (functions, lambdas).
+    pub scopes: &'static [&'static str],
+    /// Words never given nor taken away, beyond the grammar's keywords: `main`, type names
+    /// the grammar lexes as one kind of token.
+    pub reserved: &'static [&'static str],
+}
+
+/// What the types pass needs: which declarations have a type, and which types may become
+/// the plain one.
+#[derive(Debug)]
+pub struct Types {
+    /// The type others become (`int`); `None`: no types pass.
+    pub plain: Option<&'static str>,
+    /// Nodes whose `type` field may become plain: declarations, parameters, functions
+    /// (their return type), fields, typedefs, casts.
+    pub typed: &'static [&'static str],
+    /// Kinds of type that may become plain.
+    pub replaceable: &'static [&'static str],
+    /// Texts of types that stay (`void`: `f(void)`, `void *`).
+    pub kept: &'static [&'static str],
+    /// Specifiers that may go: qualifiers (`const`) and storage classes (`static`).
+    pub droppable: &'static [&'static str],
+    /// `*NAME` in a declaration (field `declarator`).
+    pub pointer_declarator: Option<&'static str>,
+}
+
+const NO_NAMES: Names = Names {
+    kinds: &[],
+    pinned: &[],
+    pinned_under: &[],
+    opaque: &[],
+    apart: &[],
+    tag_specifiers: &[],
+    tags_apart: false,
+    declared_at: &[],
+    scopes: &[],
+    reserved: &[],
+};
+
+const NO_TYPES: Types = Types {
+    plain: None,
+    typed: &[],
+    replaceable: &[],
+    kept: &[],
+    droppable: &[],
+    pointer_declarator: None,
+};
+
+const C_DECLARED_AT: &[(&str, Option<&str>)] = &[
+    ("", Some("declarator")),
+    ("enumerator", Some("name")),
+    ("labeled_statement", Some("label")),
+    ("struct_specifier", Some("name")),
+    ("union_specifier", Some("name")),
+    ("enum_specifier", Some("name")),
+];
+
+const C_PREPROCESSOR: &[&str] = &[
+    "preproc_def",
+    "preproc_function_def",
+    "preproc_params",
+    "preproc_ifdef",
+    "preproc_defined",
+    "preproc_call",
+];
+
+const C_TYPES: Types = Types {
+    plain: Some("int"),
+    typed: &[
+        "declaration",
+        "parameter_declaration",
+        "function_definition",
+        "field_declaration",
+        "type_definition",
+        "type_descriptor",
+    ],
+    replaceable: &[
+        "primitive_type",
+        "sized_type_specifier",
+        "type_identifier",
+        "struct_specifier",
+        "union_specifier",
+        "enum_specifier",
+    ],
+    kept: &["void"],
+    droppable: &["type_qualifier", "storage_class_specifier"],
+    pointer_declarator: Some("pointer_declarator"),
+};
+
+/// C.
 pub const C: Kinds = Kinds {
     type_definition: Some("type_definition"),
     type_names: &["type_identifier", "primitive_type"],
@@ -61,10 +175,88 @@ pub const C: Kinds = Kinds {
     expression: "expression",
     trivial_statement: Some("0;"),
     trivial_expression: Some("0"),
+    names: Names {
+        kinds: &[
+            "identifier",
+            "type_identifier",
+            "field_identifier",
+            "statement_identifier",
+            // tree-sitter-c lexes `uint32_t` and friends so, typedef or not.
+            "primitive_type",
+        ],
+        pinned: &[],
+        pinned_under: C_PREPROCESSOR,
+        opaque: &["preproc_arg"],
+        apart: &["field_identifier", "statement_identifier"],
+        tag_specifiers: &["struct_specifier", "union_specifier", "enum_specifier"],
+        tags_apart: true,
+        declared_at: C_DECLARED_AT,
+        scopes: &["function_definition"],
+        reserved: &["main", "int", "char", "void", "bool", "float", "double"],
+    },
+    types: C_TYPES,
 };
 
-/// Rust, JavaScript and Java: so far only statements and expressions become trivial ones.
-pub const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
+/// C++, whose grammar extends C's. Its names share one namespace (but labels): members are
+/// used unqualified inside their class, and a class's name is its constructors'.
+pub const CPP: Kinds = Kinds {
+    names: Names {
+        kinds: &[
+            "identifier",
+            "type_identifier",
+            "field_identifier",
+            "namespace_identifier",
+            "statement_identifier",
+            "primitive_type",
+        ],
+        apart: &["statement_identifier"],
+        tag_specifiers: &[
+            "struct_specifier",
+            "union_specifier",
+            "enum_specifier",
+            "class_specifier",
+        ],
+        tags_apart: false,
+        declared_at: &[
+            ("", Some("declarator")),
+            ("enumerator", Some("name")),
+            ("labeled_statement", Some("label")),
+            ("struct_specifier", Some("name")),
+            ("union_specifier", Some("name")),
+            ("enum_specifier", Some("name")),
+            ("class_specifier", Some("name")),
+            ("namespace_definition", Some("name")),
+            ("reference_declarator", None),
+            ("type_parameter_declaration", None),
+            ("optional_type_parameter_declaration", Some("name")),
+            ("alias_declaration", Some("name")),
+        ],
+        scopes: &["function_definition", "lambda_expression"],
+        reserved: &[
+            "main", "int", "char", "void", "bool", "float", "double", "auto",
+        ],
+        ..C.names
+    },
+    types: Types {
+        replaceable: &[
+            "primitive_type",
+            "sized_type_specifier",
+            "type_identifier",
+            "struct_specifier",
+            "union_specifier",
+            "enum_specifier",
+            "class_specifier",
+            "template_type",
+            "qualified_identifier",
+        ],
+        ..C_TYPES
+    },
+    ..C
+};
+
+/// Rust, JavaScript and Java: so far only statements and expressions become trivial ones,
+/// and names are renamed.
+const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     type_definition: None,
     type_names: &[],
     function_definition: None,
@@ -83,4 +275,105 @@ pub const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     expression: "expression",
     trivial_statement: Some("0;"),
     trivial_expression: Some("0"),
+    names: NO_NAMES,
+    types: NO_TYPES,
+};
+
+/// Rust: one namespace for all names (conservative: a type and a value may share a name).
+pub const RUST: Kinds = Kinds {
+    names: Names {
+        kinds: &["identifier", "type_identifier", "field_identifier"],
+        pinned: &["shorthand_field_identifier"],
+        declared_at: &[
+            ("", Some("pattern")),
+            ("function_item", Some("name")),
+            ("struct_item", Some("name")),
+            ("enum_item", Some("name")),
+            ("union_item", Some("name")),
+            ("trait_item", Some("name")),
+            ("type_item", Some("name")),
+            ("const_item", Some("name")),
+            ("static_item", Some("name")),
+            ("mod_item", Some("name")),
+            ("field_declaration", Some("name")),
+            ("enum_variant", Some("name")),
+            ("function_signature_item", Some("name")),
+            ("type_parameter", Some("name")),
+            ("closure_parameters", None),
+            ("tuple_pattern", None),
+            ("ref_pattern", None),
+            ("mut_pattern", None),
+        ],
+        scopes: &["function_item", "closure_expression"],
+        reserved: &["main", "bool", "char", "str", "self", "crate", "super"],
+        ..NO_NAMES
+    },
+    ..STATEMENTS_AND_EXPRESSIONS
+};
+
+/// JavaScript: one namespace for variables and properties.
+pub const JAVASCRIPT: Kinds = Kinds {
+    names: Names {
+        kinds: &["identifier", "property_identifier"],
+        pinned: &[
+            "shorthand_property_identifier",
+            "shorthand_property_identifier_pattern",
+        ],
+        declared_at: &[
+            ("variable_declarator", Some("name")),
+            ("function_declaration", Some("name")),
+            ("generator_function_declaration", Some("name")),
+            ("function_expression", Some("name")),
+            ("class_declaration", Some("name")),
+            ("class", Some("name")),
+            ("method_definition", Some("name")),
+            ("field_definition", Some("property")),
+            ("pair", Some("key")),
+            ("formal_parameters", None),
+            ("arrow_function", Some("parameter")),
+            ("assignment_pattern", Some("left")),
+            ("catch_clause", Some("parameter")),
+            ("for_in_statement", Some("left")),
+        ],
+        scopes: &[
+            "function_declaration",
+            "generator_function_declaration",
+            "function_expression",
+            "arrow_function",
+            "method_definition",
+        ],
+        reserved: &["constructor", "arguments", "undefined", "eval", "prototype"],
+        ..NO_NAMES
+    },
+    ..STATEMENTS_AND_EXPRESSIONS
+};
+
+/// Java: one namespace for types, methods, fields and variables.
+pub const JAVA: Kinds = Kinds {
+    names: Names {
+        kinds: &["identifier", "type_identifier"],
+        declared_at: &[
+            ("variable_declarator", Some("name")),
+            ("method_declaration", Some("name")),
+            ("constructor_declaration", Some("name")),
+            ("class_declaration", Some("name")),
+            ("interface_declaration", Some("name")),
+            ("enum_declaration", Some("name")),
+            ("record_declaration", Some("name")),
+            ("enum_constant", Some("name")),
+            ("formal_parameter", Some("name")),
+            ("catch_formal_parameter", Some("name")),
+            ("type_parameter", None),
+            ("inferred_parameters", None),
+            ("lambda_expression", Some("parameters")),
+        ],
+        scopes: &[
+            "method_declaration",
+            "constructor_declaration",
+            "lambda_expression",
+        ],
+        reserved: &["main", "var", "record", "yield"],
+        ..NO_NAMES
+    },
+    ..STATEMENTS_AND_EXPRESSIONS
 };
