@@ -11,10 +11,13 @@ pub(crate) mod ddmin;
 mod hdd;
 mod lists;
 mod perses;
+mod rename;
 mod session;
 mod single;
 mod strategy;
+mod symbols;
 mod transform;
+mod types;
 
 pub use session::{Engine, HistoryStep, Proposal, Stats, Subject};
 pub use single::{Session, Settings, Single, SingleChange};

@@ -1,7 +1,7 @@
 //! Strategies and their passes, as data: each strategy is a list of steps run in order,
 //! round after round, until a round changes nothing.
 
-use super::{comments, ddmin, hdd, perses, transform, Pass, Program};
+use super::{comments, ddmin, hdd, perses, rename, transform, types, Pass, Program};
 
 /// A single-program pass, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,6 +12,8 @@ pub enum PassKind {
     DdminLines,
     DdminTokens,
     Transform,
+    Types,
+    Rename,
 }
 
 impl PassKind {
@@ -25,6 +27,8 @@ impl PassKind {
             PassKind::DdminLines => Box::new(ddmin::DdminUnits::lines(prog)),
             PassKind::DdminTokens => Box::new(ddmin::DdminUnits::tokens(prog)),
             PassKind::Transform => Box::new(transform::Transform::new(prog)),
+            PassKind::Types => Box::new(types::Types::new(prog)),
+            PassKind::Rename => Box::new(rename::Rename::new(prog, coarse)),
         }
     }
 }
@@ -44,13 +48,21 @@ const fn every_round(pass: PassKind) -> Step {
     }
 }
 
+const fn fine_only(pass: PassKind) -> Step {
+    Step {
+        pass,
+        fine_only: true,
+    }
+}
+
+/// Renaming comes last: by then the rewrites have removed what they could. Its coarse
+/// rounds try one edit of all names (bytes fall early); fine rounds one name at a time.
 const PERSES: &[Step] = &[
     every_round(PassKind::Comments),
     every_round(PassKind::Perses),
-    Step {
-        pass: PassKind::Transform,
-        fine_only: true,
-    },
+    fine_only(PassKind::Types),
+    fine_only(PassKind::Transform),
+    every_round(PassKind::Rename),
 ];
 const HDD: &[Step] = &[every_round(PassKind::Comments), every_round(PassKind::Hdd)];
 const DDMIN_LINES: &[Step] = &[

@@ -54,7 +54,7 @@ pub fn drive(mut s: Session, k: usize, scramble: bool, oracle: &dyn Fn(&str) -> 
     s
 }
 
-fn session(lang: Lang, text: &str, strategy: Strategy) -> Session {
+pub(crate) fn session(lang: Lang, text: &str, strategy: Strategy) -> Session {
     Session::new(
         lang,
         text,
