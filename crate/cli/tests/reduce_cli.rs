@@ -5,8 +5,8 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::whittle;
 use std::time::{Duration, Instant};
+use support::whittle;
 
 const PROGRAM: &str = "#include <stdio.h>\n\
 static int unused(int a, int b) { return a * b + 7; }\n\
@@ -65,6 +65,13 @@ fn a_script_reduces_and_the_original_is_kept() {
     let s = stats(&dir);
     assert_eq!(s["invalid_queries"], 0);
     assert!(s["queries"].as_u64().unwrap() > 5);
+    // Per-pass figures: each pass's queries, successes, tokens and bytes removed, time.
+    let passes = s["passes"].as_array().unwrap();
+    let perses = passes.iter().find(|p| p["pass"] == "perses").unwrap();
+    assert!(perses["queries"].as_u64().unwrap() > 0 && perses["accepted"].as_u64().unwrap() > 0);
+    assert!(perses["tokens_removed"].as_i64().unwrap() > 0 && perses["seconds"].is_f64());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("rename"), "{stderr}");
     assert!(
         s["verdicts"].as_str().unwrap().len() as u64
             >= s["queries"].as_u64().unwrap() - s["stale_verdicts"].as_u64().unwrap()

@@ -1,8 +1,8 @@
 //! `whittle reduce`: the C-Reduce/C-Vise protocol around a [`Session`].
 
 use crate::drive::{
-    describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
-    write_stats, Ending, Shell,
+    describe, exit_status, interrupt_flag, jobs, pass_table, property_from, run_tests, save,
+    stats_json, timed, write_stats, Ending, Shell,
 };
 use crate::runner::{Properties, Runner};
 use std::path::{Path, PathBuf};
@@ -198,6 +198,9 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s",
         s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, engine.as_secs_f64()
     );
+    for line in pass_table(s, &run.pass_wall) {
+        eprintln!("whittle reduce:   {line}");
+    }
     eprintln!(
         "whittle reduce: the result is in {} (the original in {})",
         args.file.display(),
@@ -207,7 +210,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
     if let Some(path) = &args.run.stats_json {
-        let mut json = serde_json::to_value(s).unwrap_or_default();
+        let mut json = stats_json(s, &run.pass_wall);
         json["wall_seconds"] = wall.into();
         json["engine_seconds"] = engine.as_secs_f64().into();
         json["strategy"] = strategy.name().into();

@@ -19,7 +19,7 @@ mod symbols;
 mod transform;
 mod types;
 
-pub use session::{Engine, HistoryStep, Proposal, Stats, Subject};
+pub use session::{Engine, HistoryStep, PassStats, Proposal, Stats, Subject};
 pub use single::{Session, Settings, Single, SingleChange};
 pub use strategy::{PassKind, Step, Strategy};
 

@@ -44,6 +44,40 @@ pub struct Stats {
     /// `None` until the original program's verdict is in.
     pub original_interesting: Option<bool>,
     pub done: bool,
+    /// What each pass did, in the order the passes first ran.
+    pub passes: Vec<PassStats>,
+}
+
+/// What one pass did over the whole session, all rounds together.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PassStats {
+    pub pass: &'static str,
+    /// Tests run for its candidates (stale ones included).
+    pub queries: u64,
+    pub cache_hits: u64,
+    pub invalid_skipped: u64,
+    /// Its candidates that became the best.
+    pub accepted: u64,
+    /// Tokens and bytes its accepted candidates removed (negative when they added some).
+    pub tokens_removed: i64,
+    pub bytes_removed: i64,
+}
+
+impl Stats {
+    /// The figures of pass `name`, made on first use.
+    fn pass_mut(&mut self, name: &'static str) -> &mut PassStats {
+        let i = match self.passes.iter().position(|p| p.pass == name) {
+            Some(i) => i,
+            None => {
+                self.passes.push(PassStats {
+                    pass: name,
+                    ..PassStats::default()
+                });
+                self.passes.len() - 1
+            }
+        };
+        &mut self.passes[i]
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -98,6 +132,8 @@ pub trait Subject {
 
 struct Slot<S: Subject> {
     id: u64,
+    /// The pass that proposed it (`None` for the original).
+    pass: Option<&'static str>,
     texts: Vec<String>,
     /// Each part's hash and verdict so far.
     parts: Vec<(u64, Option<bool>)>,
@@ -115,6 +151,7 @@ struct Slot<S: Subject> {
 
 /// A candidate made obsolete while out: its verdicts still fill the cache.
 struct Stale {
+    pass: Option<&'static str>,
     parts: Vec<(u64, Option<bool>)>,
 }
 
@@ -175,6 +212,7 @@ impl<S: Subject> Slot<S> {
             .collect();
         Slot {
             id,
+            pass: state.as_ref().map(S::pass_name),
             texts,
             asked: vec![false; parts.len()],
             parts,
@@ -345,7 +383,13 @@ impl<S: Subject> Engine<S> {
         };
         while *budget > 0 {
             *budget -= 1;
-            let (texts, change) = match self.subject.propose(&mut state, &mut self.stats) {
+            let invalid_before = self.stats.invalid_skipped;
+            let proposal = self.subject.propose(&mut state, &mut self.stats);
+            let invalid = self.stats.invalid_skipped - invalid_before;
+            if invalid > 0 {
+                self.stats.pass_mut(S::pass_name(&state)).invalid_skipped += invalid;
+            }
+            let (texts, change) = match proposal {
                 Proposal::Over => {
                     if self.inflight.is_empty() {
                         self.finish_pass();
@@ -396,6 +440,9 @@ impl<S: Subject> Engine<S> {
         slot.settle();
         if slot.verdict.is_some() {
             self.stats.cache_hits += 1;
+            if let Some(pass) = slot.pass {
+                self.stats.pass_mut(pass).cache_hits += 1;
+            }
         }
     }
 
@@ -414,14 +461,14 @@ impl<S: Subject> Engine<S> {
         if v.is_none() {
             self.stats.errors += 1;
         }
-        let (parts, live) = if let Some(slot) = self
+        let (parts, pass, live) = if let Some(slot) = self
             .inflight
             .iter_mut()
             .find(|s| s.id == id && s.verdict.is_none())
         {
-            (&mut slot.parts, true)
+            (&mut slot.parts, slot.pass, true)
         } else if let Some(stale) = self.stale.get_mut(&id) {
-            (&mut stale.parts, false)
+            (&mut stale.parts, stale.pass, false)
         } else {
             return;
         };
@@ -429,6 +476,9 @@ impl<S: Subject> Engine<S> {
             return;
         }
         self.stats.queries += 1;
+        if let Some(pass) = pass {
+            self.stats.pass_mut(pass).queries += 1;
+        }
         self.part_queries[part] += 1;
         if !live {
             self.stats.stale_verdicts += 1;
@@ -456,7 +506,9 @@ impl<S: Subject> Engine<S> {
                 self.record.push(v);
             }
             match (slot.state, slot.change) {
-                (Some(state), Some(change)) if v => self.accept(slot.texts, change, state),
+                (Some(state), Some(change)) if v => {
+                    self.accept(slot.texts, change, state, slot.pass)
+                }
                 (Some(state), _) => self.current = slot.resume.unwrap_or(state),
                 // The original's slot.
                 (None, _) => {
@@ -474,18 +526,38 @@ impl<S: Subject> Engine<S> {
         self.stats.in_flight = self.inflight.iter().filter(|s| s.verdict.is_none()).count();
     }
 
-    fn accept(&mut self, texts: Vec<String>, change: S::Change, mut state: S::Pass) {
+    fn accept(
+        &mut self,
+        texts: Vec<String>,
+        change: S::Change,
+        mut state: S::Pass,
+        pass: Option<&'static str>,
+    ) {
         let before = self.stats.tokens_now;
+        let bytes_before = self.stats.bytes_now;
         self.subject.accept(texts, change, &mut state);
         self.current = state;
         for s in self.inflight.drain(..) {
             if s.verdict.is_none() {
-                self.stale.insert(s.id, Stale { parts: s.parts });
+                self.stale.insert(
+                    s.id,
+                    Stale {
+                        pass: s.pass,
+                        parts: s.parts,
+                    },
+                );
             }
         }
         self.stats.accepted += 1;
         self.stats.tokens_now = self.subject.size();
         self.stats.bytes_now = self.subject.bytes();
+        if let Some(pass) = pass {
+            let (tokens, bytes) = (self.stats.tokens_now, self.stats.bytes_now);
+            let figures = self.stats.pass_mut(pass);
+            figures.accepted += 1;
+            figures.tokens_removed += before as i64 - tokens as i64;
+            figures.bytes_removed += bytes_before as i64 - bytes as i64;
+        }
         self.pass_progress = true;
         self.history.push(HistoryStep {
             strategy: self.subject.strategy_name(),
