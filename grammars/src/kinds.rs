@@ -88,6 +88,8 @@ pub struct Types {
     pub kept: &'static [&'static str],
     /// Specifiers that may go: qualifiers (`const`) and storage classes (`static`).
     pub droppable: &'static [&'static str],
+    /// A type of several words (`long long`, `unsigned char`), each of which may go.
+    pub words: Option<&'static str>,
     /// `*NAME` in a declaration (field `declarator`).
     pub pointer_declarator: Option<&'static str>,
 }
@@ -111,6 +113,7 @@ const NO_TYPES: Types = Types {
     replaceable: &[],
     kept: &[],
     droppable: &[],
+    words: None,
     pointer_declarator: None,
 };
 
@@ -152,6 +155,7 @@ const C_TYPES: Types = Types {
     ],
     kept: &["void"],
     droppable: &["type_qualifier", "storage_class_specifier"],
+    words: Some("sized_type_specifier"),
     pointer_declarator: Some("pointer_declarator"),
 };
 

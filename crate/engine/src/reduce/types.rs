@@ -4,6 +4,7 @@
 //! - a type name (`struct S`, a typedef's `T`, `long long`) becomes `int` in all its uses at
 //!   once: in declarations, parameters, return types, fields, typedefs and casts;
 //! - the type of one declaration becomes `int`;
+//! - a type of several words loses one (`long long` to `long`, where `int` would not do);
 //! - a declaration loses a pointer level (`int *p` to `int p`), and the variable's uses their
 //!   dereference (`*p` to `p`, `p->x` to `p.x`).
 //!
@@ -22,6 +23,8 @@ enum Site {
     Drop(Vec<NodeId>),
     /// Type nodes to make plain together.
     Plain(Vec<NodeId>),
+    /// A word of a type of several, while it has several.
+    Word(NodeId),
     /// A pointer declarator to lose its `*`.
     Pointer(NodeId),
 }
@@ -43,6 +46,7 @@ impl Types {
             };
         }
         let mut drops = Vec::new();
+        let mut words = Vec::new();
         let mut typed: Vec<NodeId> = Vec::new();
         let mut pointers = Vec::new();
         for n in 0..tree.nodes.len() as NodeId {
@@ -52,6 +56,8 @@ impl Types {
             }
             if types.droppable.contains(&node.kind) {
                 drops.push(n);
+            } else if Some(node.kind) == types.words && prog.size_of(n) > 1 {
+                words.extend(node.children.iter().filter(|&&c| prog.alive(c)));
             } else if Some(node.kind) == types.pointer_declarator
                 && node.parent.is_none_or(|p| tree.node(p).kind != node.kind)
             {
@@ -78,6 +84,7 @@ impl Types {
         sites.extend(drops.into_iter().map(|n| Site::Drop(vec![n])));
         sites.extend(names.into_iter().map(Site::Plain));
         sites.extend(typed.into_iter().map(|t| Site::Plain(vec![t])));
+        sites.extend(words.into_iter().map(Site::Word));
         sites.extend(pointers.into_iter().map(Site::Pointer));
         Types {
             sites: Rc::new(sites),
@@ -92,6 +99,14 @@ impl Types {
             Site::Plain(nodes) => Some(merged(
                 nodes.iter().filter_map(|&t| replace_by(prog, t, plain)),
             )),
+            Site::Word(w) => {
+                let several = prog
+                    .tree
+                    .node(*w)
+                    .parent
+                    .is_some_and(|t| prog.size_of(t) > 1);
+                several.then(|| deletion_edit(prog, &[*w]))
+            }
             Site::Pointer(n) => drop_pointer(prog, *n),
         }
     }
@@ -230,6 +245,9 @@ mod tests {
                 "static const int n;\nstruct s *f(struct s *p) { return *p + p->x + n; }\n",
                 "static const unsigned long n;\nint *f(struct s *p) { return *p + p->x + n; }\n",
                 "static const unsigned long n;\nstruct s *f(int *p) { return *p + p->x + n; }\n",
+                // Each word of a type of several.
+                "static const long n;\nstruct s *f(struct s *p) { return *p + p->x + n; }\n",
+                "static const unsigned n;\nstruct s *f(struct s *p) { return *p + p->x + n; }\n",
                 // Pointer levels, with the uses' dereferences.
                 "static const unsigned long n;\nstruct s f(struct s *p) { return *p + p->x + n; }\n",
                 "static const unsigned long n;\nstruct s *f(struct s p) { return p + p.x + n; }\n",
@@ -275,6 +293,19 @@ mod tests {
             "struct s { int x; };\nint a(struct s p) { return p.x; }\nint g(void) { int q; q = 1; return q; }\n"
         );
         assert_eq!(s.stats().invalid_queries, 0);
+    }
+
+    #[test]
+    fn a_type_of_several_words_loses_words() {
+        // Like a diagnostic that needs a 64-bit `x`: `int` will not do, `long` will.
+        let oracle = |t: &str| t.contains("long x = 1;");
+        let s = drive(
+            session(Lang::C, "unsigned long long x = 1;\n", Strategy::Perses),
+            2,
+            false,
+            &oracle,
+        );
+        assert_eq!(s.best(), "long x = 1;\n");
     }
 
     #[test]
