@@ -92,6 +92,9 @@ pub struct Types {
     pub words: Option<&'static str>,
     /// `*NAME` in a declaration (field `declarator`).
     pub pointer_declarator: Option<&'static str>,
+    /// The type a function's declaration may leave out (C89's implicit int). The grammar
+    /// cannot parse the result: see the implicit-int pass.
+    pub implicit: Option<&'static str>,
 }
 
 const NO_NAMES: Names = Names {
@@ -115,6 +118,7 @@ const NO_TYPES: Types = Types {
     droppable: &[],
     words: None,
     pointer_declarator: None,
+    implicit: None,
 };
 
 const C_DECLARED_AT: &[(&str, Option<&str>)] = &[
@@ -157,6 +161,7 @@ const C_TYPES: Types = Types {
     droppable: &["type_qualifier", "storage_class_specifier"],
     words: Some("sized_type_specifier"),
     pointer_declarator: Some("pointer_declarator"),
+    implicit: Some("int"),
 };
 
 /// C.
@@ -253,6 +258,8 @@ pub const CPP: Kinds = Kinds {
             "template_type",
             "qualified_identifier",
         ],
+        // C++ has no implicit int.
+        implicit: None,
         ..C_TYPES
     },
     ..C

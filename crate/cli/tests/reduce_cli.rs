@@ -79,6 +79,31 @@ fn a_script_reduces_and_the_original_is_kept() {
 }
 
 #[test]
+fn implicit_int_ends_the_run_and_is_counted_apart() {
+    let dir = scratch("implicit-int");
+    // Like a warning in `main`: `main` must stay a function, `int` or not.
+    script(
+        &dir,
+        "grep -Eq '^(int )?main\\(' input.c && grep -q 'marker = 42' input.c",
+    );
+    let args = ["reduce", "--test", "./check.sh", "input.c", "-j", "2"];
+    let out = whittle(
+        &dir,
+        &[&args[..], &["--implicit-int", "--stats-json", "stats.json"]].concat(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result = std::fs::read_to_string(dir.join("input.c")).unwrap();
+    assert!(result.starts_with("main("), "{result}");
+    let s = stats(&dir);
+    assert_eq!(s["invalid_queries"], 0);
+    assert!(s["unparsed_queries"].as_u64().unwrap() > 0);
+}
+
+#[test]
 fn a_command_and_regex_instead_of_a_script() {
     let dir = scratch("cmd");
     let out = whittle(

@@ -18,6 +18,10 @@ pub struct ReduceArgs {
     pub property: PropertyArgs,
     #[command(flatten)]
     pub run: RunArgs,
+    /// C only: end by leaving out `int` where C89 lets it go (`f() { ... }`); such candidates
+    /// do not parse as C99 and are counted apart (unparsed queries).
+    #[arg(long)]
+    pub implicit_int: bool,
 }
 
 /// What makes a program interesting, for `reduce` and `generate` (a pair has one per side).
@@ -95,6 +99,7 @@ impl RunArgs {
             strategy: self.strategy()?,
             // A test of the incremental validity check itself: confirm each verdict in full.
             cross_check: std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some(),
+            ..Settings::default()
         })
     }
 }
@@ -128,7 +133,10 @@ impl Shell<Single> for SingleShell<'_> {
 fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let text = crate::input::read_program(&args.file)?;
     let lang = crate::input::pick_lang(args.run.lang.as_deref(), &args.file, &text)?;
-    let settings = args.run.settings()?;
+    let settings = Settings {
+        implicit_int: args.implicit_int,
+        ..args.run.settings()?
+    };
     let strategy = settings.strategy;
     let property = args.property.property()?;
     let name = crate::input::file_name(&args.file, "FILE")?;
@@ -198,6 +206,12 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s",
         s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, engine.as_secs_f64()
     );
+    if s.unparsed_queries > 0 {
+        eprintln!(
+            "whittle reduce: {} queries of candidates C99 cannot parse (--implicit-int)",
+            s.unparsed_queries
+        );
+    }
     for line in pass_table(s, &run.pass_wall) {
         eprintln!("whittle reduce:   {line}");
     }

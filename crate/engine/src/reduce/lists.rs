@@ -188,6 +188,17 @@ pub fn field_child(tree: &Tree, n: NodeId, field: &str) -> Option<NodeId> {
         .find(|&c| tree.node(c).field == Some(field))
 }
 
+/// The function declarator under a declarator (through pointer declarators).
+pub fn function_declarator(tree: &Tree, mut n: NodeId) -> Option<NodeId> {
+    for _ in 0..8 {
+        if tree.node(n).kind == tree.lang.kinds().function_declarator {
+            return Some(n);
+        }
+        n = field_child(tree, n, "declarator")?;
+    }
+    None
+}
+
 /// The kept tokens of node `n` that count towards size.
 pub fn kept_tokens(prog: &Program, n: NodeId) -> Vec<TokenId> {
     prog.tree

@@ -9,6 +9,7 @@
 mod comments;
 pub(crate) mod ddmin;
 mod hdd;
+mod implicit_int;
 mod lists;
 mod perses;
 mod rename;
@@ -169,6 +170,12 @@ pub trait Pass {
     fn box_clone(&self) -> Box<dyn Pass>;
     /// Whether this round skipped small edits (coarse mode) that a fine round should try.
     fn deferred(&self) -> bool {
+        false
+    }
+    /// Whether its candidates go untested by the grammar: valid by a rule of the language
+    /// the grammar lacks (C's implicit int). Such a pass runs only in the finale, after the
+    /// fixpoint, since nothing may re-parse what it leaves.
+    fn unparsed(&self) -> bool {
         false
     }
 }

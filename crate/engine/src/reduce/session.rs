@@ -30,6 +30,9 @@ pub struct Stats {
     pub invalid_skipped: u64,
     /// Candidates sent to a test that did not parse: always 0, by construction.
     pub invalid_queries: u64,
+    /// Queries of candidates the grammar cannot parse but the language allows, asked only
+    /// when the settings say so (C's implicit int, in the finale; see `Pass::unparsed`).
+    pub unparsed_queries: u64,
     /// Verdicts that came back for candidates made obsolete by an earlier success.
     pub stale_verdicts: u64,
     pub errors: u64,
@@ -116,8 +119,16 @@ pub trait Subject {
     fn pass_name(pass: &Self::Pass) -> &'static str;
     /// Whether the pass skipped small edits that a fine round should try.
     fn pass_deferred(pass: &Self::Pass) -> bool;
+    /// Whether the pass's candidates are not parsed (see `Pass::unparsed`).
+    fn pass_unparsed(_pass: &Self::Pass) -> bool {
+        false
+    }
     /// The `i`th pass of a round over the current best, fresh; `None` past the last.
     fn pass(&mut self, i: usize, coarse: bool) -> Option<Self::Pass>;
+    /// The `i`th pass of the finale, run once after the fixpoint; `None` past the last.
+    fn final_pass(&mut self, _i: usize) -> Option<Self::Pass> {
+        None
+    }
     /// The pass that just ended changed the best: re-parse it for the next pass.
     fn refresh(&mut self);
     fn propose(&mut self, pass: &mut Self::Pass, stats: &mut Stats) -> Proposal<Self::Change>;
@@ -134,6 +145,8 @@ struct Slot<S: Subject> {
     id: u64,
     /// The pass that proposed it (`None` for the original).
     pass: Option<&'static str>,
+    /// Whether it went unparsed (see `Pass::unparsed`).
+    unparsed: bool,
     texts: Vec<String>,
     /// Each part's hash and verdict so far.
     parts: Vec<(u64, Option<bool>)>,
@@ -152,6 +165,7 @@ struct Slot<S: Subject> {
 /// A candidate made obsolete while out: its verdicts still fill the cache.
 struct Stale {
     pass: Option<&'static str>,
+    unparsed: bool,
     parts: Vec<(u64, Option<bool>)>,
 }
 
@@ -176,6 +190,8 @@ pub struct Engine<S: Subject> {
     round_progress: bool,
     /// Rounds start coarse (big edits only) and end with a fine one.
     coarse: bool,
+    /// Past the fixpoint: running the finale's passes (see [`Subject::final_pass`]).
+    finale: bool,
     round_deferred: bool,
     inflight: VecDeque<Slot<S>>,
     stale: HashMap<u64, Stale>,
@@ -213,6 +229,7 @@ impl<S: Subject> Slot<S> {
         Slot {
             id,
             pass: state.as_ref().map(S::pass_name),
+            unparsed: state.as_ref().is_some_and(S::pass_unparsed),
             texts,
             asked: vec![false; parts.len()],
             parts,
@@ -289,6 +306,7 @@ impl<S: Subject> Engine<S> {
             pass_progress: false,
             round_progress: false,
             coarse: true,
+            finale: false,
             round_deferred: false,
             inflight: VecDeque::new(),
             stale: HashMap::new(),
@@ -461,14 +479,14 @@ impl<S: Subject> Engine<S> {
         if v.is_none() {
             self.stats.errors += 1;
         }
-        let (parts, pass, live) = if let Some(slot) = self
+        let (parts, pass, unparsed, live) = if let Some(slot) = self
             .inflight
             .iter_mut()
             .find(|s| s.id == id && s.verdict.is_none())
         {
-            (&mut slot.parts, slot.pass, true)
+            (&mut slot.parts, slot.pass, slot.unparsed, true)
         } else if let Some(stale) = self.stale.get_mut(&id) {
-            (&mut stale.parts, stale.pass, false)
+            (&mut stale.parts, stale.pass, stale.unparsed, false)
         } else {
             return;
         };
@@ -476,6 +494,7 @@ impl<S: Subject> Engine<S> {
             return;
         }
         self.stats.queries += 1;
+        self.stats.unparsed_queries += unparsed as u64;
         if let Some(pass) = pass {
             self.stats.pass_mut(pass).queries += 1;
         }
@@ -543,6 +562,7 @@ impl<S: Subject> Engine<S> {
                     s.id,
                     Stale {
                         pass: s.pass,
+                        unparsed: s.unparsed,
                         parts: s.parts,
                     },
                 );
@@ -569,9 +589,17 @@ impl<S: Subject> Engine<S> {
         });
     }
 
-    /// The current pass has nothing more to try: on to the next one, or the next round.
+    /// The current pass has nothing more to try: on to the next one, the next round, or the
+    /// finale's passes once rounds change nothing.
     fn finish_pass(&mut self) {
         self.round_deferred |= S::pass_deferred(&self.current);
+        if self.finale {
+            // The finale's results are never parsed again: no refresh, no more rounds.
+            self.pass_index += 1;
+            let next = self.subject.final_pass(self.pass_index);
+            self.start_pass(next);
+            return;
+        }
         if self.pass_progress {
             self.subject.refresh();
             self.stats.tokens_now = self.subject.size();
@@ -591,8 +619,17 @@ impl<S: Subject> Engine<S> {
                 self.stats.round += 1;
                 self.subject.pass(0, self.coarse)
             }
-            None => None,
+            None => {
+                self.finale = true;
+                self.pass_index = 0;
+                self.subject.final_pass(0)
+            }
         };
+        self.start_pass(next);
+    }
+
+    /// Makes `next` the current pass; the session ends without one.
+    fn start_pass(&mut self, next: Option<S::Pass>) {
         match next {
             Some(p) => {
                 self.stats.pass = S::pass_name(&p).to_string();

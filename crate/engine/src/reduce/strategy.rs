@@ -1,7 +1,7 @@
 //! Strategies and their passes, as data: each strategy is a list of steps run in order,
 //! round after round, until a round changes nothing.
 
-use super::{comments, ddmin, hdd, perses, rename, transform, types, Pass, Program};
+use super::{comments, ddmin, hdd, implicit_int, perses, rename, transform, types, Pass, Program};
 
 /// A single-program pass, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,6 +14,7 @@ pub enum PassKind {
     Transform,
     Types,
     Rename,
+    ImplicitInt,
 }
 
 impl PassKind {
@@ -29,6 +30,7 @@ impl PassKind {
             PassKind::Transform => Box::new(transform::Transform::new(prog)),
             PassKind::Types => Box::new(types::Types::new(prog)),
             PassKind::Rename => Box::new(rename::Rename::new(prog, coarse)),
+            PassKind::ImplicitInt => Box::new(implicit_int::ImplicitInt::new(prog)),
         }
     }
 }
@@ -64,6 +66,9 @@ const PERSES: &[Step] = &[
     fine_only(PassKind::Transform),
     every_round(PassKind::Rename),
 ];
+/// Passes whose candidates the grammar cannot parse run once, after the fixpoint, when the
+/// settings ask for them (`Settings::implicit_int`).
+const PERSES_FINALE: &[PassKind] = &[PassKind::ImplicitInt];
 const HDD: &[Step] = &[every_round(PassKind::Comments), every_round(PassKind::Hdd)];
 const DDMIN_LINES: &[Step] = &[
     every_round(PassKind::Comments),
@@ -118,6 +123,14 @@ impl Strategy {
             Strategy::Hdd => HDD,
             Strategy::DdminLines => DDMIN_LINES,
             Strategy::DdminTokens => DDMIN_TOKENS,
+        }
+    }
+
+    /// The passes of the finale, after the fixpoint: their candidates are not parsed.
+    pub fn finale(self) -> &'static [PassKind] {
+        match self {
+            Strategy::Perses => PERSES_FINALE,
+            Strategy::Hdd | Strategy::DdminLines | Strategy::DdminTokens => &[],
         }
     }
 

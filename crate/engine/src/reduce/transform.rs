@@ -13,7 +13,10 @@
 //! The node kinds each rewrite looks for come from the language's table
 //! ([`crate::grammars::Kinds`]); a rewrite whose kinds a language lacks is not tried there.
 
-use super::lists::{deletion_edit, field_child, kept_tokens, list_slots, next_change, replace_by};
+use super::lists::{
+    deletion_edit, field_child, function_declarator, kept_tokens, list_slots, next_change,
+    replace_by,
+};
 use super::{Edit, Pass, Program};
 use crate::grammars::Kinds;
 use crate::tree::{NodeId, TokenId, Tree};
@@ -54,17 +57,6 @@ fn is_a(tree: &Tree, kind: &str, what: &str) -> bool {
         .node_types()
         .supertypes(kind)
         .any(|s| s.trim_start_matches('_') == what)
-}
-
-/// The function declarator under a declarator (through pointer declarators).
-fn function_declarator(tree: &Tree, mut n: NodeId) -> Option<NodeId> {
-    for _ in 0..8 {
-        if tree.node(n).kind == tree.lang.kinds().function_declarator {
-            return Some(n);
-        }
-        n = field_child(tree, n, "declarator")?;
-    }
-    None
 }
 
 impl Transform {
