@@ -59,12 +59,15 @@ pub struct Names {
     pub opaque: &'static [&'static str],
     /// Name kinds with a namespace apart from the ordinary one (C's fields, labels).
     pub apart: &'static [&'static str],
-    /// Type specifiers whose `name` is a tag; one with a `body` declares it.
+    /// Type specifiers whose `name` is a tag; one with a `body` declares it (`struct S *p`
+    /// only names it).
     pub tag_specifiers: &'static [&'static str],
     /// Whether tags have a namespace apart (C) or share the ordinary one (C++).
     pub tags_apart: bool,
-    /// Where a name is declared: (parent kind, field); `""` for any parent, `None` for a
-    /// child without a field.
+    /// Nodes that declare their `name` child (functions, classes, fields, ...).
+    pub named: &'static [&'static str],
+    /// Where else a name is declared: (parent kind, field); `""` for any parent, `None` for
+    /// a child without a field.
     pub declared_at: &'static [(&'static str, Option<&'static str>)],
     /// Nodes whose declarations are local to them (functions, lambdas).
     pub scopes: &'static [&'static str],
@@ -105,6 +108,7 @@ const NO_NAMES: Names = Names {
     apart: &[],
     tag_specifiers: &[],
     tags_apart: false,
+    named: &[],
     declared_at: &[],
     scopes: &[],
     reserved: &[],
@@ -123,11 +127,7 @@ const NO_TYPES: Types = Types {
 
 const C_DECLARED_AT: &[(&str, Option<&str>)] = &[
     ("", Some("declarator")),
-    ("enumerator", Some("name")),
     ("labeled_statement", Some("label")),
-    ("struct_specifier", Some("name")),
-    ("union_specifier", Some("name")),
-    ("enum_specifier", Some("name")),
 ];
 
 const C_PREPROCESSOR: &[&str] = &[
@@ -199,6 +199,7 @@ pub const C: Kinds = Kinds {
         apart: &["field_identifier", "statement_identifier"],
         tag_specifiers: &["struct_specifier", "union_specifier", "enum_specifier"],
         tags_apart: true,
+        named: &["enumerator"],
         declared_at: C_DECLARED_AT,
         scopes: &["function_definition"],
         reserved: &["main", "int", "char", "void", "bool", "float", "double"],
@@ -226,19 +227,17 @@ pub const CPP: Kinds = Kinds {
             "class_specifier",
         ],
         tags_apart: false,
+        named: &[
+            "enumerator",
+            "namespace_definition",
+            "optional_type_parameter_declaration",
+            "alias_declaration",
+        ],
         declared_at: &[
             ("", Some("declarator")),
-            ("enumerator", Some("name")),
             ("labeled_statement", Some("label")),
-            ("struct_specifier", Some("name")),
-            ("union_specifier", Some("name")),
-            ("enum_specifier", Some("name")),
-            ("class_specifier", Some("name")),
-            ("namespace_definition", Some("name")),
             ("reference_declarator", None),
             ("type_parameter_declaration", None),
-            ("optional_type_parameter_declaration", Some("name")),
-            ("alias_declaration", Some("name")),
         ],
         scopes: &["function_definition", "lambda_expression"],
         reserved: &[
@@ -295,21 +294,23 @@ pub const RUST: Kinds = Kinds {
     names: Names {
         kinds: &["identifier", "type_identifier", "field_identifier"],
         pinned: &["shorthand_field_identifier"],
+        named: &[
+            "function_item",
+            "struct_item",
+            "enum_item",
+            "union_item",
+            "trait_item",
+            "type_item",
+            "const_item",
+            "static_item",
+            "mod_item",
+            "field_declaration",
+            "enum_variant",
+            "function_signature_item",
+            "type_parameter",
+        ],
         declared_at: &[
             ("", Some("pattern")),
-            ("function_item", Some("name")),
-            ("struct_item", Some("name")),
-            ("enum_item", Some("name")),
-            ("union_item", Some("name")),
-            ("trait_item", Some("name")),
-            ("type_item", Some("name")),
-            ("const_item", Some("name")),
-            ("static_item", Some("name")),
-            ("mod_item", Some("name")),
-            ("field_declaration", Some("name")),
-            ("enum_variant", Some("name")),
-            ("function_signature_item", Some("name")),
-            ("type_parameter", Some("name")),
             ("closure_parameters", None),
             ("tuple_pattern", None),
             ("ref_pattern", None),
@@ -330,14 +331,16 @@ pub const JAVASCRIPT: Kinds = Kinds {
             "shorthand_property_identifier",
             "shorthand_property_identifier_pattern",
         ],
+        named: &[
+            "variable_declarator",
+            "function_declaration",
+            "generator_function_declaration",
+            "function_expression",
+            "class_declaration",
+            "class",
+            "method_definition",
+        ],
         declared_at: &[
-            ("variable_declarator", Some("name")),
-            ("function_declaration", Some("name")),
-            ("generator_function_declaration", Some("name")),
-            ("function_expression", Some("name")),
-            ("class_declaration", Some("name")),
-            ("class", Some("name")),
-            ("method_definition", Some("name")),
             ("field_definition", Some("property")),
             ("pair", Some("key")),
             ("formal_parameters", None),
@@ -363,17 +366,19 @@ pub const JAVASCRIPT: Kinds = Kinds {
 pub const JAVA: Kinds = Kinds {
     names: Names {
         kinds: &["identifier", "type_identifier"],
+        named: &[
+            "variable_declarator",
+            "method_declaration",
+            "constructor_declaration",
+            "class_declaration",
+            "interface_declaration",
+            "enum_declaration",
+            "record_declaration",
+            "enum_constant",
+            "formal_parameter",
+            "catch_formal_parameter",
+        ],
         declared_at: &[
-            ("variable_declarator", Some("name")),
-            ("method_declaration", Some("name")),
-            ("constructor_declaration", Some("name")),
-            ("class_declaration", Some("name")),
-            ("interface_declaration", Some("name")),
-            ("enum_declaration", Some("name")),
-            ("record_declaration", Some("name")),
-            ("enum_constant", Some("name")),
-            ("formal_parameter", Some("name")),
-            ("catch_formal_parameter", Some("name")),
             ("type_parameter", None),
             ("inferred_parameters", None),
             ("lambda_expression", Some("parameters")),

@@ -9,33 +9,25 @@
 //! pass runs once, after the fixpoint, and the session counts its queries apart
 //! (`Stats::unparsed_queries`). All sites at once first, then each.
 
-use super::lists::{deletion_edit, field_child, function_declarator, next_change};
-use super::{Edit, Pass, Program};
+use super::lists::{deletion_edit, field_child, function_declarator};
+use super::sites::Sites;
+use super::Program;
 use crate::tree::NodeId;
-use std::rc::Rc;
 
-#[derive(Clone)]
-pub struct ImplicitInt {
-    /// Sets of type nodes to leave out together.
-    sites: Rc<Vec<Vec<NodeId>>>,
-    next: usize,
-}
-
-impl ImplicitInt {
-    pub fn new(prog: &Program) -> ImplicitInt {
-        let types: Vec<NodeId> = (0..prog.tree.nodes.len() as NodeId)
-            .filter_map(|n| implicit_type(prog, n))
-            .collect();
-        let mut sites = Vec::new();
-        if types.len() > 1 {
-            sites.push(types.clone());
-        }
-        sites.extend(types.into_iter().map(|t| vec![t]));
-        ImplicitInt {
-            sites: Rc::new(sites),
-            next: 0,
-        }
+/// The pass over `prog`: each site a set of type nodes to leave out together.
+pub fn pass(prog: &Program) -> Sites<Vec<NodeId>> {
+    let types: Vec<NodeId> = (0..prog.tree.nodes.len() as NodeId)
+        .filter_map(|n| implicit_type(prog, n))
+        .collect();
+    let mut sites = Vec::new();
+    if types.len() > 1 {
+        sites.push(types.clone());
     }
+    sites.extend(types.into_iter().map(|t| vec![t]));
+    Sites::new("implicit-int", sites, |prog, types| {
+        Some(deletion_edit(prog, types))
+    })
+    .unparsed()
 }
 
 /// The type node of `n` that C89 lets go: `int` in a function definition (whose declaration
@@ -65,32 +57,11 @@ fn implicit_type(prog: &Program, n: NodeId) -> Option<NodeId> {
     (function && prog.alive(t) && tree.node_text(t) == implicit).then_some(t)
 }
 
-impl Pass for ImplicitInt {
-    fn name(&self) -> &'static str {
-        "implicit-int"
-    }
-
-    fn propose(&mut self, prog: &Program) -> Option<Edit> {
-        next_change(prog, &self.sites, &mut self.next, |types| {
-            Some(deletion_edit(prog, types))
-        })
-    }
-
-    fn accepted(&mut self, _prog: &Program) {}
-
-    fn box_clone(&self) -> Box<dyn Pass> {
-        Box::new(self.clone())
-    }
-
-    fn unparsed(&self) -> bool {
-        true
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::reduce::tests::drive;
+    use crate::reduce::Pass;
     use crate::reduce::{Session, Settings};
     use crate::tree::Parser;
     use crate::Lang;
@@ -106,7 +77,7 @@ mod tests {
     fn function_definitions_and_declarations_with_another_specifier() {
         let text = "int f(void);\nstatic int g(void);\nint x;\nint h() { return 0; }\n";
         let prog = Program::new(Parser::new(Lang::C).parse(text));
-        let mut pass = ImplicitInt::new(&prog);
+        let mut pass = pass(&prog);
         let candidates: Vec<String> = std::iter::from_fn(|| pass.propose(&prog))
             .map(|edit| prog.after(&edit).text())
             .collect();
@@ -120,11 +91,8 @@ mod tests {
                 "int f(void);\nstatic int g(void);\nint x;\nh() { return 0; }\n",
             ]
         );
-        assert!(
-            ImplicitInt::new(&Program::new(Parser::new(Lang::Cpp).parse(text)))
-                .propose(&prog)
-                .is_none()
-        );
+        let cpp = Program::new(Parser::new(Lang::Cpp).parse(text));
+        assert!(super::pass(&cpp).propose(&cpp).is_none());
     }
 
     #[test]

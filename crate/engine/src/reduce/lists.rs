@@ -227,25 +227,6 @@ pub fn replace_by(prog: &Program, n: NodeId, text: &str) -> Option<Edit> {
     })
 }
 
-/// For passes that try each of a list of sites once: the edit of the first site from
-/// `*next` on that changes the program (`*next` moves past it).
-pub fn next_change<S>(
-    prog: &Program,
-    sites: &[S],
-    next: &mut usize,
-    edit: impl Fn(&S) -> Option<Edit>,
-) -> Option<Edit> {
-    while let Some(site) = sites.get(*next) {
-        *next += 1;
-        if let Some(edit) = edit(site) {
-            if edit.changes(prog) {
-                return Some(edit);
-            }
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

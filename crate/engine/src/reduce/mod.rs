@@ -15,6 +15,7 @@ mod perses;
 mod rename;
 mod session;
 mod single;
+mod sites;
 mod strategy;
 mod symbols;
 mod transform;

@@ -27,10 +27,10 @@ impl PassKind {
             PassKind::Hdd => Box::new(hdd::Hdd::new(prog)),
             PassKind::DdminLines => Box::new(ddmin::DdminUnits::lines(prog)),
             PassKind::DdminTokens => Box::new(ddmin::DdminUnits::tokens(prog)),
-            PassKind::Transform => Box::new(transform::Transform::new(prog)),
-            PassKind::Types => Box::new(types::Types::new(prog)),
+            PassKind::Transform => Box::new(transform::pass(prog)),
+            PassKind::Types => Box::new(types::pass(prog)),
             PassKind::Rename => Box::new(rename::Rename::new(prog, coarse)),
-            PassKind::ImplicitInt => Box::new(implicit_int::ImplicitInt::new(prog)),
+            PassKind::ImplicitInt => Box::new(implicit_int::pass(prog)),
         }
     }
 }

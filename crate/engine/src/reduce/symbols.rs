@@ -208,12 +208,15 @@ fn declares(tree: &Tree, names: &Names, n: NodeId) -> bool {
         return false;
     };
     let parent = tree.node(p).kind;
-    let at = names
-        .declared_at
-        .iter()
-        .any(|&(k, field)| (k.is_empty() || k == parent) && field == node.field);
-    // `struct S *p` only names a tag; `struct S { ... }` declares it.
-    at && (!names.tag_specifiers.contains(&parent) || field_child(tree, p, "body").is_some())
+    if names.tag_specifiers.contains(&parent) && node.field == Some("name") {
+        // `struct S *p` only names a tag; `struct S { ... }` declares it.
+        return field_child(tree, p, "body").is_some();
+    }
+    (node.field == Some("name") && names.named.contains(&parent))
+        || names
+            .declared_at
+            .iter()
+            .any(|&(k, field)| (k.is_empty() || k == parent) && field == node.field)
 }
 
 #[cfg(test)]

@@ -11,14 +11,14 @@
 //! The kinds come from the language's table ([`crate::grammars::kinds::Types`]); a language
 //! without a plain type gets none of these.
 
-use super::lists::{deletion_edit, field_child, kept_tokens, next_change, replace_by};
-use super::{Edit, Pass, Program};
+use super::lists::{deletion_edit, field_child, kept_tokens, replace_by};
+use super::sites::Sites;
+use super::{Edit, Program};
 use crate::tree::{NodeId, TokenId, Tree};
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 #[derive(Clone, Debug)]
-enum Site {
+pub enum Site {
     /// Specifiers to delete together.
     Drop(Vec<NodeId>),
     /// Type nodes to make plain together.
@@ -29,86 +29,73 @@ enum Site {
     Pointer(NodeId),
 }
 
-#[derive(Clone)]
-pub struct Types {
-    sites: Rc<Vec<Site>>,
-    next: usize,
-}
-
-impl Types {
-    pub fn new(prog: &Program) -> Types {
-        let tree = &prog.tree;
-        let types = &tree.lang.kinds().types;
-        if types.plain.is_none() {
-            return Types {
-                sites: Rc::default(),
-                next: 0,
-            };
+/// The pass over `prog`: its sites in the order above.
+pub fn pass(prog: &Program) -> Sites<Site> {
+    let tree = &prog.tree;
+    let types = &tree.lang.kinds().types;
+    if types.plain.is_none() {
+        return Sites::new("types", Vec::new(), edit);
+    }
+    let mut drops = Vec::new();
+    let mut words = Vec::new();
+    let mut typed: Vec<NodeId> = Vec::new();
+    let mut pointers = Vec::new();
+    for n in 0..tree.nodes.len() as NodeId {
+        let node = tree.node(n);
+        if node.extra || !prog.alive(n) {
+            continue;
         }
-        let mut drops = Vec::new();
-        let mut words = Vec::new();
-        let mut typed: Vec<NodeId> = Vec::new();
-        let mut pointers = Vec::new();
-        for n in 0..tree.nodes.len() as NodeId {
-            let node = tree.node(n);
-            if node.extra || !prog.alive(n) {
-                continue;
-            }
-            if types.droppable.contains(&node.kind) {
-                drops.push(n);
-            } else if Some(node.kind) == types.words && prog.size_of(n) > 1 {
-                words.extend(node.children.iter().filter(|&&c| prog.alive(c)));
-            } else if Some(node.kind) == types.pointer_declarator
-                && node.parent.is_none_or(|p| tree.node(p).kind != node.kind)
-            {
-                pointers.push(n);
-            } else if types.typed.contains(&node.kind) {
-                typed.extend(field_child(tree, n, "type").filter(|&t| replaceable(prog, n, t)));
-            }
-        }
-        // Uses of one type name, by its text: each name's uses go together.
-        let mut by_name: BTreeMap<String, Vec<NodeId>> = BTreeMap::new();
-        for &t in &typed {
-            if field_child(tree, t, "body").is_none() {
-                by_name.entry(type_text(prog, t)).or_default().push(t);
-            }
-        }
-        let mut names: Vec<Vec<NodeId>> = by_name.into_values().filter(|u| u.len() > 1).collect();
-        names.sort_by_key(|uses| (std::cmp::Reverse(uses.len()), uses[0]));
-        typed.sort_by_key(|&t| (std::cmp::Reverse(prog.size_of(t)), t));
-
-        let mut sites = Vec::new();
-        if drops.len() > 1 {
-            sites.push(Site::Drop(drops.clone()));
-        }
-        sites.extend(drops.into_iter().map(|n| Site::Drop(vec![n])));
-        sites.extend(names.into_iter().map(Site::Plain));
-        sites.extend(typed.into_iter().map(|t| Site::Plain(vec![t])));
-        sites.extend(words.into_iter().map(Site::Word));
-        sites.extend(pointers.into_iter().map(Site::Pointer));
-        Types {
-            sites: Rc::new(sites),
-            next: 0,
+        if types.droppable.contains(&node.kind) {
+            drops.push(n);
+        } else if Some(node.kind) == types.words && prog.size_of(n) > 1 {
+            words.extend(node.children.iter().filter(|&&c| prog.alive(c)));
+        } else if Some(node.kind) == types.pointer_declarator
+            && node.parent.is_none_or(|p| tree.node(p).kind != node.kind)
+        {
+            pointers.push(n);
+        } else if types.typed.contains(&node.kind) {
+            typed.extend(field_child(tree, n, "type").filter(|&t| replaceable(prog, n, t)));
         }
     }
-
-    fn edit(prog: &Program, site: &Site) -> Option<Edit> {
-        let plain = prog.tree.lang.kinds().types.plain?;
-        match site {
-            Site::Drop(nodes) => Some(deletion_edit(prog, nodes)),
-            Site::Plain(nodes) => Some(merged(
-                nodes.iter().filter_map(|&t| replace_by(prog, t, plain)),
-            )),
-            Site::Word(w) => {
-                let several = prog
-                    .tree
-                    .node(*w)
-                    .parent
-                    .is_some_and(|t| prog.size_of(t) > 1);
-                several.then(|| deletion_edit(prog, &[*w]))
-            }
-            Site::Pointer(n) => drop_pointer(prog, *n),
+    // Uses of one type name, by its text: each name's uses go together.
+    let mut by_name: BTreeMap<String, Vec<NodeId>> = BTreeMap::new();
+    for &t in &typed {
+        if field_child(tree, t, "body").is_none() {
+            by_name.entry(type_text(prog, t)).or_default().push(t);
         }
+    }
+    let mut names: Vec<Vec<NodeId>> = by_name.into_values().filter(|u| u.len() > 1).collect();
+    names.sort_by_key(|uses| (std::cmp::Reverse(uses.len()), uses[0]));
+    typed.sort_by_key(|&t| (std::cmp::Reverse(prog.size_of(t)), t));
+
+    let mut sites = Vec::new();
+    if drops.len() > 1 {
+        sites.push(Site::Drop(drops.clone()));
+    }
+    sites.extend(drops.into_iter().map(|n| Site::Drop(vec![n])));
+    sites.extend(names.into_iter().map(Site::Plain));
+    sites.extend(typed.into_iter().map(|t| Site::Plain(vec![t])));
+    sites.extend(words.into_iter().map(Site::Word));
+    sites.extend(pointers.into_iter().map(Site::Pointer));
+    Sites::new("types", sites, edit)
+}
+
+fn edit(prog: &Program, site: &Site) -> Option<Edit> {
+    let plain = prog.tree.lang.kinds().types.plain?;
+    match site {
+        Site::Drop(nodes) => Some(deletion_edit(prog, nodes)),
+        Site::Plain(nodes) => Some(merged(
+            nodes.iter().filter_map(|&t| replace_by(prog, t, plain)),
+        )),
+        Site::Word(w) => {
+            let several = prog
+                .tree
+                .node(*w)
+                .parent
+                .is_some_and(|t| prog.size_of(t) > 1);
+            several.then(|| deletion_edit(prog, &[*w]))
+        }
+        Site::Pointer(n) => drop_pointer(prog, *n),
     }
 }
 
@@ -193,28 +180,11 @@ fn drop_pointer(prog: &Program, decl: NodeId) -> Option<Edit> {
     Some(edit)
 }
 
-impl Pass for Types {
-    fn name(&self) -> &'static str {
-        "types"
-    }
-
-    fn propose(&mut self, prog: &Program) -> Option<Edit> {
-        next_change(prog, &self.sites, &mut self.next, |site| {
-            Self::edit(prog, site)
-        })
-    }
-
-    fn accepted(&mut self, _prog: &Program) {}
-
-    fn box_clone(&self) -> Box<dyn Pass> {
-        Box::new(self.clone())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::reduce::tests::{drive, session};
+    use crate::reduce::Pass;
     use crate::reduce::Strategy;
     use crate::tree::Parser;
     use crate::Lang;
@@ -222,7 +192,7 @@ mod tests {
     /// Every candidate the pass proposes on `text`, in order, each as if the ones before failed.
     fn candidates(lang: Lang, text: &str) -> Vec<String> {
         let prog = Program::new(Parser::new(lang).parse(text));
-        let mut pass = Types::new(&prog);
+        let mut pass = pass(&prog);
         std::iter::from_fn(|| pass.propose(&prog))
             .map(|edit| prog.after(&edit).text())
             .collect()
