@@ -264,8 +264,8 @@ pub const CPP: Kinds = Kinds {
     ..C
 };
 
-/// Rust, JavaScript and Java: so far only statements and expressions become trivial ones,
-/// and names are renamed.
+/// What Rust's, JavaScript's and Java's tables start from: statements and expressions become
+/// trivial ones; each table adds how its language names things.
 const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     type_definition: None,
     type_names: &[],
