@@ -1,6 +1,7 @@
 //! What the rewrites need to know of a language: which node kinds are typedefs, function
 //! definitions, calls, array declarators, subscripts, initialised declarators, literals,
-//! statements and expressions. A rewrite runs only where its kinds exist, so a language
+//! statements and expressions; how it names things ([`Names`], for renaming) and what its
+//! types look like ([`Types`]). A rewrite runs only where its kinds exist, so a language
 //! whose table leaves something out simply gets fewer rewrites.
 //!
 //! Fields named in comments are the grammar's field names the rewrites follow.
@@ -39,9 +40,131 @@ pub struct Kinds {
     /// The smallest statement and expression, which a larger one may become.
     pub trivial_statement: Option<&'static str>,
     pub trivial_expression: Option<&'static str>,
+    pub names: Names,
+    pub types: Types,
 }
 
-/// C, and C++, whose grammar extends C's.
+/// How a language names things: what renaming needs. A name is renamed only where the
+/// program declares it; names it cannot see declared (a library's, a macro's) stay.
+#[derive(Debug)]
+pub struct Names {
+    /// Kinds of tokens that name something: variables, functions, types, fields, labels.
+    pub kinds: &'static [&'static str],
+    /// Name kinds that never change: a shorthand `{ x }` names a field and a variable at once.
+    pub pinned: &'static [&'static str],
+    /// Names whose parent is one of these stay (a macro's name and parameters).
+    pub pinned_under: &'static [&'static str],
+    /// Tokens whose text may use names the tree does not show (a macro's body): every word
+    /// in them stays.
+    pub opaque: &'static [&'static str],
+    /// Name kinds with a namespace apart from the ordinary one (C's fields, labels).
+    pub apart: &'static [&'static str],
+    /// Type specifiers whose `name` is a tag; one with a `body` declares it (`struct S *p`
+    /// only names it).
+    pub tag_specifiers: &'static [&'static str],
+    /// Whether tags have a namespace apart (C) or share the ordinary one (C++).
+    pub tags_apart: bool,
+    /// Nodes that declare their `name` child (functions, classes, fields, ...).
+    pub named: &'static [&'static str],
+    /// Where else a name is declared: (parent kind, field); `""` for any parent, `None` for
+    /// a child without a field.
+    pub declared_at: &'static [(&'static str, Option<&'static str>)],
+    /// Nodes whose declarations are local to them (functions, lambdas).
+    pub scopes: &'static [&'static str],
+    /// Words never given nor taken away, beyond the grammar's keywords: `main`, type names
+    /// the grammar lexes as one kind of token.
+    pub reserved: &'static [&'static str],
+}
+
+/// What the types pass needs: which declarations have a type, and which types may become
+/// the plain one.
+#[derive(Debug)]
+pub struct Types {
+    /// The type others become (`int`); `None`: no types pass.
+    pub plain: Option<&'static str>,
+    /// Nodes whose `type` field may become plain: declarations, parameters, functions
+    /// (their return type), fields, typedefs, casts.
+    pub typed: &'static [&'static str],
+    /// Kinds of type that may become plain.
+    pub replaceable: &'static [&'static str],
+    /// Texts of types that stay (`void`: `f(void)`, `void *`).
+    pub kept: &'static [&'static str],
+    /// Specifiers that may go: qualifiers (`const`) and storage classes (`static`).
+    pub droppable: &'static [&'static str],
+    /// A type of several words (`long long`, `unsigned char`), each of which may go.
+    pub words: Option<&'static str>,
+    /// `*NAME` in a declaration (field `declarator`).
+    pub pointer_declarator: Option<&'static str>,
+    /// The type a function's declaration may leave out (C89's implicit int). The grammar
+    /// cannot parse the result: see the implicit-int pass.
+    pub implicit: Option<&'static str>,
+}
+
+const NO_NAMES: Names = Names {
+    kinds: &[],
+    pinned: &[],
+    pinned_under: &[],
+    opaque: &[],
+    apart: &[],
+    tag_specifiers: &[],
+    tags_apart: false,
+    named: &[],
+    declared_at: &[],
+    scopes: &[],
+    reserved: &[],
+};
+
+const NO_TYPES: Types = Types {
+    plain: None,
+    typed: &[],
+    replaceable: &[],
+    kept: &[],
+    droppable: &[],
+    words: None,
+    pointer_declarator: None,
+    implicit: None,
+};
+
+const C_DECLARED_AT: &[(&str, Option<&str>)] = &[
+    ("", Some("declarator")),
+    ("labeled_statement", Some("label")),
+];
+
+const C_PREPROCESSOR: &[&str] = &[
+    "preproc_def",
+    "preproc_function_def",
+    "preproc_params",
+    "preproc_ifdef",
+    "preproc_defined",
+    "preproc_call",
+];
+
+const C_TYPES: Types = Types {
+    plain: Some("int"),
+    typed: &[
+        "declaration",
+        "parameter_declaration",
+        "function_definition",
+        "field_declaration",
+        "type_definition",
+        "type_descriptor",
+    ],
+    replaceable: &[
+        "primitive_type",
+        "sized_type_specifier",
+        "type_identifier",
+        "struct_specifier",
+        "union_specifier",
+        "enum_specifier",
+    ],
+    kept: &["void"],
+    droppable: &["type_qualifier", "storage_class_specifier"],
+    words: Some("sized_type_specifier"),
+    pointer_declarator: Some("pointer_declarator"),
+    implicit: Some("int"),
+};
+
+/// C.
 pub const C: Kinds = Kinds {
     type_definition: Some("type_definition"),
     type_names: &["type_identifier", "primitive_type"],
@@ -61,10 +184,89 @@ pub const C: Kinds = Kinds {
     expression: "expression",
     trivial_statement: Some("0;"),
     trivial_expression: Some("0"),
+    names: Names {
+        kinds: &[
+            "identifier",
+            "type_identifier",
+            "field_identifier",
+            "statement_identifier",
+            // tree-sitter-c lexes `uint32_t` and friends so, typedef or not.
+            "primitive_type",
+        ],
+        pinned: &[],
+        pinned_under: C_PREPROCESSOR,
+        opaque: &["preproc_arg"],
+        apart: &["field_identifier", "statement_identifier"],
+        tag_specifiers: &["struct_specifier", "union_specifier", "enum_specifier"],
+        tags_apart: true,
+        named: &["enumerator"],
+        declared_at: C_DECLARED_AT,
+        scopes: &["function_definition"],
+        reserved: &["main", "int", "char", "void", "bool", "float", "double"],
+    },
+    types: C_TYPES,
 };
 
-/// Rust, JavaScript and Java: so far only statements and expressions become trivial ones.
-pub const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
+/// C++, whose grammar extends C's. Its names share one namespace (but labels): members are
+/// used unqualified inside their class, and a class's name is its constructors'.
+pub const CPP: Kinds = Kinds {
+    names: Names {
+        kinds: &[
+            "identifier",
+            "type_identifier",
+            "field_identifier",
+            "namespace_identifier",
+            "statement_identifier",
+            "primitive_type",
+        ],
+        apart: &["statement_identifier"],
+        tag_specifiers: &[
+            "struct_specifier",
+            "union_specifier",
+            "enum_specifier",
+            "class_specifier",
+        ],
+        tags_apart: false,
+        named: &[
+            "enumerator",
+            "namespace_definition",
+            "optional_type_parameter_declaration",
+            "alias_declaration",
+        ],
+        declared_at: &[
+            ("", Some("declarator")),
+            ("labeled_statement", Some("label")),
+            ("reference_declarator", None),
+            ("type_parameter_declaration", None),
+        ],
+        scopes: &["function_definition", "lambda_expression"],
+        reserved: &[
+            "main", "int", "char", "void", "bool", "float", "double", "auto",
+        ],
+        ..C.names
+    },
+    types: Types {
+        replaceable: &[
+            "primitive_type",
+            "sized_type_specifier",
+            "type_identifier",
+            "struct_specifier",
+            "union_specifier",
+            "enum_specifier",
+            "class_specifier",
+            "template_type",
+            "qualified_identifier",
+        ],
+        // C++ has no implicit int.
+        implicit: None,
+        ..C_TYPES
+    },
+    ..C
+};
+
+/// What Rust's, JavaScript's and Java's tables start from: statements and expressions become
+/// trivial ones; each table adds how its language names things.
+const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     type_definition: None,
     type_names: &[],
     function_definition: None,
@@ -83,4 +285,111 @@ pub const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     expression: "expression",
     trivial_statement: Some("0;"),
     trivial_expression: Some("0"),
+    names: NO_NAMES,
+    types: NO_TYPES,
+};
+
+/// Rust: one namespace for all names (conservative: a type and a value may share a name).
+pub const RUST: Kinds = Kinds {
+    names: Names {
+        kinds: &["identifier", "type_identifier", "field_identifier"],
+        pinned: &["shorthand_field_identifier"],
+        named: &[
+            "function_item",
+            "struct_item",
+            "enum_item",
+            "union_item",
+            "trait_item",
+            "type_item",
+            "const_item",
+            "static_item",
+            "mod_item",
+            "field_declaration",
+            "enum_variant",
+            "function_signature_item",
+            "type_parameter",
+        ],
+        declared_at: &[
+            ("", Some("pattern")),
+            ("closure_parameters", None),
+            ("tuple_pattern", None),
+            ("ref_pattern", None),
+            ("mut_pattern", None),
+        ],
+        scopes: &["function_item", "closure_expression"],
+        reserved: &["main", "bool", "char", "str", "self", "crate", "super"],
+        ..NO_NAMES
+    },
+    ..STATEMENTS_AND_EXPRESSIONS
+};
+
+/// JavaScript: one namespace for variables and properties.
+pub const JAVASCRIPT: Kinds = Kinds {
+    names: Names {
+        kinds: &["identifier", "property_identifier"],
+        pinned: &[
+            "shorthand_property_identifier",
+            "shorthand_property_identifier_pattern",
+        ],
+        named: &[
+            "variable_declarator",
+            "function_declaration",
+            "generator_function_declaration",
+            "function_expression",
+            "class_declaration",
+            "class",
+            "method_definition",
+        ],
+        declared_at: &[
+            ("field_definition", Some("property")),
+            ("pair", Some("key")),
+            ("formal_parameters", None),
+            ("arrow_function", Some("parameter")),
+            ("assignment_pattern", Some("left")),
+            ("catch_clause", Some("parameter")),
+            ("for_in_statement", Some("left")),
+        ],
+        scopes: &[
+            "function_declaration",
+            "generator_function_declaration",
+            "function_expression",
+            "arrow_function",
+            "method_definition",
+        ],
+        reserved: &["constructor", "arguments", "undefined", "eval", "prototype"],
+        ..NO_NAMES
+    },
+    ..STATEMENTS_AND_EXPRESSIONS
+};
+
+/// Java: one namespace for types, methods, fields and variables.
+pub const JAVA: Kinds = Kinds {
+    names: Names {
+        kinds: &["identifier", "type_identifier"],
+        named: &[
+            "variable_declarator",
+            "method_declaration",
+            "constructor_declaration",
+            "class_declaration",
+            "interface_declaration",
+            "enum_declaration",
+            "record_declaration",
+            "enum_constant",
+            "formal_parameter",
+            "catch_formal_parameter",
+        ],
+        declared_at: &[
+            ("type_parameter", None),
+            ("inferred_parameters", None),
+            ("lambda_expression", Some("parameters")),
+        ],
+        scopes: &[
+            "method_declaration",
+            "constructor_declaration",
+            "lambda_expression",
+        ],
+        reserved: &["main", "var", "record", "yield"],
+        ..NO_NAMES
+    },
+    ..STATEMENTS_AND_EXPRESSIONS
 };

@@ -15,6 +15,7 @@ pub use kinds::Kinds;
 pub use node_types::{ChildSlot, KindInfo, NodeTypes, TypeRef};
 pub use tree_sitter::Language;
 
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// A language Whittle can parse.
@@ -92,9 +93,35 @@ impl Lang {
     /// The node kinds the rewrites look for (see [`kinds`]).
     pub fn kinds(self) -> &'static Kinds {
         match self {
-            Lang::C | Lang::Cpp => &kinds::C,
-            Lang::Rust | Lang::JavaScript | Lang::Java => &kinds::STATEMENTS_AND_EXPRESSIONS,
+            Lang::C => &kinds::C,
+            Lang::Cpp => &kinds::CPP,
+            Lang::Rust => &kinds::RUST,
+            Lang::JavaScript => &kinds::JAVASCRIPT,
+            Lang::Java => &kinds::JAVA,
         }
+    }
+
+    /// Whether `word` is one of the grammar's keywords (its unnamed tokens that are words)
+    /// or a name the language reserves ([`Names::reserved`](kinds::Names)).
+    pub fn is_reserved(self, word: &str) -> bool {
+        static CACHE: [OnceLock<HashSet<&'static str>>; 5] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        let words = CACHE[self as usize].get_or_init(|| {
+            let language = self.language();
+            let mut words: HashSet<&'static str> = (0..language.node_kind_count() as u16)
+                .filter(|&id| !language.node_kind_is_named(id) && language.node_kind_is_visible(id))
+                .filter_map(|id| language.node_kind_for_id(id))
+                .filter(|kind| kind.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                .collect();
+            words.extend(self.kinds().names.reserved);
+            words
+        });
+        words.contains(word)
     }
 
     /// Kinds of tokens that are comments in this language.
@@ -132,6 +159,14 @@ mod tests {
                 tree.root_node().to_sexp()
             );
         }
+    }
+
+    #[test]
+    fn keywords_and_reserved_words_are_reserved() {
+        assert!(Lang::C.is_reserved("if") && Lang::C.is_reserved("do"));
+        assert!(Lang::C.is_reserved("main") && Lang::C.is_reserved("int"));
+        assert!(Lang::Rust.is_reserved("fn") && Lang::JavaScript.is_reserved("in"));
+        assert!(!Lang::C.is_reserved("fn") && !Lang::C.is_reserved("a"));
     }
 
     #[test]

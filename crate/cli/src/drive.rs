@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use whittle::reduce::{Engine, Subject, Verdict};
+use whittle::reduce::{Engine, Stats, Subject, Verdict};
 use whittle::Side;
 
 /// What the loop needs of a command beyond its session.
@@ -74,6 +74,17 @@ pub struct Run {
     pub engine: Duration,
     /// The first message of a test that could not run at all.
     pub first_failure: Option<String>,
+    /// Wall time per pass, by name, in the order the passes first ran (the engine has no
+    /// clock: the loop times the pass the session names while it runs).
+    pub pass_wall: Vec<(String, Duration)>,
+}
+
+/// Adds `time` to pass `name`'s.
+fn add_time(wall: &mut Vec<(String, Duration)>, name: &str, time: Duration) {
+    match wall.iter_mut().find(|(n, _)| n == name) {
+        Some((_, t)) => *t += time,
+        None => wall.push((name.to_string(), time)),
+    }
 }
 
 /// Runs `session` to its end with `jobs` tests at a time.
@@ -91,7 +102,12 @@ pub fn run_tests<S: Subject>(
     let mut out = 0usize;
     let mut saved_accepts = 0;
     let mut first_failure: Option<String> = None;
+    let mut pass_wall = Vec::new();
+    let mut since = Instant::now();
     let ending = loop {
+        let now = Instant::now();
+        add_time(&mut pass_wall, &session.stats().pass, now - since);
+        since = now;
         if interrupted.load(Ordering::SeqCst) {
             runner.cancel_all();
             break Ending::Interrupted;
@@ -159,7 +175,47 @@ pub fn run_tests<S: Subject>(
         ending,
         engine,
         first_failure,
+        pass_wall,
     })
+}
+
+/// What each pass did, as lines of a table: queries, accepted candidates, tokens and bytes
+/// removed, wall time.
+pub fn pass_table(stats: &Stats, wall: &[(String, Duration)]) -> Vec<String> {
+    let seconds = |name: &str| {
+        wall.iter()
+            .find(|(n, _)| n == name)
+            .map_or(0.0, |(_, t)| t.as_secs_f64())
+    };
+    let mut lines = vec![format!(
+        "{:<12} {:>8} {:>8} {:>9} {:>9} {:>8}",
+        "pass", "queries", "accepted", "-tokens", "-bytes", "seconds"
+    )];
+    lines.extend(stats.passes.iter().map(|p| {
+        format!(
+            "{:<12} {:>8} {:>8} {:>9} {:>9} {:>8.1}",
+            p.pass,
+            p.queries,
+            p.accepted,
+            p.tokens_removed,
+            p.bytes_removed,
+            seconds(p.pass)
+        )
+    }));
+    lines
+}
+
+/// The statistics as JSON, each pass with its wall time (`seconds`).
+pub fn stats_json(stats: &Stats, wall: &[(String, Duration)]) -> serde_json::Value {
+    let mut json = serde_json::to_value(stats).unwrap_or_default();
+    if let Some(passes) = json["passes"].as_array_mut() {
+        for p in passes {
+            let name = p["pass"].as_str().unwrap_or_default().to_string();
+            let time = wall.iter().find(|(n, _)| *n == name).map(|(_, t)| t);
+            p["seconds"] = time.map_or(0.0, Duration::as_secs_f64).into();
+        }
+    }
+    json
 }
 
 /// What a verdict on the original means, for messages.

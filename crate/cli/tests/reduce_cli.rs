@@ -65,10 +65,42 @@ fn a_script_reduces_and_the_original_is_kept() {
     let s = stats(&dir);
     assert_eq!(s["invalid_queries"], 0);
     assert!(s["queries"].as_u64().unwrap() > 5);
+    // Per-pass figures: each pass's queries, successes, tokens and bytes removed, time.
+    let passes = s["passes"].as_array().unwrap();
+    let perses = passes.iter().find(|p| p["pass"] == "perses").unwrap();
+    assert!(perses["queries"].as_u64().unwrap() > 0 && perses["accepted"].as_u64().unwrap() > 0);
+    assert!(perses["tokens_removed"].as_i64().unwrap() > 0 && perses["seconds"].is_f64());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("rename"), "{stderr}");
     assert!(
         s["verdicts"].as_str().unwrap().len() as u64
             >= s["queries"].as_u64().unwrap() - s["stale_verdicts"].as_u64().unwrap()
     );
+}
+
+#[test]
+fn implicit_int_ends_the_run_and_is_counted_apart() {
+    let dir = scratch("implicit-int");
+    // Like a warning in `main`: `main` must stay a function, `int` or not.
+    script(
+        &dir,
+        "grep -Eq '^(int )?main\\(' input.c && grep -q 'marker = 42' input.c",
+    );
+    let args = ["reduce", "--test", "./check.sh", "input.c", "-j", "2"];
+    let out = whittle(
+        &dir,
+        &[&args[..], &["--implicit-int", "--stats-json", "stats.json"]].concat(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result = std::fs::read_to_string(dir.join("input.c")).unwrap();
+    assert!(result.starts_with("main("), "{result}");
+    let s = stats(&dir);
+    assert_eq!(s["invalid_queries"], 0);
+    assert!(s["unparsed_queries"].as_u64().unwrap() > 0);
 }
 
 #[test]

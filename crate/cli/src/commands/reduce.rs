@@ -1,8 +1,8 @@
 //! `whittle reduce`: the C-Reduce/C-Vise protocol around a [`Session`].
 
 use crate::drive::{
-    describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
-    write_stats, Ending, Shell,
+    describe, exit_status, interrupt_flag, jobs, pass_table, property_from, run_tests, save,
+    stats_json, timed, write_stats, Ending, Shell,
 };
 use crate::runner::{Properties, Runner};
 use std::path::{Path, PathBuf};
@@ -22,6 +22,10 @@ pub struct ReduceArgs {
     /// no candidate may add a syntax error the program did not have).
     #[arg(long)]
     pub strict: bool,
+    /// C only: end by leaving out `int` where C89 lets it go (`f() { ... }`); such candidates
+    /// do not parse as C99 and are counted apart (unparsed queries).
+    #[arg(long)]
+    pub implicit_int: bool,
 }
 
 /// What makes a program interesting, for `reduce` and `generate` (a pair has one per side).
@@ -99,7 +103,7 @@ impl RunArgs {
             strategy: self.strategy()?,
             // A test of the incremental validity check itself: confirm each verdict in full.
             cross_check: std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some(),
-            strict: false,
+            ..Settings::default()
         })
     }
 }
@@ -135,6 +139,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let lang = crate::input::pick_lang(args.run.lang.as_deref(), &args.file, &text)?;
     let settings = Settings {
         strict: args.strict,
+        implicit_int: args.implicit_int,
         ..args.run.settings()?
     };
     let strategy = settings.strategy;
@@ -212,6 +217,15 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s",
         s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, engine.as_secs_f64()
     );
+    if s.unparsed_queries > 0 {
+        eprintln!(
+            "whittle reduce: {} queries of candidates C99 cannot parse (--implicit-int)",
+            s.unparsed_queries
+        );
+    }
+    for line in pass_table(s, &run.pass_wall) {
+        eprintln!("whittle reduce:   {line}");
+    }
     eprintln!(
         "whittle reduce: the result is in {} (the original in {})",
         args.file.display(),
@@ -224,7 +238,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
     if let Some(path) = &args.run.stats_json {
-        let mut json = serde_json::to_value(s).unwrap_or_default();
+        let mut json = stats_json(s, &run.pass_wall);
         json["wall_seconds"] = wall.into();
         json["engine_seconds"] = engine.as_secs_f64().into();
         json["strategy"] = strategy.name().into();

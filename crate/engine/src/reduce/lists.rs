@@ -1,5 +1,7 @@
 //! What the grammar lets us delete: elements of repeated slots (with their separators)
-//! and optional children; and what may replace a node: descendants its slot accepts.
+//! and optional children; what may replace a node: descendants its slot accepts; and the
+//! small helpers the rewrites share (a node's child by field, its kept tokens, a node
+//! rewritten as a text).
 
 use super::{Edit, Program};
 use crate::tree::{NodeId, TokenId, Tree};
@@ -186,6 +188,54 @@ fn separator_fixups(
             delete.push(range(tree, c));
         }
     }
+}
+
+/// The child of `n` in field `field`.
+pub fn field_child(tree: &Tree, n: NodeId, field: &str) -> Option<NodeId> {
+    tree.node(n)
+        .children
+        .iter()
+        .copied()
+        .find(|&c| tree.node(c).field == Some(field))
+}
+
+/// The function declarator under a declarator (through pointer declarators).
+pub fn function_declarator(tree: &Tree, mut n: NodeId) -> Option<NodeId> {
+    for _ in 0..8 {
+        if tree.node(n).kind == tree.lang.kinds().function_declarator {
+            return Some(n);
+        }
+        n = field_child(tree, n, "declarator")?;
+    }
+    None
+}
+
+/// The kept tokens of node `n` that count towards size.
+pub fn kept_tokens(prog: &Program, n: NodeId) -> Vec<TokenId> {
+    prog.tree
+        .node(n)
+        .tokens()
+        .filter(|&t| prog.kept(t) && prog.tree.is_counted(t))
+        .collect()
+}
+
+/// Node `n` rewritten as `text`.
+pub fn replace_by(prog: &Program, n: NodeId, text: &str) -> Option<Edit> {
+    let tokens = kept_tokens(prog, n);
+    let (&first, rest) = tokens.split_first()?;
+    let range = prog.tree.node(n).tokens();
+    // Everything of the node goes but its first token, which becomes `text`.
+    let mut delete = Vec::new();
+    if range.start < first {
+        delete.push(range.start..first);
+    }
+    if !rest.is_empty() {
+        delete.push(first + 1..range.end);
+    }
+    Some(Edit {
+        delete,
+        replace: vec![(first, text.to_string())],
+    })
 }
 
 #[cfg(test)]

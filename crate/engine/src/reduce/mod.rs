@@ -9,16 +9,21 @@
 mod comments;
 pub(crate) mod ddmin;
 mod hdd;
+mod implicit_int;
 mod lists;
 mod perses;
+mod rename;
 mod session;
 mod single;
+mod sites;
 mod strategy;
+mod symbols;
 mod tolerance;
 mod transform;
+mod types;
 mod unparsed;
 
-pub use session::{Engine, HistoryStep, Proposal, Stats, Subject};
+pub use session::{Engine, HistoryStep, PassStats, Proposal, Stats, Subject};
 pub use single::{Session, Settings, Single, SingleChange};
 pub use strategy::{PassKind, Step, Strategy};
 
@@ -168,6 +173,12 @@ pub trait Pass {
     fn box_clone(&self) -> Box<dyn Pass>;
     /// Whether this round skipped small edits (coarse mode) that a fine round should try.
     fn deferred(&self) -> bool {
+        false
+    }
+    /// Whether its candidates go untested by the grammar: valid by a rule of the language
+    /// the grammar lacks (C's implicit int). Such a pass runs only in the finale, after the
+    /// fixpoint, since nothing may re-parse what it leaves.
+    fn unparsed(&self) -> bool {
         false
     }
 }

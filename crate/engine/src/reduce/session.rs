@@ -30,6 +30,9 @@ pub struct Stats {
     pub invalid_skipped: u64,
     /// Candidates sent to a test that did not parse: always 0, by construction.
     pub invalid_queries: u64,
+    /// Queries of candidates the grammar cannot parse but the language allows, asked only
+    /// when the settings say so (C's implicit int, in the finale; see `Pass::unparsed`).
+    pub unparsed_queries: u64,
     /// Verdicts that came back for candidates made obsolete by an earlier success.
     pub stale_verdicts: u64,
     pub errors: u64,
@@ -44,6 +47,40 @@ pub struct Stats {
     /// `None` until the original program's verdict is in.
     pub original_interesting: Option<bool>,
     pub done: bool,
+    /// What each pass did, in the order the passes first ran.
+    pub passes: Vec<PassStats>,
+}
+
+/// What one pass did over the whole session, all rounds together.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PassStats {
+    pub pass: &'static str,
+    /// Tests run for its candidates (stale ones included).
+    pub queries: u64,
+    pub cache_hits: u64,
+    pub invalid_skipped: u64,
+    /// Its candidates that became the best.
+    pub accepted: u64,
+    /// Tokens and bytes its accepted candidates removed (negative when they added some).
+    pub tokens_removed: i64,
+    pub bytes_removed: i64,
+}
+
+impl Stats {
+    /// The figures of pass `name`, made on first use.
+    fn pass_mut(&mut self, name: &'static str) -> &mut PassStats {
+        let i = match self.passes.iter().position(|p| p.pass == name) {
+            Some(i) => i,
+            None => {
+                self.passes.push(PassStats {
+                    pass: name,
+                    ..PassStats::default()
+                });
+                self.passes.len() - 1
+            }
+        };
+        &mut self.passes[i]
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -82,8 +119,16 @@ pub trait Subject {
     fn pass_name(pass: &Self::Pass) -> &'static str;
     /// Whether the pass skipped small edits that a fine round should try.
     fn pass_deferred(pass: &Self::Pass) -> bool;
+    /// Whether the pass's candidates are not parsed (see `Pass::unparsed`).
+    fn pass_unparsed(_pass: &Self::Pass) -> bool {
+        false
+    }
     /// The `i`th pass of a round over the current best, fresh; `None` past the last.
     fn pass(&mut self, i: usize, coarse: bool) -> Option<Self::Pass>;
+    /// The `i`th pass of the finale, run once after the fixpoint; `None` past the last.
+    fn final_pass(&mut self, _i: usize) -> Option<Self::Pass> {
+        None
+    }
     /// The pass that just ended changed the best: re-parse it for the next pass.
     fn refresh(&mut self);
     fn propose(&mut self, pass: &mut Self::Pass, stats: &mut Stats) -> Proposal<Self::Change>;
@@ -98,6 +143,10 @@ pub trait Subject {
 
 struct Slot<S: Subject> {
     id: u64,
+    /// The pass that proposed it (`None` for the original).
+    pass: Option<&'static str>,
+    /// Whether it went unparsed (see `Pass::unparsed`).
+    unparsed: bool,
     texts: Vec<String>,
     /// Each part's hash and verdict so far.
     parts: Vec<(u64, Option<bool>)>,
@@ -115,6 +164,8 @@ struct Slot<S: Subject> {
 
 /// A candidate made obsolete while out: its verdicts still fill the cache.
 struct Stale {
+    pass: Option<&'static str>,
+    unparsed: bool,
     parts: Vec<(u64, Option<bool>)>,
 }
 
@@ -139,6 +190,8 @@ pub struct Engine<S: Subject> {
     round_progress: bool,
     /// Rounds start coarse (big edits only) and end with a fine one.
     coarse: bool,
+    /// Past the fixpoint: running the finale's passes (see [`Subject::final_pass`]).
+    finale: bool,
     round_deferred: bool,
     inflight: VecDeque<Slot<S>>,
     stale: HashMap<u64, Stale>,
@@ -175,6 +228,8 @@ impl<S: Subject> Slot<S> {
             .collect();
         Slot {
             id,
+            pass: state.as_ref().map(S::pass_name),
+            unparsed: state.as_ref().is_some_and(S::pass_unparsed),
             texts,
             asked: vec![false; parts.len()],
             parts,
@@ -251,6 +306,7 @@ impl<S: Subject> Engine<S> {
             pass_progress: false,
             round_progress: false,
             coarse: true,
+            finale: false,
             round_deferred: false,
             inflight: VecDeque::new(),
             stale: HashMap::new(),
@@ -345,7 +401,13 @@ impl<S: Subject> Engine<S> {
         };
         while *budget > 0 {
             *budget -= 1;
-            let (texts, change) = match self.subject.propose(&mut state, &mut self.stats) {
+            let invalid_before = self.stats.invalid_skipped;
+            let proposal = self.subject.propose(&mut state, &mut self.stats);
+            let invalid = self.stats.invalid_skipped - invalid_before;
+            if invalid > 0 {
+                self.stats.pass_mut(S::pass_name(&state)).invalid_skipped += invalid;
+            }
+            let (texts, change) = match proposal {
                 Proposal::Over => {
                     if self.inflight.is_empty() {
                         self.finish_pass();
@@ -396,6 +458,9 @@ impl<S: Subject> Engine<S> {
         slot.settle();
         if slot.verdict.is_some() {
             self.stats.cache_hits += 1;
+            if let Some(pass) = slot.pass {
+                self.stats.pass_mut(pass).cache_hits += 1;
+            }
         }
     }
 
@@ -414,14 +479,14 @@ impl<S: Subject> Engine<S> {
         if v.is_none() {
             self.stats.errors += 1;
         }
-        let (parts, live) = if let Some(slot) = self
+        let (parts, pass, unparsed, live) = if let Some(slot) = self
             .inflight
             .iter_mut()
             .find(|s| s.id == id && s.verdict.is_none())
         {
-            (&mut slot.parts, true)
+            (&mut slot.parts, slot.pass, slot.unparsed, true)
         } else if let Some(stale) = self.stale.get_mut(&id) {
-            (&mut stale.parts, false)
+            (&mut stale.parts, stale.pass, stale.unparsed, false)
         } else {
             return;
         };
@@ -429,6 +494,10 @@ impl<S: Subject> Engine<S> {
             return;
         }
         self.stats.queries += 1;
+        self.stats.unparsed_queries += unparsed as u64;
+        if let Some(pass) = pass {
+            self.stats.pass_mut(pass).queries += 1;
+        }
         self.part_queries[part] += 1;
         if !live {
             self.stats.stale_verdicts += 1;
@@ -456,7 +525,9 @@ impl<S: Subject> Engine<S> {
                 self.record.push(v);
             }
             match (slot.state, slot.change) {
-                (Some(state), Some(change)) if v => self.accept(slot.texts, change, state),
+                (Some(state), Some(change)) if v => {
+                    self.accept(slot.texts, change, state, slot.pass)
+                }
                 (Some(state), _) => self.current = slot.resume.unwrap_or(state),
                 // The original's slot.
                 (None, _) => {
@@ -474,18 +545,39 @@ impl<S: Subject> Engine<S> {
         self.stats.in_flight = self.inflight.iter().filter(|s| s.verdict.is_none()).count();
     }
 
-    fn accept(&mut self, texts: Vec<String>, change: S::Change, mut state: S::Pass) {
+    fn accept(
+        &mut self,
+        texts: Vec<String>,
+        change: S::Change,
+        mut state: S::Pass,
+        pass: Option<&'static str>,
+    ) {
         let before = self.stats.tokens_now;
+        let bytes_before = self.stats.bytes_now;
         self.subject.accept(texts, change, &mut state);
         self.current = state;
         for s in self.inflight.drain(..) {
             if s.verdict.is_none() {
-                self.stale.insert(s.id, Stale { parts: s.parts });
+                self.stale.insert(
+                    s.id,
+                    Stale {
+                        pass: s.pass,
+                        unparsed: s.unparsed,
+                        parts: s.parts,
+                    },
+                );
             }
         }
         self.stats.accepted += 1;
         self.stats.tokens_now = self.subject.size();
         self.stats.bytes_now = self.subject.bytes();
+        if let Some(pass) = pass {
+            let (tokens, bytes) = (self.stats.tokens_now, self.stats.bytes_now);
+            let figures = self.stats.pass_mut(pass);
+            figures.accepted += 1;
+            figures.tokens_removed += before as i64 - tokens as i64;
+            figures.bytes_removed += bytes_before as i64 - bytes as i64;
+        }
         self.pass_progress = true;
         self.history.push(HistoryStep {
             strategy: self.subject.strategy_name(),
@@ -497,9 +589,17 @@ impl<S: Subject> Engine<S> {
         });
     }
 
-    /// The current pass has nothing more to try: on to the next one, or the next round.
+    /// The current pass has nothing more to try: on to the next one, the next round, or the
+    /// finale's passes once rounds change nothing.
     fn finish_pass(&mut self) {
         self.round_deferred |= S::pass_deferred(&self.current);
+        if self.finale {
+            // The finale's results are never parsed again: no refresh, no more rounds.
+            self.pass_index += 1;
+            let next = self.subject.final_pass(self.pass_index);
+            self.start_pass(next);
+            return;
+        }
         if self.pass_progress {
             self.subject.refresh();
             self.stats.tokens_now = self.subject.size();
@@ -519,8 +619,17 @@ impl<S: Subject> Engine<S> {
                 self.stats.round += 1;
                 self.subject.pass(0, self.coarse)
             }
-            None => None,
+            None => {
+                self.finale = true;
+                self.pass_index = 0;
+                self.subject.final_pass(0)
+            }
         };
+        self.start_pass(next);
+    }
+
+    /// Makes `next` the current pass; the session ends without one.
+    fn start_pass(&mut self, next: Option<S::Pass>) {
         match next {
             Some(p) => {
                 self.stats.pass = S::pass_name(&p).to_string();

@@ -13,6 +13,9 @@ pub struct Settings {
     /// Refuse a program the grammar cannot fully parse, instead of reducing it tolerantly
     /// (see `reduce::tolerance`).
     pub strict: bool,
+    /// End with the strategy's finale: C's implicit int, whose candidates the grammar cannot
+    /// parse (they are valid C89; counted apart in `Stats::unparsed_queries`).
+    pub implicit_int: bool,
 }
 
 impl Default for Settings {
@@ -21,6 +24,7 @@ impl Default for Settings {
             strategy: Strategy::Perses,
             cross_check: cfg!(debug_assertions),
             strict: false,
+            implicit_int: false,
         }
     }
 }
@@ -29,11 +33,14 @@ impl Default for Settings {
 pub struct Single {
     parser: Parser,
     strategy: Strategy,
+    /// Whether the strategy's finale runs.
+    finale: bool,
     prog: Program,
     best: String,
     best_raw: tree_sitter::Tree,
     size: usize,
-    /// Whether `prog` is a fresh parse of `best` (then `size` is exact).
+    /// Whether `prog` is a fresh parse of `best`, or one with only a finale's deletions since
+    /// (either way `size` is exact).
     fresh: bool,
     /// Tokens of `prog`'s tree in its error regions: where candidates may have errors.
     marked: Vec<bool>,
@@ -46,11 +53,19 @@ pub struct SingleChange {
     /// The candidate's tree-sitter tree, the base of incremental checks once it is the best;
     /// `None` when its validity was known without a parse (then parsed if accepted).
     raw: Option<tree_sitter::Tree>,
+    /// Not parsed (a finale's candidate): never parsed afterwards either.
+    unparsed: bool,
 }
 
 impl Single {
-    /// The text an edit gives, if it changes the program and parses.
-    fn candidate_text(&mut self, edit: &Edit, stats: &mut Stats) -> Option<(String, SingleChange)> {
+    /// The text an edit gives, if it changes the program and parses (or need not: an
+    /// `unparsed` pass's).
+    fn candidate_text(
+        &mut self,
+        edit: &Edit,
+        unparsed: bool,
+        stats: &mut Stats,
+    ) -> Option<(String, SingleChange)> {
         if !edit.changes(&self.prog) {
             return None;
         }
@@ -59,15 +74,20 @@ impl Single {
         if text == self.best {
             return None;
         }
-        let raw = match self.parser.check(&self.best_raw, &self.best, &text) {
-            Validity::Valid(raw) => raw,
-            Validity::Flawed(raw) if tolerance::adds_no_error(&next, &self.marked, &text, &raw) => {
-                Some(raw)
-            }
-            Validity::Flawed(_) | Validity::Invalid => {
-                stats.invalid_skipped += 1;
-                return None;
-            }
+        let raw = match unparsed {
+            true => None,
+            false => match self.parser.check(&self.best_raw, &self.best, &text) {
+                Validity::Valid(raw) => raw,
+                Validity::Flawed(raw)
+                    if tolerance::adds_no_error(&next, &self.marked, &text, &raw) =>
+                {
+                    Some(raw)
+                }
+                Validity::Flawed(_) | Validity::Invalid => {
+                    stats.invalid_skipped += 1;
+                    return None;
+                }
+            },
         };
         let size = next.size();
         Some((
@@ -76,6 +96,7 @@ impl Single {
                 prog: next,
                 size,
                 raw,
+                unparsed,
             },
         ))
     }
@@ -99,9 +120,18 @@ impl Subject for Single {
         pass.deferred()
     }
 
+    fn pass_unparsed(pass: &Self::Pass) -> bool {
+        pass.unparsed()
+    }
+
     fn pass(&mut self, i: usize, coarse: bool) -> Option<Self::Pass> {
         let kind = self.strategy.steps(coarse).nth(i)?;
         Some(kind.start(&self.prog, coarse))
+    }
+
+    fn final_pass(&mut self, i: usize) -> Option<Self::Pass> {
+        let kind = self.strategy.finale().get(i).filter(|_| self.finale)?;
+        Some(kind.start(&self.prog, false))
     }
 
     fn refresh(&mut self) {
@@ -117,7 +147,7 @@ impl Subject for Single {
         let Some(edit) = pass.propose(&self.prog) else {
             return Proposal::Over;
         };
-        match self.candidate_text(&edit, stats) {
+        match self.candidate_text(&edit, pass.unparsed(), stats) {
             Some((text, change)) => Proposal::Candidate {
                 texts: vec![text],
                 change,
@@ -128,6 +158,15 @@ impl Subject for Single {
 
     fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, pass: &mut Self::Pass) {
         let text = texts.swap_remove(0);
+        if change.unparsed {
+            // Its size is exact (only deletions since the last parse); there is no tree to
+            // keep, and none is made again.
+            self.prog = change.prog;
+            self.best = text;
+            self.size = change.size;
+            pass.accepted(&self.prog);
+            return;
+        }
         self.best_raw = self
             .parser
             .tree_of_valid(change.raw, &self.best_raw, &self.best, &text);
@@ -179,6 +218,7 @@ impl Engine<Single> {
         let subject = Single {
             parser,
             strategy: settings.strategy,
+            finale: settings.implicit_int,
             prog,
             best: text.to_string(),
             best_raw,

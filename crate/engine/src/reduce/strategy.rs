@@ -1,7 +1,9 @@
 //! Strategies and their passes, as data: each strategy is a list of steps run in order,
 //! round after round, until a round changes nothing.
 
-use super::{comments, ddmin, hdd, perses, transform, unparsed, Pass, Program};
+use super::{
+    comments, ddmin, hdd, implicit_int, perses, rename, transform, types, unparsed, Pass, Program,
+};
 
 /// A single-program pass, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,6 +16,9 @@ pub enum PassKind {
     Transform,
     ErrorRegions,
     LineMarkers,
+    Types,
+    Rename,
+    ImplicitInt,
 }
 
 impl PassKind {
@@ -26,9 +31,12 @@ impl PassKind {
             PassKind::Hdd => Box::new(hdd::Hdd::new(prog)),
             PassKind::DdminLines => Box::new(ddmin::DdminUnits::lines(prog)),
             PassKind::DdminTokens => Box::new(ddmin::DdminUnits::tokens(prog)),
-            PassKind::Transform => Box::new(transform::Transform::new(prog)),
+            PassKind::Transform => Box::new(transform::pass(prog)),
+            PassKind::Types => Box::new(types::pass(prog)),
+            PassKind::Rename => Box::new(rename::Rename::new(prog, coarse)),
             PassKind::ErrorRegions => Box::new(unparsed::ErrorRegions::new(prog, coarse)),
             PassKind::LineMarkers => Box::new(ddmin::DdminUnits::line_markers(prog)),
+            PassKind::ImplicitInt => Box::new(implicit_int::pass(prog)),
         }
     }
 }
@@ -48,6 +56,15 @@ const fn every_round(pass: PassKind) -> Step {
     }
 }
 
+const fn fine_only(pass: PassKind) -> Step {
+    Step {
+        pass,
+        fine_only: true,
+    }
+}
+
+/// Renaming comes last: by then the rewrites have removed what they could. Its coarse
+/// rounds try one edit of all names (bytes fall early); fine rounds one name at a time.
 const PERSES: &[Step] = &[
     every_round(PassKind::Comments),
     every_round(PassKind::LineMarkers),
@@ -55,11 +72,13 @@ const PERSES: &[Step] = &[
     // whole trees where there were error regions.
     every_round(PassKind::ErrorRegions),
     every_round(PassKind::Perses),
-    Step {
-        pass: PassKind::Transform,
-        fine_only: true,
-    },
+    fine_only(PassKind::Types),
+    fine_only(PassKind::Transform),
+    every_round(PassKind::Rename),
 ];
+/// Passes whose candidates the grammar cannot parse run once, after the fixpoint, when the
+/// settings ask for them (`Settings::implicit_int`).
+const PERSES_FINALE: &[PassKind] = &[PassKind::ImplicitInt];
 const HDD: &[Step] = &[every_round(PassKind::Comments), every_round(PassKind::Hdd)];
 const DDMIN_LINES: &[Step] = &[
     every_round(PassKind::Comments),
@@ -114,6 +133,14 @@ impl Strategy {
             Strategy::Hdd => HDD,
             Strategy::DdminLines => DDMIN_LINES,
             Strategy::DdminTokens => DDMIN_TOKENS,
+        }
+    }
+
+    /// The passes of the finale, after the fixpoint: their candidates are not parsed.
+    pub fn finale(self) -> &'static [PassKind] {
+        match self {
+            Strategy::Perses => PERSES_FINALE,
+            Strategy::Hdd | Strategy::DdminLines | Strategy::DdminTokens => &[],
         }
     }
 

@@ -54,7 +54,7 @@ pub fn drive(mut s: Session, k: usize, scramble: bool, oracle: &dyn Fn(&str) -> 
     s
 }
 
-fn session(lang: Lang, text: &str, strategy: Strategy) -> Session {
+pub(crate) fn session(lang: Lang, text: &str, strategy: Strategy) -> Session {
     Session::new(
         lang,
         text,
@@ -365,4 +365,37 @@ fn transforms_replace_a_statement_by_a_trivial_one() {
         "{}",
         s.best()
     );
+}
+
+#[test]
+fn per_pass_figures_add_up() {
+    let s = drive(
+        session(Lang::C, PROGRAM, Strategy::Perses),
+        2,
+        false,
+        &has_marker,
+    );
+    let stats = s.stats();
+    let passes = &stats.passes;
+    let names: Vec<&str> = passes.iter().map(|p| p.pass).collect();
+    assert!(
+        names.contains(&"perses") && names.contains(&"rename"),
+        "{names:?}"
+    );
+    // Every query but the original's is some pass's.
+    let sum = |f: fn(&PassStats) -> i64| passes.iter().map(f).sum::<i64>();
+    assert_eq!(sum(|p| p.queries as i64) + 1, stats.queries as i64);
+    assert_eq!(sum(|p| p.accepted as i64), stats.accepted as i64);
+    assert_eq!(sum(|p| p.cache_hits as i64), stats.cache_hits as i64);
+    assert_eq!(
+        sum(|p| p.invalid_skipped as i64),
+        stats.invalid_skipped as i64
+    );
+    assert_eq!(
+        sum(|p| p.bytes_removed),
+        stats.bytes_before as i64 - stats.bytes_now as i64
+    );
+    let json = serde_json::to_value(stats).unwrap();
+    assert_eq!(json["passes"][0]["pass"], names[0]);
+    assert!(json["passes"][0]["tokens_removed"].is_i64());
 }

@@ -13,11 +13,13 @@
 //! The node kinds each rewrite looks for come from the language's table
 //! ([`crate::grammars::Kinds`]); a rewrite whose kinds a language lacks is not tried there.
 
-use super::lists::{deletion_edit, list_slots};
-use super::{Edit, Pass, Program};
+use super::lists::{
+    deletion_edit, field_child, function_declarator, kept_tokens, list_slots, replace_by,
+};
+use super::sites::Sites;
+use super::{Edit, Program};
 use crate::grammars::Kinds;
 use crate::tree::{NodeId, TokenId, Tree};
-use std::rc::Rc;
 
 /// A typedef whose type is longer than this many tokens is not copied into its uses.
 const MAX_INLINED_TYPE_TOKENS: usize = 3;
@@ -27,7 +29,7 @@ const MAX_ZERO_SITES: usize = 400;
 const MAX_STATEMENT_SITES: usize = 200;
 
 #[derive(Clone, Debug)]
-enum Site {
+pub enum Site {
     Typedef(NodeId),
     /// A function's parameter list (of its definition) and the parameter's index.
     Parameter {
@@ -42,12 +44,6 @@ enum Site {
     Zero(NodeId),
 }
 
-#[derive(Clone)]
-pub struct Transform {
-    sites: Rc<Vec<Site>>,
-    next: usize,
-}
-
 /// Whether `kind` is an expression (`what` = "expression") or a statement, by its supertypes.
 fn is_a(tree: &Tree, kind: &str, what: &str) -> bool {
     tree.lang
@@ -56,125 +52,94 @@ fn is_a(tree: &Tree, kind: &str, what: &str) -> bool {
         .any(|s| s.trim_start_matches('_') == what)
 }
 
-fn field_child(tree: &Tree, n: NodeId, field: &str) -> Option<NodeId> {
-    tree.node(n)
-        .children
-        .iter()
-        .copied()
-        .find(|&c| tree.node(c).field == Some(field))
-}
-
-/// The function declarator under a declarator (through pointer declarators).
-fn function_declarator(tree: &Tree, mut n: NodeId) -> Option<NodeId> {
-    for _ in 0..8 {
-        if tree.node(n).kind == tree.lang.kinds().function_declarator {
-            return Some(n);
+/// The pass over `prog`: its sites, in the order above (statements and expressions largest
+/// first).
+pub fn pass(prog: &Program) -> Sites<Site> {
+    let tree = &prog.tree;
+    let k = tree.lang.kinds();
+    let is = |kind: &str, of: Option<&str>| of == Some(kind);
+    let mut typedefs = Vec::new();
+    let mut params = Vec::new();
+    let mut dimensions = Vec::new();
+    let mut constants = Vec::new();
+    let mut zeros: Vec<(usize, NodeId)> = Vec::new();
+    let mut statements: Vec<(usize, NodeId)> = Vec::new();
+    for n in 0..tree.nodes.len() as NodeId {
+        let node = tree.node(n);
+        if node.extra || !prog.alive(n) {
+            continue;
         }
-        n = field_child(tree, n, "declarator")?;
-    }
-    None
-}
-
-impl Transform {
-    pub fn new(prog: &Program) -> Transform {
-        let tree = &prog.tree;
-        let k = tree.lang.kinds();
-        let is = |kind: &str, of: Option<&str>| of == Some(kind);
-        let mut typedefs = Vec::new();
-        let mut params = Vec::new();
-        let mut dimensions = Vec::new();
-        let mut constants = Vec::new();
-        let mut zeros: Vec<(usize, NodeId)> = Vec::new();
-        let mut statements: Vec<(usize, NodeId)> = Vec::new();
-        for n in 0..tree.nodes.len() as NodeId {
-            let node = tree.node(n);
-            if node.extra || !prog.alive(n) {
-                continue;
+        let kind = node.kind;
+        if is(kind, k.type_definition) {
+            typedefs.push(Site::Typedef(n));
+        } else if is(kind, k.array_declarator)
+            && node.parent.is_some_and(|p| tree.node(p).kind != kind)
+        {
+            dimensions.push(Site::Dimension(n));
+        } else if is(kind, k.init_declarator) && constant_value(tree, n).is_some() {
+            constants.push(Site::Constant(n));
+        } else if is(kind, k.function_definition) {
+            let list = field_child(tree, n, "declarator")
+                .and_then(|d| function_declarator(tree, d))
+                .and_then(|f| field_child(tree, f, "parameters"));
+            if let Some(list) = list {
+                let count = list_slots(tree, list).concat().len();
+                // Last parameter first: calls keep their earlier arguments' positions.
+                params.extend(
+                    (0..count)
+                        .rev()
+                        .map(|index| Site::Parameter { list, index }),
+                );
             }
-            let kind = node.kind;
-            if is(kind, k.type_definition) {
-                typedefs.push(Site::Typedef(n));
-            } else if is(kind, k.array_declarator)
-                && node.parent.is_some_and(|p| tree.node(p).kind != kind)
-            {
-                dimensions.push(Site::Dimension(n));
-            } else if is(kind, k.init_declarator) && constant_value(tree, n).is_some() {
-                constants.push(Site::Constant(n));
-            } else if is(kind, k.function_definition) {
-                let list = field_child(tree, n, "declarator")
-                    .and_then(|d| function_declarator(tree, d))
-                    .and_then(|f| field_child(tree, f, "parameters"));
-                if let Some(list) = list {
-                    let count = list_slots(tree, list).concat().len();
-                    // Last parameter first: calls keep their earlier arguments' positions.
-                    params.extend(
-                        (0..count)
-                            .rev()
-                            .map(|index| Site::Parameter { list, index }),
-                    );
-                }
-            } else if k.trivial_statement.is_some()
-                && node.named
-                && is_a(tree, kind, k.statement)
-                && prog.size_of(n) > 2
-            {
-                // `{}` and `x;` are no bigger than `0;`.
-                statements.push((prog.size_of(n), n));
-            } else if k.trivial_expression.is_some() && node.named && is_a(tree, kind, k.expression)
-            {
-                let size = prog.size_of(n);
-                // A variable read as `0` no longer needs its declaration (C-Reduce's
-                // "replace a variable by a constant"); names being declared or called stay.
-                let read = kind == k.identifier
-                    && !matches!(node.field, Some("declarator" | "function" | "name"));
-                if size >= 2 || read {
-                    zeros.push((size, n));
-                }
+        } else if k.trivial_statement.is_some()
+            && node.named
+            && is_a(tree, kind, k.statement)
+            && prog.size_of(n) > 2
+        {
+            // `{}` and `x;` are no bigger than `0;`.
+            statements.push((prog.size_of(n), n));
+        } else if k.trivial_expression.is_some() && node.named && is_a(tree, kind, k.expression) {
+            let size = prog.size_of(n);
+            // A variable read as `0` no longer needs its declaration (C-Reduce's
+            // "replace a variable by a constant"); names being declared or called stay.
+            let read = kind == k.identifier
+                && !matches!(node.field, Some("declarator" | "function" | "name"));
+            if size >= 2 || read {
+                zeros.push((size, n));
             }
         }
-        zeros.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
-        statements.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
-        let mut sites = typedefs;
-        sites.extend(params);
-        sites.extend(dimensions);
-        sites.extend(constants);
-        sites.extend(
-            statements
-                .into_iter()
-                .take(MAX_STATEMENT_SITES)
-                .map(|(_, n)| Site::Statement(n)),
-        );
-        sites.extend(
-            zeros
-                .into_iter()
-                .take(MAX_ZERO_SITES)
-                .map(|(_, n)| Site::Zero(n)),
-        );
-        Transform {
-            sites: Rc::new(sites),
-            next: 0,
-        }
     }
-
-    fn edit(&self, prog: &Program, site: &Site) -> Option<Edit> {
-        let k = prog.tree.lang.kinds();
-        match *site {
-            Site::Typedef(n) => inline_typedef(prog, n),
-            Site::Parameter { list, index } => drop_parameter(prog, list, index),
-            Site::Dimension(n) => drop_dimension(prog, n),
-            Site::Constant(n) => propagate_constant(prog, n),
-            Site::Statement(n) => replace_by(prog, n, k.trivial_statement?),
-            Site::Zero(n) => replace_by(prog, n, k.trivial_expression?),
-        }
-    }
+    zeros.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
+    statements.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
+    let mut sites = typedefs;
+    sites.extend(params);
+    sites.extend(dimensions);
+    sites.extend(constants);
+    sites.extend(
+        statements
+            .into_iter()
+            .take(MAX_STATEMENT_SITES)
+            .map(|(_, n)| Site::Statement(n)),
+    );
+    sites.extend(
+        zeros
+            .into_iter()
+            .take(MAX_ZERO_SITES)
+            .map(|(_, n)| Site::Zero(n)),
+    );
+    Sites::new("transform", sites, edit)
 }
 
-fn kept_tokens(prog: &Program, n: NodeId) -> Vec<TokenId> {
-    prog.tree
-        .node(n)
-        .tokens()
-        .filter(|&t| prog.kept(t) && prog.tree.is_counted(t))
-        .collect()
+fn edit(prog: &Program, site: &Site) -> Option<Edit> {
+    let k = prog.tree.lang.kinds();
+    match *site {
+        Site::Typedef(n) => inline_typedef(prog, n),
+        Site::Parameter { list, index } => drop_parameter(prog, list, index),
+        Site::Dimension(n) => drop_dimension(prog, n),
+        Site::Constant(n) => propagate_constant(prog, n),
+        Site::Statement(n) => replace_by(prog, n, k.trivial_statement?),
+        Site::Zero(n) => replace_by(prog, n, k.trivial_expression?),
+    }
 }
 
 fn inline_typedef(prog: &Program, n: NodeId) -> Option<Edit> {
@@ -328,47 +293,4 @@ fn propagate_constant(prog: &Program, init: NodeId) -> Option<Edit> {
     let mut edit = deletion_edit(prog, &[doomed]);
     edit.replace = uses;
     Some(edit)
-}
-
-/// Node `n` rewritten as `text`.
-fn replace_by(prog: &Program, n: NodeId, text: &str) -> Option<Edit> {
-    let tokens = kept_tokens(prog, n);
-    let (&first, rest) = tokens.split_first()?;
-    let range = prog.tree.node(n).tokens();
-    // Everything of the node goes but its first token, which becomes `text`.
-    let mut delete = Vec::new();
-    if range.start < first {
-        delete.push(range.start..first);
-    }
-    if !rest.is_empty() {
-        delete.push(first + 1..range.end);
-    }
-    Some(Edit {
-        delete,
-        replace: vec![(first, text.to_string())],
-    })
-}
-
-impl Pass for Transform {
-    fn name(&self) -> &'static str {
-        "transform"
-    }
-
-    fn propose(&mut self, prog: &Program) -> Option<Edit> {
-        while let Some(site) = self.sites.get(self.next) {
-            self.next += 1;
-            if let Some(edit) = self.edit(prog, site) {
-                if edit.changes(prog) {
-                    return Some(edit);
-                }
-            }
-        }
-        None
-    }
-
-    fn accepted(&mut self, _prog: &Program) {}
-
-    fn box_clone(&self) -> Box<dyn Pass> {
-        Box::new(self.clone())
-    }
 }

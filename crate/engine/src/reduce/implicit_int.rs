@@ -1,0 +1,136 @@
+//! C's implicit int, in the finale: `int f() { ... }` becomes `f() { ... }`, a function whose
+//! type defaults to int (C89; gcc and clang accept it in older modes, with a warning).
+//!
+//! The grammar (C99 on) cannot parse the result, so its candidates are not parsed: each is
+//! the last program the session parsed with `int` left out where C89 allows it: in the
+//! declaration specifiers of a function definition, or of a file-scope function
+//! declaration that keeps another specifier. That program was valid, and leaving out `int` there is valid in C89 whatever
+//! else was left out, so each candidate is valid C89. Nothing parses the program again: the
+//! pass runs once, after the fixpoint, and the session counts its queries apart
+//! (`Stats::unparsed_queries`). All sites at once first, then each.
+
+use super::lists::{deletion_edit, field_child, function_declarator};
+use super::sites::Sites;
+use super::Program;
+use crate::tree::NodeId;
+
+/// The pass over `prog`: each site a set of type nodes to leave out together.
+pub fn pass(prog: &Program) -> Sites<Vec<NodeId>> {
+    let types: Vec<NodeId> = (0..prog.tree.nodes.len() as NodeId)
+        .filter_map(|n| implicit_type(prog, n))
+        .collect();
+    let mut sites = Vec::new();
+    if types.len() > 1 {
+        sites.push(types.clone());
+    }
+    sites.extend(types.into_iter().map(|t| vec![t]));
+    Sites::new("implicit-int", sites, |prog, types| {
+        Some(deletion_edit(prog, types))
+    })
+    .unparsed()
+}
+
+/// The type node of `n` that C89 lets go: `int` in a function definition (whose declaration
+/// specifiers may all go), or in a file-scope declaration of a function that keeps another
+/// specifier (`static`, `const`: a declaration needs one).
+fn implicit_type(prog: &Program, n: NodeId) -> Option<NodeId> {
+    let tree = &prog.tree;
+    let kinds = tree.lang.kinds();
+    let implicit = kinds.types.implicit?;
+    let node = tree.node(n);
+    let function = if Some(node.kind) == kinds.function_definition {
+        true
+    } else {
+        let declares_function = field_child(tree, n, "declarator")
+            .and_then(|d| function_declarator(tree, d))
+            .is_some();
+        let other_specifier = node
+            .children
+            .iter()
+            .any(|&c| kinds.types.droppable.contains(&tree.node(c).kind) && prog.alive(c));
+        kinds.types.typed.contains(&node.kind)
+            && node.parent == Some(tree.root())
+            && declares_function
+            && other_specifier
+    };
+    let t = field_child(tree, n, "type")?;
+    (function && prog.alive(t) && tree.node_text(t) == implicit).then_some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reduce::tests::drive;
+    use crate::reduce::Pass;
+    use crate::reduce::{Session, Settings};
+    use crate::tree::Parser;
+    use crate::Lang;
+
+    fn settings() -> Settings {
+        Settings {
+            implicit_int: true,
+            ..Settings::default()
+        }
+    }
+
+    #[test]
+    fn function_definitions_and_declarations_with_another_specifier() {
+        let text = "int f(void);\nstatic int g(void);\nint x;\nint h() { return 0; }\n";
+        let prog = Program::new(Parser::new(Lang::C).parse(text));
+        let mut pass = pass(&prog);
+        let candidates: Vec<String> = std::iter::from_fn(|| pass.propose(&prog))
+            .map(|edit| prog.after(&edit).text())
+            .collect();
+        // `f(void);` would declare nothing C89 knows (a declaration needs a specifier), `x`
+        // is no function.
+        assert_eq!(
+            candidates,
+            [
+                "int f(void);\nstatic g(void);\nint x;\nh() { return 0; }\n",
+                "int f(void);\nstatic g(void);\nint x;\nint h() { return 0; }\n",
+                "int f(void);\nstatic int g(void);\nint x;\nh() { return 0; }\n",
+            ]
+        );
+        let cpp = Program::new(Parser::new(Lang::Cpp).parse(text));
+        assert!(super::pass(&cpp).propose(&cpp).is_none());
+    }
+
+    #[test]
+    fn the_finale_leaves_int_out_and_counts_its_queries_apart() {
+        let text = "static int helper(void);\nint func_1() { int i; i; }\n";
+        // Like clang's warning that `i` is used uninitialised: any function holding it.
+        let unparsed = std::cell::Cell::new(0);
+        let oracle = |t: &str| {
+            if !Parser::new(Lang::C).is_valid(t) {
+                unparsed.set(unparsed.get() + 1);
+            }
+            t.contains("() { int i; i; }")
+        };
+        let s = drive(
+            Session::new(Lang::C, text, settings()).unwrap(),
+            2,
+            false,
+            &oracle,
+        );
+        assert_eq!(s.best(), "a() { int i; i; }\n");
+        assert_eq!(s.stats().invalid_queries, 0);
+        assert!(unparsed.get() > 0);
+        assert_eq!(s.stats().unparsed_queries, unparsed.get());
+        assert_eq!(s.stats().tokens_now, 10);
+        // A replay ends the same, without a test.
+        let mut r = Session::replay(Lang::C, text, settings(), s.recording()).unwrap();
+        while !r.done() {
+            r.step(10);
+        }
+        assert_eq!(r.best(), s.best());
+        // Without the setting, every query parses.
+        let plain = drive(
+            Session::new(Lang::C, text, Settings::default()).unwrap(),
+            2,
+            false,
+            &|t: &str| Parser::new(Lang::C).is_valid(t) && t.contains("() { int i; i; }"),
+        );
+        assert_eq!(plain.best(), "int a() { int i; i; }\n");
+        assert_eq!(plain.stats().unparsed_queries, 0);
+    }
+}

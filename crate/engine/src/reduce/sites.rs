@@ -1,0 +1,72 @@
+//! A pass that tries a list of sites once each, in order, a site giving one edit: the
+//! rewrites (`types`, `transform`, `implicit-int`) differ only in their sites and in how a
+//! site becomes an edit.
+
+use super::{Edit, Pass, Program};
+use std::rc::Rc;
+
+pub struct Sites<S> {
+    name: &'static str,
+    sites: Rc<Vec<S>>,
+    next: usize,
+    /// A site's edit on the program as it now is; `None` when it has none any more.
+    edit: fn(&Program, &S) -> Option<Edit>,
+    unparsed: bool,
+}
+
+impl<S> Sites<S> {
+    pub fn new(name: &'static str, sites: Vec<S>, edit: fn(&Program, &S) -> Option<Edit>) -> Self {
+        Sites {
+            name,
+            sites: Rc::new(sites),
+            next: 0,
+            edit,
+            unparsed: false,
+        }
+    }
+
+    /// Its candidates are not parsed (see [`Pass::unparsed`]).
+    pub fn unparsed(self) -> Self {
+        Sites {
+            unparsed: true,
+            ..self
+        }
+    }
+}
+
+impl<S> Clone for Sites<S> {
+    fn clone(&self) -> Self {
+        Sites {
+            sites: self.sites.clone(),
+            ..*self
+        }
+    }
+}
+
+impl<S: 'static> Pass for Sites<S> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn propose(&mut self, prog: &Program) -> Option<Edit> {
+        while let Some(site) = self.sites.get(self.next) {
+            self.next += 1;
+            if let Some(edit) = (self.edit)(prog, site) {
+                if edit.changes(prog) {
+                    return Some(edit);
+                }
+            }
+        }
+        None
+    }
+
+    fn accepted(&mut self, _prog: &Program) {}
+
+    fn box_clone(&self) -> Box<dyn Pass> {
+        Box::new(self.clone())
+    }
+
+    fn unparsed(&self) -> bool {
+        self.unparsed
+    }
+}
