@@ -212,11 +212,14 @@ fn an_uninteresting_original_is_reported() {
 }
 
 #[test]
-fn a_malformed_program_gets_its_position() {
+fn a_malformed_program_gets_its_position_when_strict() {
     let dir = scratch("malformed");
     std::fs::write(dir.join("input.c"), "int main( {\n").unwrap();
     script(&dir, "exit 0");
-    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "input.c"]);
+    let out = whittle(
+        &dir,
+        &["reduce", "--test", "./check.sh", "input.c", "--strict"],
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
 }
