@@ -22,6 +22,7 @@ mod tolerance;
 mod transform;
 mod types;
 mod unparsed;
+mod unwrap;
 
 pub use session::{Engine, HistoryStep, PassStats, Proposal, Stats, Subject};
 pub use single::{Session, Settings, Single, SingleChange};

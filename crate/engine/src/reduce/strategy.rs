@@ -2,7 +2,8 @@
 //! round after round, until a round changes nothing.
 
 use super::{
-    comments, ddmin, hdd, implicit_int, perses, rename, transform, types, unparsed, Pass, Program,
+    comments, ddmin, hdd, implicit_int, perses, rename, transform, types, unparsed, unwrap, Pass,
+    Program,
 };
 
 /// A single-program pass, by name.
@@ -16,6 +17,7 @@ pub enum PassKind {
     Transform,
     ErrorRegions,
     LineMarkers,
+    Unwrap,
     Types,
     Rename,
     ImplicitInt,
@@ -36,6 +38,7 @@ impl PassKind {
             PassKind::Rename => Box::new(rename::Rename::new(prog, coarse)),
             PassKind::ErrorRegions => Box::new(unparsed::ErrorRegions::new(prog, coarse)),
             PassKind::LineMarkers => Box::new(ddmin::DdminUnits::line_markers(prog)),
+            PassKind::Unwrap => Box::new(unwrap::pass(prog)),
             PassKind::ImplicitInt => Box::new(implicit_int::pass(prog)),
         }
     }
@@ -72,6 +75,7 @@ const PERSES: &[Step] = &[
     // whole trees where there were error regions.
     every_round(PassKind::ErrorRegions),
     every_round(PassKind::Perses),
+    fine_only(PassKind::Unwrap),
     fine_only(PassKind::Types),
     fine_only(PassKind::Transform),
     every_round(PassKind::Rename),

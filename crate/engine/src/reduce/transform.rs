@@ -6,6 +6,7 @@
 //! - drop an array's last dimension together with the last subscript of every use;
 //! - propagate a constant: a variable initialised with a literal and never written is read
 //!   as that literal everywhere, and its declaration goes;
+//! - replace a function's body by `;` (a declaration, when only its type matters);
 //! - replace a statement by the trivial one, `0;` (a loop or a branch is often kept only for
 //!   being a statement there);
 //! - replace an expression, or a variable where it is read, by `0`.
@@ -42,6 +43,9 @@ pub enum Site {
     Constant(NodeId),
     Statement(NodeId),
     Zero(NodeId),
+    /// A function definition's body, which `;` may replace (a declaration is enough when
+    /// only the function's type matters).
+    Body(NodeId),
 }
 
 /// Whether `kind` is an expression (`what` = "expression") or a statement, by its supertypes.
@@ -62,6 +66,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     let mut params = Vec::new();
     let mut dimensions = Vec::new();
     let mut constants = Vec::new();
+    let mut bodies = Vec::new();
     let mut zeros: Vec<(usize, NodeId)> = Vec::new();
     let mut statements: Vec<(usize, NodeId)> = Vec::new();
     for n in 0..tree.nodes.len() as NodeId {
@@ -79,6 +84,9 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         } else if is(kind, k.init_declarator) && constant_value(tree, n).is_some() {
             constants.push(Site::Constant(n));
         } else if is(kind, k.function_definition) {
+            if let Some(body) = field_child(tree, n, "body") {
+                bodies.push(Site::Body(body));
+            }
             let list = field_child(tree, n, "declarator")
                 .and_then(|d| function_declarator(tree, d))
                 .and_then(|f| field_child(tree, f, "parameters"));
@@ -115,6 +123,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     sites.extend(params);
     sites.extend(dimensions);
     sites.extend(constants);
+    sites.extend(bodies);
     sites.extend(
         statements
             .into_iter()
@@ -139,6 +148,7 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
         Site::Constant(n) => propagate_constant(prog, n),
         Site::Statement(n) => replace_by(prog, n, k.trivial_statement?),
         Site::Zero(n) => replace_by(prog, n, k.trivial_expression?),
+        Site::Body(n) => replace_by(prog, n, ";"),
     }
 }
 

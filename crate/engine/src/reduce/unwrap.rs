@@ -1,0 +1,90 @@
+//! The `unwrap` rewrite: a construct is replaced by the contents of its braces — a namespace
+//! or `extern "C++" { ... }` by its declarations, an `if`, a loop or a bare block by its
+//! statements. It needs no table: any node with a braced child is a site, and the validity
+//! check drops what the grammar does not allow where the contents land (statements at file
+//! scope, say), so only candidates that parse are queried.
+
+use super::sites::Sites;
+use super::{Edit, Program};
+use crate::tree::{NodeId, Tree};
+
+/// At most this many constructs are tried in one round, largest first.
+const MAX_SITES: usize = 200;
+
+/// A node and its braced child.
+pub type Site = (NodeId, NodeId);
+
+pub fn pass(prog: &Program) -> Sites<Site> {
+    let tree = &prog.tree;
+    let mut sites: Vec<(usize, Site)> = (0..tree.nodes.len() as NodeId)
+        .filter(|&n| !tree.node(n).extra && prog.alive(n))
+        .filter_map(|n| braced_child(tree, n).map(|b| (prog.size_of(n), (n, b))))
+        .filter(|(size, _)| *size > 2)
+        .collect();
+    sites.sort_by_key(|&(size, (n, _))| (std::cmp::Reverse(size), n));
+    sites.truncate(MAX_SITES);
+    Sites::new("unwrap", sites.into_iter().map(|(_, s)| s).collect(), edit)
+}
+
+/// The child of `n` that is a braced list (`{ ... }`), when `n` has more than it.
+fn braced_child(tree: &Tree, n: NodeId) -> Option<NodeId> {
+    let node = tree.node(n);
+    if node.children.len() < 2 {
+        return None;
+    }
+    node.children.iter().copied().find(|&c| {
+        let child = tree.node(c);
+        child.named
+            && child.end_token >= child.first_token + 2
+            && tree.token_text(child.first_token) == "{"
+            && tree.token_text(child.end_token - 1) == "}"
+    })
+}
+
+/// Everything of the construct but what its braces hold.
+fn edit(prog: &Program, &(n, body): &Site) -> Option<Edit> {
+    let (outer, inner) = (prog.tree.node(n).tokens(), prog.tree.node(body).tokens());
+    (prog.alive(n) && prog.kept(inner.start) && prog.kept(inner.end - 1))
+        .then(|| Edit::deleting(vec![outer.start..inner.start + 1, inner.end - 1..outer.end]))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::reduce::tests::drive;
+    use crate::reduce::{Session, Settings};
+    use crate::Lang;
+
+    fn reduce(lang: Lang, text: &str, oracle: &dyn Fn(&str) -> bool) -> String {
+        let session = Session::new(lang, text, Settings::default()).unwrap();
+        drive(session, 2, false, oracle).best().to_string()
+    }
+
+    #[test]
+    fn a_namespace_gives_way_to_its_declarations() {
+        let text = "namespace {\nint keep = 42;\n}\nint main() { return keep; }\n";
+        let best = reduce(Lang::Cpp, text, &|t| {
+            t.contains("keep = 42") && t.contains("return keep")
+        });
+        assert!(!best.contains("namespace"), "{best}");
+    }
+
+    #[test]
+    fn an_if_and_a_loop_give_way_to_their_statements() {
+        let text = "int f(int x) {\n  if (x > 1) {\n    while (x) {\n      x = g(x);\n    }\n  }\n  return x;\n}\n";
+        let best = reduce(Lang::C, text, &|t| t.contains("x = g(x);"));
+        assert!(!best.contains("if") && !best.contains("while"), "{best}");
+        let js = "function f(x) {\n  for (const y of x) {\n    keep(y);\n  }\n}\n";
+        let best = reduce(Lang::JavaScript, js, &|t| t.contains("keep(y)"));
+        assert!(!best.contains("for"), "{best}");
+    }
+
+    #[test]
+    fn a_body_gives_way_to_a_semicolon() {
+        let text =
+            "struct S {\n  unsigned size() { return 1; }\n};\nint f(S s) { return s.size(); }\n";
+        let best = reduce(Lang::Cpp, text, &|t| {
+            t.contains("unsigned size()") && t.contains(".size()")
+        });
+        assert!(best.contains("unsigned size() ;"), "{best}");
+    }
+}
