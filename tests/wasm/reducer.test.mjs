@@ -108,7 +108,7 @@ test('a program with a syntax error is reduced tolerantly: no query adds an erro
   const original = errorWords(text);
   assert.ok(original.length > 0);
   const r = new engine.Reducer({ lang: 'c', text });
-  drive(r, 2, (t) => {
+  drive(r, 2, ({ text: t }) => {
     const words = errorWords(t);
     let i = 0;
     for (const w of words) { while (i < original.length && original[i] !== w) i++; assert.ok(i++ < original.length, `a query added an error: ${t}`); }
