@@ -61,6 +61,21 @@ fn coverage(dir: &std::path::Path, file: &str) -> (bool, u64) {
     )
 }
 
+/// `whittle reduce FILE --test ./check.sh -j 2 --stats-json stats.json` in `dir`.
+fn reduce_with_stats(dir: &std::path::Path, file: &str) -> std::process::Output {
+    let args = [
+        "reduce",
+        file,
+        "--test",
+        "./check.sh",
+        "-j",
+        "2",
+        "--stats-json",
+        "stats.json",
+    ];
+    whittle(dir, &args)
+}
+
 #[test]
 fn preprocessed_cpp_is_reduced_against_gxx() {
     let dir = scratch("gxx");
@@ -69,17 +84,7 @@ fn preprocessed_cpp_is_reduced_against_gxx() {
     let (ok, errors) = coverage(&dir, "input.cpp");
     assert!(!ok && errors > 0, "the grammar does not cover g++'s output");
 
-    let args = [
-        "reduce",
-        "input.cpp",
-        "--test",
-        "./check.sh",
-        "-j",
-        "2",
-        "--stats-json",
-        "stats.json",
-    ];
-    let out = whittle(&dir, &args);
+    let out = reduce_with_stats(&dir, "input.cpp");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
@@ -109,19 +114,7 @@ fn preprocessed_gnu_c_is_reduced_against_gcc() {
 timeout -s KILL 30 gcc -Wall -c input.c -o out.o > log.txt 2>&1 || exit 1\n\
 grep -q \"conversion from .int. to .unsigned char. changes value from .300.\" log.txt\n";
     write(&dir, "check.sh", check, true);
-    let out = whittle(
-        &dir,
-        &[
-            "reduce",
-            "input.c",
-            "--test",
-            "./check.sh",
-            "-j",
-            "2",
-            "--stats-json",
-            "stats.json",
-        ],
-    );
+    let out = reduce_with_stats(&dir, "input.c");
     assert!(
         out.status.success(),
         "{}",
