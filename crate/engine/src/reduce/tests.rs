@@ -234,6 +234,24 @@ fn unparseable_input_is_refused_with_a_position_when_strict() {
 }
 
 #[test]
+fn a_constant_read_in_a_template_argument_is_propagated() {
+    let text = "constexpr int n = 8;\ntemplate <int N> struct A { int v[N]; };\nA<n> a;\n";
+    // Like a compiler: `A`'s argument must be 8, written or through the constant.
+    let oracle = |t: &str| t.contains("A<8>") || t.contains("int n = 8") && t.contains("A<n>");
+    let best = drive(
+        session(Lang::Cpp, text, Strategy::Perses),
+        2,
+        false,
+        &oracle,
+    );
+    assert!(
+        best.best().contains("A<8>") && !best.best().contains("constexpr"),
+        "{}",
+        best.best()
+    );
+}
+
+#[test]
 fn transforms_inline_a_typedef() {
     let text = "typedef int myint;\ntypedef char int8_t;\nint8_t g;\nint main(void) { myint x = g; return x; }\n";
     // Like a compiler: `x` must be declared an int, directly or through the typedef.

@@ -284,7 +284,10 @@ fn propagate_constant(prog: &Program, init: NodeId) -> Option<Edit> {
     let mut uses = Vec::new();
     for t in (0..tree.tokens.len() as TokenId).filter(|&t| prog.kept(t) && !inside.contains(&t)) {
         let n = tree.tokens[t as usize].node;
-        if tree.node(n).kind != tree.lang.kinds().identifier || prog.text_of(t) != name {
+        // A constant read in a template argument (`std::array<T, N>`) parses as a type name.
+        let kind = tree.node(n).kind;
+        let a_name = kind == tree.lang.kinds().identifier || kind == "type_identifier";
+        if !a_name || prog.text_of(t) != name {
             continue;
         }
         if written(tree, n) {
