@@ -4,9 +4,10 @@
 //! check drops what the grammar does not allow where the contents land (statements at file
 //! scope, say), so only candidates that parse are queried.
 
+use super::lists::kept_tokens;
 use super::sites::Sites;
 use super::{Edit, Program};
-use crate::tree::{NodeId, Tree};
+use crate::tree::{NodeId, TokenId, Tree};
 
 /// At most this many constructs are tried in one round, largest first.
 const MAX_SITES: usize = 200;
@@ -41,11 +42,63 @@ fn braced_child(tree: &Tree, n: NodeId) -> Option<NodeId> {
     })
 }
 
-/// Everything of the construct but what its braces hold.
+/// Everything of the construct but what its braces hold. A class's members become
+/// file-scope declarations: its `;` goes too, and its fields move before its functions
+/// (which now read them as globals, declared before use).
 fn edit(prog: &Program, &(n, body): &Site) -> Option<Edit> {
-    let (outer, inner) = (prog.tree.node(n).tokens(), prog.tree.node(body).tokens());
-    (prog.alive(n) && prog.kept(inner.start) && prog.kept(inner.end - 1))
-        .then(|| Edit::deleting(vec![outer.start..inner.start + 1, inner.end - 1..outer.end]))
+    let tree = &prog.tree;
+    let (outer, inner) = (tree.node(n).tokens(), tree.node(body).tokens());
+    if !(prog.alive(n) && prog.kept(inner.start) && prog.kept(inner.end - 1)) {
+        return None;
+    }
+    let mut edit = Edit::deleting(vec![outer.start..inner.start + 1, inner.end - 1..outer.end]);
+    if matches!(
+        tree.node(n).kind,
+        "class_specifier" | "struct_specifier" | "union_specifier"
+    ) {
+        let after = (outer.end..tree.tokens.len() as TokenId).find(|&t| prog.kept(t));
+        if let Some(semicolon) = after.filter(|&t| prog.text_of(t) == ";") {
+            edit.delete.push(semicolon..semicolon + 1);
+        }
+        hoist_fields(prog, body, &mut edit);
+    }
+    Some(edit)
+}
+
+/// Moves a class body's field declarations before its first other member.
+fn hoist_fields(prog: &Program, body: NodeId, edit: &mut Edit) {
+    let tree = &prog.tree;
+    let members: Vec<NodeId> = tree
+        .node(body)
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| tree.node(c).named && prog.alive(c))
+        .collect();
+    let is_field = |&c: &NodeId| tree.node(c).kind == "field_declaration";
+    let Some(first_other) = members.iter().position(|c| !is_field(c)) else {
+        return;
+    };
+    let later: Vec<NodeId> = members[first_other..]
+        .iter()
+        .copied()
+        .filter(is_field)
+        .collect();
+    if later.is_empty() {
+        return;
+    }
+    let text: Vec<&str> = later
+        .iter()
+        .flat_map(|&f| kept_tokens(prog, f))
+        .map(|t| prog.text_of(t))
+        .collect();
+    let anchor = kept_tokens(prog, members[first_other])[0];
+    edit.replace.push((
+        anchor,
+        format!("{}\n{}", text.join(" "), prog.text_of(anchor)),
+    ));
+    edit.delete
+        .extend(later.iter().map(|&f| tree.node(f).tokens()));
 }
 
 #[cfg(test)]
@@ -86,5 +139,19 @@ mod tests {
             t.contains("unsigned size()") && t.contains(".size()")
         });
         assert!(best.contains("unsigned size() ;"), "{best}");
+    }
+
+    #[test]
+    fn a_class_gives_way_to_its_members_fields_first() {
+        let text = "class C {\n int peak() { return counts; }\n int counts;\n};\n";
+        let oracle = |t: &str| {
+            // Like a compiler: in a class a member may be read before its declaration; at
+            // file scope it must be declared first.
+            let (decl, read) = (t.find("int counts"), t.find("return counts"));
+            let ordered = decl.is_some_and(|d| read.is_some_and(|r| d < r));
+            ordered || decl.is_some() && read.is_some() && t.contains("class")
+        };
+        let best = reduce(Lang::Cpp, text, &oracle);
+        assert!(!best.contains("class"), "{best}");
     }
 }
