@@ -1,6 +1,6 @@
 //! The `unwrap` rewrite: a construct is replaced by the contents of its braces — a namespace
-//! or `extern "C++" { ... }` by its declarations, an `if`, a loop or a bare block by its
-//! statements. It needs no table: any node with a braced child is a site, and the validity
+//! or `extern "C++" { ... }` by its declarations, a class by its members (fields first), an
+//! `if`, a loop or a bare block by its statements. It needs no table: any node with a braced child is a site, and the validity
 //! check drops what the grammar does not allow where the contents land (statements at file
 //! scope, say), so only candidates that parse are queried.
 
