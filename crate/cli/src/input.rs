@@ -36,6 +36,17 @@ pub fn unparseable(path: &std::path::Path, e: &whittle::InputError) -> String {
     )
 }
 
+/// How much of a program the grammar covers, from its counted tokens outside error regions
+/// and all of them: what `parse` and `reduce` say of a program with syntax errors.
+pub fn coverage(covered: usize, all: usize) -> String {
+    format!(
+        "the grammar covers {:.1}% of the tokens ({} of {} are in error regions)",
+        100.0 * covered as f64 / all.max(1) as f64,
+        all - covered,
+        all
+    )
+}
+
 /// The file name `path` ends in (what a test sees the candidate as); `what` names the option.
 pub fn file_name(path: &std::path::Path, what: &str) -> Result<String, String> {
     path.file_name()

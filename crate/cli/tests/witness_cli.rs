@@ -41,26 +41,39 @@ fn setup() -> tempfile::TempDir {
     dir
 }
 
+/// `whittle witness p.c --test ./check.sh --test-witness ./witness.sh EXTRA` in `d`.
+fn witness(d: &Path, extra: &[&str]) -> std::process::Output {
+    let args = [
+        "witness",
+        "p.c",
+        "--test",
+        "./check.sh",
+        "--test-witness",
+        "./witness.sh",
+    ];
+    whittle(d, &[&args[..], extra].concat())
+}
+
+/// `whittle pair --variant p.c --auto-seed` with check.sh and witness.sh, then `extra`.
+fn auto_seed_pair(d: &Path, extra: &[&str]) -> std::process::Output {
+    let args = [
+        "pair",
+        "--variant",
+        "p.c",
+        "--auto-seed",
+        "--test-variant",
+        "./check.sh",
+        "--test-seed",
+        "./witness.sh",
+    ];
+    whittle(d, &[&args[..], extra].concat())
+}
+
 #[test]
 fn witnesses_pass_their_test_and_differ_by_one_edit() {
     let dir = setup();
     let d = dir.path();
-    let out = whittle(
-        d,
-        &[
-            "witness",
-            "p.c",
-            "--test",
-            "./check.sh",
-            "--test-witness",
-            "./witness.sh",
-            "--budget",
-            "60",
-            "-q",
-            "--stats-json",
-            "s.json",
-        ],
-    );
+    let out = witness(d, &["--budget", "60", "-q", "--stats-json", "s.json"]);
     assert!(
         out.status.success(),
         "{}",
@@ -100,15 +113,9 @@ fn the_same_seed_finds_the_same_witnesses() {
     let dir = setup();
     let d = dir.path();
     let run = |seed: &str, jobs: &str, name: &str| {
-        let out = whittle(
+        let out = witness(
             d,
             &[
-                "witness",
-                "p.c",
-                "--test",
-                "./check.sh",
-                "--test-witness",
-                "./witness.sh",
                 "--budget",
                 "40",
                 "--seed",
@@ -157,15 +164,9 @@ fn tcc_coverage_ranks_the_compilers_files_and_functions() {
     );
     let whittle_bin = env!("CARGO_BIN_EXE_whittle");
     write(d, "cov.sh", &format!("#!/bin/sh\nexec {whittle_bin} coverage --objects {t} -- {t}/tcc -B{t} -I{t}/include -c p.c -o p.o\n"));
-    let out = whittle(
+    let out = witness(
         d,
         &[
-            "witness",
-            "p.c",
-            "--test",
-            "./check.sh",
-            "--test-witness",
-            "./witness.sh",
             "--coverage",
             "./cov.sh",
             "--budget",
@@ -212,22 +213,7 @@ fn tcc_coverage_ranks_the_compilers_files_and_functions() {
 fn pair_with_an_automatic_seed_ends_with_a_small_diff() {
     let dir = setup();
     let d = dir.path();
-    let out = whittle(
-        d,
-        &[
-            "pair",
-            "--variant",
-            "p.c",
-            "--auto-seed",
-            "--test-variant",
-            "./check.sh",
-            "--test-seed",
-            "./witness.sh",
-            "-q",
-            "--stats-json",
-            "s.json",
-        ],
-    );
+    let out = auto_seed_pair(d, &["-q", "--stats-json", "s.json"]);
     assert!(
         out.status.success(),
         "{}",
@@ -251,17 +237,9 @@ fn pair_with_an_automatic_seed_ends_with_a_small_diff() {
         "trace.sh",
         "#!/bin/sh\necho 'p.c:3:19: warning: loop bound [-Wbound]'\n",
     );
-    let out = whittle(
+    let out = auto_seed_pair(
         d,
         &[
-            "pair",
-            "--variant",
-            "p.c",
-            "--auto-seed",
-            "--test-variant",
-            "./check.sh",
-            "--test-seed",
-            "./witness.sh",
             "--witness-trace",
             "./trace.sh",
             "-q",
@@ -304,20 +282,7 @@ fn a_program_that_does_not_fail_is_said_so() {
         err.contains("does not fail") && err.contains("must exit 0"),
         "{err}"
     );
-    let out = whittle(
-        d,
-        &[
-            "pair",
-            "--variant",
-            "p.c",
-            "--auto-seed",
-            "--test-variant",
-            "./check.sh",
-            "--test-seed",
-            "./witness.sh",
-            "-q",
-        ],
-    );
+    let out = auto_seed_pair(d, &["-q"]);
     assert_eq!(out.status.code(), Some(1));
     let out = whittle(
         d,

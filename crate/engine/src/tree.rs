@@ -488,6 +488,12 @@ impl Tree {
         &self.text[n.start as usize..n.end as usize]
     }
 
+    /// Whether a line break separates token `a` from the later token `b`.
+    pub fn newline_between(&self, a: TokenId, b: TokenId) -> bool {
+        let (end, start) = (self.tokens[a as usize].end, self.tokens[b as usize].start);
+        self.text[end as usize..start as usize].contains('\n')
+    }
+
     /// Tokens that count towards a program's size: not comments, not blank.
     pub fn is_counted(&self, t: TokenId) -> bool {
         let tok = &self.tokens[t as usize];

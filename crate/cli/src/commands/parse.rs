@@ -47,11 +47,9 @@ pub fn run(args: ParseArgs) -> i32 {
         if report.ok {
             println!("parses:     yes");
         } else {
-            println!(
-                "parses:     no: the grammar covers {:.1}% of the tokens ({} in error regions)",
-                covered_percent(&report),
-                report.error_tokens
-            );
+            let covered = report.tokens - report.error_tokens;
+            let coverage = crate::input::coverage(covered, report.tokens);
+            println!("parses:     no: {coverage}");
         }
         println!(
             "round-trip: {}",
@@ -70,8 +68,4 @@ pub fn run(args: ParseArgs) -> i32 {
         }
         None => 0,
     }
-}
-
-fn covered_percent(report: &ParseReport) -> f64 {
-    100.0 * (report.tokens - report.error_tokens) as f64 / report.tokens.max(1) as f64
 }

@@ -258,10 +258,8 @@ fn coverage_note(session: &Session) -> Option<String> {
     let (covered, all) = session.coverage();
     (covered < all).then(|| {
         format!(
-            "the grammar covers {:.1}% of the program's tokens ({} of {} are in error regions); reducing tolerantly: no candidate may add a syntax error (--strict refuses such input)",
-            100.0 * covered as f64 / all as f64,
-            all - covered,
-            all
+            "{}; reducing tolerantly: no candidate may add a syntax error (--strict refuses such input)",
+            crate::input::coverage(covered, all)
         )
     })
 }

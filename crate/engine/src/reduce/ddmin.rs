@@ -135,7 +135,7 @@ impl DdminUnits {
             }
             line_of_prev = Some(line);
         }
-        Self::over("ddmin-lines", units)
+        Self::over("ddmin-lines", units, false)
     }
 
     pub fn tokens(prog: &Program) -> DdminUnits {
@@ -143,7 +143,7 @@ impl DdminUnits {
             .filter(|&t| prog.kept(t) && prog.tree.is_counted(t))
             .map(|t| t..t + 1)
             .collect();
-        Self::over("ddmin-tokens", units)
+        Self::over("ddmin-tokens", units, false)
     }
 
     /// Units are the preprocessor's line markers (`# 12 "file.h" 3`), every one tried
@@ -166,22 +166,19 @@ impl DdminUnits {
             let start = t;
             t += 1;
             while t < tree.tokens.len() as TokenId {
-                let gap = &tree.text[tree.tokens[t as usize - 1].end as usize
-                    ..tree.tokens[t as usize].start as usize];
-                if gap.contains('\n') || tree.token_text(t).trim().is_empty() {
+                if tree.newline_between(t - 1, t) || tree.token_text(t).trim().is_empty() {
                     break;
                 }
                 t += 1;
             }
             units.push(start..t);
         }
-        let mut pass = Self::over("line-markers", units);
-        pass.chunks = Chunks::new(pass.chunks.alive, true);
-        pass
+        Self::over("line-markers", units, true)
     }
 
-    fn over(name: &'static str, units: Vec<Range<TokenId>>) -> DdminUnits {
-        let chunks = Chunks::new((0..units.len() as u32).collect(), false);
+    /// ddmin over `units`; with `may_empty`, deleting them all is tried first.
+    fn over(name: &'static str, units: Vec<Range<TokenId>>, may_empty: bool) -> DdminUnits {
+        let chunks = Chunks::new((0..units.len() as u32).collect(), may_empty);
         DdminUnits {
             name,
             units: Rc::new(units),

@@ -285,8 +285,8 @@ fn propagate_constant(prog: &Program, init: NodeId) -> Option<Edit> {
     for t in (0..tree.tokens.len() as TokenId).filter(|&t| prog.kept(t) && !inside.contains(&t)) {
         let n = tree.tokens[t as usize].node;
         // A constant read in a template argument (`std::array<T, N>`) parses as a type name.
-        let kind = tree.node(n).kind;
-        let a_name = kind == tree.lang.kinds().identifier || kind == "type_identifier";
+        let (kind, k) = (tree.node(n).kind, tree.lang.kinds());
+        let a_name = kind == k.identifier || k.type_names.contains(&kind);
         if !a_name || prog.text_of(t) != name {
             continue;
         }

@@ -101,11 +101,7 @@ impl ErrorRegions {
                 }
                 Stage::Lines => units.extend(
                     region
-                        .chunk_by(|&a, &b| {
-                            !tree.text[tree.tokens[a as usize].end as usize
-                                ..tree.tokens[b as usize].start as usize]
-                                .contains('\n')
-                        })
+                        .chunk_by(|&a, &b| !tree.newline_between(a, b))
                         .map(span),
                 ),
                 Stage::Tokens => units.extend(region.iter().map(|&t| t..t + 1)),

@@ -52,10 +52,13 @@ fn edit(prog: &Program, &(n, body): &Site) -> Option<Edit> {
         return None;
     }
     let mut edit = Edit::deleting(vec![outer.start..inner.start + 1, inner.end - 1..outer.end]);
-    if matches!(
-        tree.node(n).kind,
-        "class_specifier" | "struct_specifier" | "union_specifier"
-    ) {
+    if tree
+        .lang
+        .kinds()
+        .names
+        .tag_specifiers
+        .contains(&tree.node(n).kind)
+    {
         let after = (outer.end..tree.tokens.len() as TokenId).find(|&t| prog.kept(t));
         if let Some(semicolon) = after.filter(|&t| prog.text_of(t) == ";") {
             edit.delete.push(semicolon..semicolon + 1);
