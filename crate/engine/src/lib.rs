@@ -7,6 +7,7 @@
 pub mod catalog;
 pub mod generator;
 pub mod input_error;
+pub mod layout;
 pub mod pair;
 pub mod parse_report;
 pub mod query;

@@ -26,6 +26,10 @@ pub struct ReduceArgs {
     /// do not parse as C99 and are counted apart (unparsed queries).
     #[arg(long)]
     pub implicit_int: bool,
+    /// Keep the original's layout instead of ending with the result laid out afresh (one
+    /// statement a line, four-space indents; kept only if the test still passes).
+    #[arg(long)]
+    pub keep_layout: bool,
 }
 
 /// What makes a program interesting, for `reduce` and `generate` (a pair has one per side).
@@ -140,6 +144,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let settings = Settings {
         strict: args.strict,
         implicit_int: args.implicit_int,
+        format: !args.keep_layout,
         ..args.run.settings()?
     };
     let strategy = settings.strategy;

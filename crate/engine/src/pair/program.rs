@@ -153,6 +153,7 @@ impl PairProgram {
             tree: p.tree.clone(),
             keep: Rc::new(keep),
             subst: Rc::new(subst),
+            formatted: false,
         };
         PairProgram {
             seed: side(&self.seed, seed_keep, seed_subst),
@@ -380,6 +381,7 @@ mod rewrite_tests {
         let edit = Edit {
             delete: vec![0..uses[0] + 2],
             replace: vec![(uses[1], "long".to_string())],
+            ..Edit::default()
         };
         let q = prog.after(&prog.edit_from(Side::Seed, &edit));
         assert_eq!(

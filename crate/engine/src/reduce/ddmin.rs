@@ -20,11 +20,6 @@ pub struct Chunks {
     /// Whether deleting every unit at once is allowed and not yet tried.
     try_all: bool,
     last: Option<Range<usize>>,
-    /// Chunks lighter than `min_mass` (by `mass` of their units) are skipped for now.
-    mass: Option<Rc<Vec<u32>>>,
-    min_mass: u32,
-    /// Whether some chunk was skipped for being light.
-    pub deferred: bool,
 }
 
 impl Chunks {
@@ -36,26 +31,6 @@ impl Chunks {
             chunk,
             from_end: 0,
             last: None,
-            mass: None,
-            min_mass: 0,
-            deferred: false,
-        }
-    }
-
-    /// Skip chunks whose units weigh less than `min_mass` in all (`mass` by unit index):
-    /// big deletions first, while tests on a big program are slow.
-    pub fn coarse(mut self, mass: Rc<Vec<u32>>, min_mass: u32) -> Chunks {
-        self.mass = Some(mass);
-        self.min_mass = min_mass;
-        self
-    }
-
-    fn light(&self, units: &[u32]) -> bool {
-        match &self.mass {
-            Some(m) if self.min_mass > 0 => {
-                units.iter().map(|&u| m[u as usize]).sum::<u32>() < self.min_mass
-            }
-            _ => false,
         }
     }
 
@@ -76,10 +51,6 @@ impl Chunks {
                 Some(end) => {
                     let start = end.saturating_sub(self.chunk);
                     self.from_end += 1;
-                    if self.light(&self.alive[start..end]) {
-                        self.deferred = true;
-                        continue;
-                    }
                     self.last = Some(start..end);
                     return Some(self.alive[start..end].to_vec());
                 }

@@ -235,6 +235,7 @@ pub fn replace_by(prog: &Program, n: NodeId, text: &str) -> Option<Edit> {
     Some(Edit {
         delete,
         replace: vec![(first, text.to_string())],
+        ..Edit::default()
     })
 }
 

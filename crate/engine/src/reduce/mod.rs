@@ -8,6 +8,7 @@
 
 mod comments;
 pub(crate) mod ddmin;
+mod format;
 mod hdd;
 mod implicit_int;
 mod lists;
@@ -17,6 +18,7 @@ mod session;
 mod single;
 mod sites;
 mod strategy;
+pub(crate) mod sweep;
 mod symbols;
 mod tolerance;
 mod transform;
@@ -60,6 +62,8 @@ pub struct Program {
     pub keep: Rc<Vec<bool>>,
     /// Tokens rewritten by transformations, with their new text.
     pub subst: Rc<Substitutions>,
+    /// Laid out afresh ([`crate::layout`]) instead of with the original's white space.
+    pub formatted: bool,
 }
 
 impl Program {
@@ -69,6 +73,7 @@ impl Program {
             tree: Rc::new(tree),
             keep: Rc::new(vec![true; n]),
             subst: Rc::default(),
+            formatted: false,
         }
     }
 
@@ -108,12 +113,14 @@ impl Program {
             tree: self.tree.clone(),
             keep: Rc::new(keep),
             subst: self.subst.clone(),
+            formatted: self.formatted,
         }
     }
 
     /// The program after `edit`: its deletions and its rewrites.
     pub fn after(&self, edit: &Edit) -> Program {
         let mut next = self.with_mask(self.mask_after(edit));
+        next.formatted |= edit.format;
         if !edit.replace.is_empty() {
             let subst = Rc::make_mut(&mut next.subst);
             for (t, text) in &edit.replace {
@@ -131,6 +138,10 @@ impl Program {
     }
 
     pub fn text(&self) -> String {
+        if self.formatted {
+            let kept = (0..self.tree.tokens.len() as TokenId).filter(|&t| self.kept(t));
+            return crate::layout::format(&self.tree, kept, |t| self.text_of(t));
+        }
         crate::unparse::unparse_with(&self.tree, &self.keep, &self.subst)
     }
 }
@@ -140,19 +151,22 @@ impl Program {
 pub struct Edit {
     pub delete: Vec<Range<TokenId>>,
     pub replace: Vec<(TokenId, String)>,
+    /// Lay the program out afresh (see [`crate::layout`]).
+    pub format: bool,
 }
 
 impl Edit {
     pub fn deleting(delete: Vec<Range<TokenId>>) -> Edit {
         Edit {
             delete,
-            replace: Vec::new(),
+            ..Edit::default()
         }
     }
 
     /// Whether the edit deletes or rewrites anything that is still kept.
     pub fn changes(&self, prog: &Program) -> bool {
-        self.delete.iter().any(|r| r.clone().any(|t| prog.kept(t)))
+        (self.format && !prog.formatted)
+            || self.delete.iter().any(|r| r.clone().any(|t| prog.kept(t)))
             || self
                 .replace
                 .iter()

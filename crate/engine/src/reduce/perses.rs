@@ -1,12 +1,13 @@
 //! Perses (Sun et al., ICSE 2018): syntax-guided reduction.
 //!
 //! Nodes are visited largest first (by token count). For each node: replace it by a
-//! compatible descendant (the slot it sits in accepts the descendant's kind), else ddmin
-//! over the elements of each of its repeated slots, then try deleting each optional child.
+//! compatible descendant (the slot it sits in accepts the descendant's kind), else sweep
+//! the elements of each of its repeated slots from the end (see [`Sweep`]), then try
+//! deleting each optional child.
 //! The session repeats rounds (re-parsing in between) until one makes no progress.
 
-use super::ddmin::Chunks;
 use super::lists::{deletion_edit, list_slots, optional_children, replacements, slot_may_be_empty};
+use super::sweep::Sweep;
 use super::{Edit, Pass, Program};
 use crate::tree::NodeId;
 use std::rc::Rc;
@@ -38,7 +39,7 @@ enum Work {
         node: NodeId,
         slots: Rc<Vec<Vec<NodeId>>>,
         slot: usize,
-        dd: Option<(Rc<Vec<NodeId>>, Chunks)>,
+        dd: Option<(Rc<Vec<NodeId>>, Sweep)>,
     },
     Optional {
         children: Rc<Vec<NodeId>>,
@@ -155,7 +156,7 @@ impl Pass for Perses {
                         let alive: Vec<NodeId> =
                             elems.iter().copied().filter(|&e| prog.alive(e)).collect();
                         let may_empty = slot_may_be_empty(&prog.tree, elems[0]);
-                        let mut chunks = Chunks::new((0..alive.len() as u32).collect(), may_empty);
+                        let mut chunks = Sweep::new((0..alive.len() as u32).collect(), may_empty);
                         if self.min_mass > 0 {
                             let mass = alive.iter().map(|&e| prog.size_of(e) as u32).collect();
                             chunks = chunks.coarse(Rc::new(mass), self.min_mass);

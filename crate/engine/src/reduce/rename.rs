@@ -142,6 +142,7 @@ impl Rename {
         Some(Edit {
             delete: Vec::new(),
             replace: self.renaming(s, &name).collect(),
+            ..Edit::default()
         })
     }
 }
@@ -191,7 +192,7 @@ impl Pass for Rename {
 #[cfg(test)]
 mod tests {
     use super::nth_name;
-    use crate::reduce::tests::{drive, session};
+    use crate::reduce::tests::{drive, session_keeping_layout};
     use crate::reduce::Strategy;
     use crate::Lang;
     use std::collections::HashMap;
@@ -245,7 +246,7 @@ mod tests {
 
     fn renamed(lang: Lang, text: &str, fixed: &[&str]) -> String {
         let oracle = |t: &str| renamed_consistently(text, fixed, t);
-        let s = drive(session(lang, text, Strategy::Perses), 2, false, &oracle);
+        let s = drive(session_keeping_layout(lang, text), 2, false, &oracle);
         assert_eq!(s.stats().invalid_queries, 0);
         assert!(
             s.history().iter().all(|h| h.pass == "rename"),

@@ -190,6 +190,8 @@ pub struct Engine<S: Subject> {
     round_progress: bool,
     /// Rounds start coarse (big edits only) and end with a fine one.
     coarse: bool,
+    /// The size when the round began: a coarse round that does not halve it is the last.
+    round_start: usize,
     /// Past the fixpoint: running the finale's passes (see [`Subject::final_pass`]).
     finale: bool,
     round_deferred: bool,
@@ -306,6 +308,7 @@ impl<S: Subject> Engine<S> {
             pass_progress: false,
             round_progress: false,
             coarse: true,
+            round_start: stats.tokens_before,
             finale: false,
             round_deferred: false,
             inflight: VecDeque::new(),
@@ -612,7 +615,12 @@ impl<S: Subject> Engine<S> {
             // Another round while rounds make progress; a fine one after a coarse one that
             // put edits off; done after a round that changed nothing and put nothing off.
             None if self.round_progress || (self.coarse && self.round_deferred) => {
-                self.coarse = self.round_progress;
+                // Coarse rounds go on while they halve the program. One that removes less
+                // meets parts whose elements depend on each other in a chain (a header's
+                // declarations), which only one-at-a-time deletion from the end takes apart.
+                let size = self.subject.size();
+                self.coarse &= self.round_progress && size * 2 <= self.round_start;
+                self.round_start = size;
                 self.round_progress = false;
                 self.round_deferred = false;
                 self.pass_index = 0;

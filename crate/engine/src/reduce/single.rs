@@ -1,7 +1,7 @@
 //! One program under reduction: the [`Subject`] of a [`Session`].
 
 use super::session::{Engine, Proposal, Stats, Subject};
-use super::{tolerance, Edit, Pass, Program, Strategy};
+use super::{tolerance, Edit, Pass, PassKind, Program, Strategy};
 use crate::tree::{Parser, Validity};
 use crate::{InputError, Lang, Recording, Side};
 
@@ -16,6 +16,8 @@ pub struct Settings {
     /// End with the strategy's finale: C's implicit int, whose candidates the grammar cannot
     /// parse (they are valid C89; counted apart in `Stats::unparsed_queries`).
     pub implicit_int: bool,
+    /// End by laying the result out afresh (kept only if it stays interesting).
+    pub format: bool,
 }
 
 impl Default for Settings {
@@ -25,6 +27,7 @@ impl Default for Settings {
             cross_check: cfg!(debug_assertions),
             strict: false,
             implicit_int: false,
+            format: true,
         }
     }
 }
@@ -33,14 +36,15 @@ impl Default for Settings {
 pub struct Single {
     parser: Parser,
     strategy: Strategy,
-    /// Whether the strategy's finale runs.
-    finale: bool,
+    /// Whether the finale's optional passes run.
+    implicit_int: bool,
+    format: bool,
     prog: Program,
     best: String,
     best_raw: tree_sitter::Tree,
     size: usize,
-    /// Whether `prog` is a fresh parse of `best`, or one with only a finale's deletions since
-    /// (either way `size` is exact).
+    /// Whether `prog` is a fresh parse of `best`, or one with only a finale's changes since
+    /// (either way `size` is exact and `finish` need not parse).
     fresh: bool,
     /// Tokens of `prog`'s tree in its error regions: where candidates may have errors.
     marked: Vec<bool>,
@@ -130,7 +134,14 @@ impl Subject for Single {
     }
 
     fn final_pass(&mut self, i: usize) -> Option<Self::Pass> {
-        let kind = self.strategy.finale().get(i).filter(|_| self.finale)?;
+        let finale = self.strategy.finale().iter();
+        let kind = finale
+            .filter(|&&k| match k {
+                PassKind::ImplicitInt => self.implicit_int,
+                PassKind::Format => self.format,
+                _ => true,
+            })
+            .nth(i)?;
         Some(kind.start(&self.prog, false))
     }
 
@@ -164,6 +175,9 @@ impl Subject for Single {
             self.prog = change.prog;
             self.best = text;
             self.size = change.size;
+            // Nothing parses it again, and its size is exact: no refresh at the end (the
+            // tree it would take is gone).
+            self.fresh = true;
             pass.accepted(&self.prog);
             return;
         }
@@ -218,7 +232,8 @@ impl Engine<Single> {
         let subject = Single {
             parser,
             strategy: settings.strategy,
-            finale: settings.implicit_int,
+            implicit_int: settings.implicit_int,
+            format: settings.format,
             prog,
             best: text.to_string(),
             best_raw,

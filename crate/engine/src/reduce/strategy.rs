@@ -2,8 +2,8 @@
 //! round after round, until a round changes nothing.
 
 use super::{
-    comments, ddmin, hdd, implicit_int, perses, rename, transform, types, unparsed, unwrap, Pass,
-    Program,
+    comments, ddmin, format, hdd, implicit_int, perses, rename, transform, types, unparsed, unwrap,
+    Pass, Program,
 };
 
 /// A single-program pass, by name.
@@ -21,6 +21,7 @@ pub enum PassKind {
     Types,
     Rename,
     ImplicitInt,
+    Format,
 }
 
 impl PassKind {
@@ -40,6 +41,7 @@ impl PassKind {
             PassKind::LineMarkers => Box::new(ddmin::DdminUnits::line_markers(prog)),
             PassKind::Unwrap => Box::new(unwrap::pass(prog)),
             PassKind::ImplicitInt => Box::new(implicit_int::pass(prog)),
+            PassKind::Format => Box::new(format::Format::default()),
         }
     }
 }
@@ -80,9 +82,9 @@ const PERSES: &[Step] = &[
     fine_only(PassKind::Transform),
     every_round(PassKind::Rename),
 ];
-/// Passes whose candidates the grammar cannot parse run once, after the fixpoint, when the
-/// settings ask for them (`Settings::implicit_int`).
-const PERSES_FINALE: &[PassKind] = &[PassKind::ImplicitInt];
+/// After the fixpoint, once: the layout, then (when the settings ask for it,
+/// `Settings::implicit_int`) the pass whose candidates the grammar cannot parse.
+const PERSES_FINALE: &[PassKind] = &[PassKind::Format, PassKind::ImplicitInt];
 const HDD: &[Step] = &[every_round(PassKind::Comments), every_round(PassKind::Hdd)];
 const DDMIN_LINES: &[Step] = &[
     every_round(PassKind::Comments),
@@ -140,7 +142,7 @@ impl Strategy {
         }
     }
 
-    /// The passes of the finale, after the fixpoint: their candidates are not parsed.
+    /// The passes of the finale, after the fixpoint: nothing is parsed again after them.
     pub fn finale(self) -> &'static [PassKind] {
         match self {
             Strategy::Perses => PERSES_FINALE,

@@ -66,6 +66,15 @@ pub(crate) fn session(lang: Lang, text: &str, strategy: Strategy) -> Session {
     .unwrap()
 }
 
+/// A session that keeps the original's layout: for tests of a pass's exact text.
+pub(crate) fn session_keeping_layout(lang: Lang, text: &str) -> Session {
+    let settings = Settings {
+        format: false,
+        ..Settings::default()
+    };
+    Session::new(lang, text, settings).unwrap()
+}
+
 const PROGRAM: &str = "#include <stdio.h>\n\
 typedef int T;\n\
 static int unused(int a, int b) { return a * b + 7; }\n\
@@ -416,4 +425,30 @@ fn per_pass_figures_add_up() {
     let json = serde_json::to_value(stats).unwrap();
     assert_eq!(json["passes"][0]["pass"], names[0]);
     assert!(json["passes"][0]["tokens_removed"].is_i64());
+}
+
+/// The figures of pass `name` in a finished session.
+fn pass_figures<'a>(s: &'a Session, name: &str) -> &'a super::session::PassStats {
+    s.stats().passes.iter().find(|p| p.pass == name).unwrap()
+}
+
+#[test]
+fn the_result_is_laid_out_afresh() {
+    let text = "int main(void)\n{\n\n\n      int marker = 42;   return   marker ;\n}\n";
+    let oracle = |t: &str| has_marker(t) && t.contains("main(void)");
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert_eq!(s.best(), "int main(void) {\n    int marker = 42;\n}\n");
+    let format = pass_figures(&s, "format");
+    assert_eq!((format.queries, format.accepted), (1, 1));
+}
+
+#[test]
+fn a_layout_the_property_needs_is_kept() {
+    // Like a misleading-indentation warning: the test reads the original's indentation.
+    let text = "int main(void) {\n  if (1)\n    f();\n    g();\n}\n";
+    let oracle = |t: &str| t.contains("if (1)\n    f();\n    g();");
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(oracle(s.best()), "{}", s.best());
+    let format = pass_figures(&s, "format");
+    assert_eq!((format.queries, format.accepted), (1, 0));
 }

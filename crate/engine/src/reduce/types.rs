@@ -183,7 +183,7 @@ fn drop_pointer(prog: &Program, decl: NodeId) -> Option<Edit> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reduce::tests::{drive, session};
+    use crate::reduce::tests::{drive, session_keeping_layout};
     use crate::reduce::Pass;
     use crate::reduce::Strategy;
     use crate::tree::Parser;
@@ -237,7 +237,7 @@ mod tests {
             let declared = !t.contains("T ") || t.contains("typedef long T;");
             alike && declared && t.contains("return x + y + z;")
         };
-        let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+        let s = drive(session_keeping_layout(Lang::C, text), 2, false, &oracle);
         assert_eq!(
             s.best(),
             "int x;\nint y;\nint f(int z) { return x + y + z; }\n"
@@ -257,7 +257,7 @@ mod tests {
                 t.contains("int *q; *q = 1; return *q;") || t.contains("int q; q = 1; return q;");
             p && q && t.contains("struct s { int x; };") && t.contains("int g(void) {")
         };
-        let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+        let s = drive(session_keeping_layout(Lang::C, text), 2, false, &oracle);
         assert_eq!(
             s.best(),
             "struct s { int x; };\nint a(struct s p) { return p.x; }\nint g(void) { int q; q = 1; return q; }\n"
@@ -270,7 +270,7 @@ mod tests {
         // Like a diagnostic that needs a 64-bit `x`: `int` will not do, `long` will.
         let oracle = |t: &str| t.contains("long x = 1;");
         let s = drive(
-            session(Lang::C, "unsigned long long x = 1;\n", Strategy::Perses),
+            session_keeping_layout(Lang::C, "unsigned long long x = 1;\n"),
             2,
             false,
             &oracle,
@@ -289,12 +289,7 @@ mod tests {
                 && t.contains(" n)")
                 && t.contains("return items + n;")
         };
-        let s = drive(
-            session(Lang::Cpp, text, Strategy::Perses),
-            2,
-            false,
-            &oracle,
-        );
+        let s = drive(session_keeping_layout(Lang::Cpp, text), 2, false, &oracle);
         assert_eq!(
             s.best(),
             "int find(int items, int n) { return items + n; }\n"

@@ -141,7 +141,7 @@ mod tests {
         let best = reduce(Lang::Cpp, text, &|t| {
             t.contains("unsigned size()") && t.contains(".size()")
         });
-        assert!(best.contains("unsigned size() ;"), "{best}");
+        assert!(best.contains("unsigned size();"), "{best}");
     }
 
     #[test]

@@ -1,0 +1,395 @@
+//! The layout of a final result: one statement a line, blocks indented by four spaces, one
+//! space between tokens where it reads well and none where it does not (`f(x)`, `a[i]`,
+//! `x;`), no blank runs. Only the white space between tokens changes, never a token, so the
+//! program means what it meant; a diagnostic that depends on layout (misleading indentation)
+//! may change, which is why the formatted text is a candidate like any other.
+//!
+//! Newlines that carry meaning stay: the end of a preprocessor directive or of a line
+//! comment, and in JavaScript every newline of the original (automatic semicolons).
+
+use crate::tree::{TokenId, Tree};
+use crate::unparse::would_fuse;
+use crate::Lang;
+
+const INDENT: &str = "    ";
+
+/// Braces whose parent is one of these hold values, not statements: they stay on one line.
+fn inline_braces(parent: &str) -> bool {
+    parent.contains("initializer")
+        || parent.contains("pattern")
+        || parent.contains("literal")
+        || matches!(
+            parent,
+            "object" | "use_list" | "scoped_use_list" | "token_tree" | "template_substitution"
+        )
+}
+
+/// Words after which `(` is not a call: `if (x)`, `while (x)`.
+fn keyword_before_paren(word: &str) -> bool {
+    matches!(
+        word,
+        "if" | "for" | "while" | "switch" | "return" | "catch" | "match" | "synchronized"
+    )
+}
+
+/// Node kinds in which `*` and `&` are unary or part of a declarator: `*p`, `&x`, `int *p`.
+fn prefix_kind(parent: &str) -> bool {
+    parent.contains("pointer")
+        || parent.contains("unary")
+        || parent.contains("reference")
+        || parent == "abstract_function_declarator"
+        || parent == "dereference_expression"
+}
+
+struct Tok<'a> {
+    text: &'a str,
+    parent: &'static str,
+    comment: bool,
+    /// A preprocessor line's newline (tree-sitter's C grammars give it as a token).
+    blank: bool,
+    /// The original had a line break before this token.
+    newline_before: bool,
+    /// It followed the previous token with nothing between, inside a literal (a string's
+    /// quotes, contents and escapes): it stays glued.
+    glued: bool,
+}
+
+/// The formatted text of `kept` (token ids in order), `subst` giving rewritten tokens' text.
+pub fn format<'a>(
+    tree: &'a Tree,
+    kept: impl Iterator<Item = TokenId>,
+    text_of: impl Fn(TokenId) -> &'a str,
+) -> String {
+    let mut toks = Vec::new();
+    let mut prev: Option<TokenId> = None;
+    for t in kept {
+        let tok = &tree.tokens[t as usize];
+        let leaf = tree.node(tok.node);
+        let parent = leaf.parent.map_or("", |p| tree.node(p).kind);
+        let gap =
+            prev.map(|p| &tree.text[tree.tokens[p as usize].end as usize..tok.start as usize]);
+        let newline_before = gap.is_some_and(|g| g.contains('\n'));
+        let literal = |k: &str| k.contains("string") || k.contains("char") || k.contains("literal");
+        // Macro arguments (token trees) keep their tight spots too: `sq!(2)`.
+        let inside = literal(parent) || parent.contains("substitution") || parent == "token_tree";
+        let glued = prev.is_some_and(|p| p + 1 == t) && gap == Some("") && inside;
+        toks.push(Tok {
+            text: text_of(t),
+            parent,
+            comment: tok.comment,
+            blank: tok.blank,
+            newline_before,
+            glued,
+        });
+        prev = Some(t);
+    }
+    Layout::new(tree.lang).run(&toks)
+}
+
+struct Layout {
+    out: String,
+    depth: usize,
+    /// Open parentheses and brackets: `;` inside `for (;;)` does not end a line.
+    parens: usize,
+    /// Open braces, each whether it holds values (and so stays on its line) or statements.
+    braces: Vec<Brace>,
+    /// The current line is a preprocessor directive: it ends only where the original's did.
+    directive: bool,
+    keep_newlines: bool,
+    /// C and C++ have preprocessor directives.
+    directives: bool,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Brace {
+    /// `{1, 2}`: on one line, no spaces inside.
+    Inline,
+    /// `{}` of a function or a block: on one line, then a new line.
+    Empty,
+    /// Statements or members, one a line, indented; the kind of node that holds them.
+    Block(&'static str),
+}
+
+impl Layout {
+    fn new(lang: Lang) -> Layout {
+        Layout {
+            out: String::new(),
+            depth: 0,
+            parens: 0,
+            braces: Vec::new(),
+            directive: false,
+            keep_newlines: lang == Lang::JavaScript,
+            directives: matches!(lang, Lang::C | Lang::Cpp),
+        }
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.out.is_empty() || self.out.ends_with('\n')
+    }
+
+    fn newline(&mut self) {
+        if !self.at_line_start() {
+            // No trailing spaces.
+            let trimmed = self.out.trim_end_matches(' ').len();
+            self.out.truncate(trimmed);
+            self.out.push('\n');
+        }
+        self.directive = false;
+    }
+
+    fn push(&mut self, text: &str, space: bool) {
+        if self.at_line_start() {
+            if !self.directive {
+                self.out.push_str(&INDENT.repeat(self.depth));
+            }
+        } else {
+            let last = self.out.chars().next_back();
+            // `a.#p`, `List<>`: pairs that `would_fuse` fears but no language joins.
+            let fuse = match (last, text.chars().next()) {
+                (Some('.'), _) | (Some('<'), Some('>')) => false,
+                (Some(a), Some(b)) => would_fuse(a, b),
+                _ => false,
+            };
+            if (space || fuse) && !self.out.ends_with(' ') {
+                self.out.push(' ');
+            }
+        }
+        self.out.push_str(text);
+    }
+
+    fn run(mut self, toks: &[Tok]) -> String {
+        for (i, tok) in toks.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|p| &toks[p]);
+            let next = toks.get(i + 1);
+            if tok.blank {
+                self.newline();
+                continue;
+            }
+            let text = tok.text;
+            if tok.glued {
+                self.out.push_str(text);
+                continue;
+            }
+            if tok.newline_before && (self.directive || self.keep_newlines) {
+                self.newline();
+            }
+            if self.directives && text.starts_with('#') {
+                self.newline();
+                self.directive = true;
+                self.push(text, false);
+                continue;
+            }
+            if self.directive {
+                self.push(text, true);
+                continue;
+            }
+            if tok.comment {
+                if tok.newline_before {
+                    self.newline();
+                }
+                self.push(text, true);
+                if text.starts_with("//") || next.is_some_and(|n| n.newline_before) {
+                    self.newline();
+                }
+                continue;
+            }
+            match text {
+                "{" => {
+                    let brace = if inline_braces(tok.parent) {
+                        Brace::Inline
+                    } else if next.is_some_and(|n| n.text == "}") {
+                        Brace::Empty
+                    } else {
+                        Brace::Block(tok.parent)
+                    };
+                    let after_opener = self.out.ends_with(['(', '[', ':'])
+                        && !self.out.ends_with(" :")
+                        || self.braces.last() == Some(&Brace::Inline) && self.out.ends_with('{');
+                    self.push(text, !after_opener);
+                    self.braces.push(brace);
+                    if matches!(brace, Brace::Block(_)) {
+                        self.depth += 1;
+                        self.newline();
+                    }
+                }
+                "}" => {
+                    let brace = self.braces.pop().unwrap_or(Brace::Inline);
+                    if matches!(brace, Brace::Block(_)) {
+                        self.depth = self.depth.saturating_sub(1);
+                        self.newline();
+                    }
+                    self.push(text, false);
+                    let same_line = next.is_some_and(|n| match n.text {
+                        ";" | "," | ")" | "]" | "." | "else" | "catch" | "finally" => true,
+                        // `do { ... } while (x);`, not a loop after a block.
+                        "while" => n.parent.starts_with("do"),
+                        _ => false,
+                    });
+                    if brace != Brace::Inline && !same_line && self.parens == 0 {
+                        self.newline();
+                    }
+                }
+                ";" => {
+                    self.push(text, false);
+                    if self.parens == 0 {
+                        self.newline();
+                    }
+                }
+                "(" | "[" => {
+                    let space = prev.is_some_and(|p| {
+                        let word = p
+                            .text
+                            .chars()
+                            .last()
+                            .is_some_and(|c| c.is_alphanumeric() || c == '_');
+                        let closer = matches!(p.text, ")" | "]" | ">");
+                        (keyword_before_paren(p.text) || (!word && !closer))
+                            && !matches!(p.text, "(" | "[" | "!" | "~" | "::" | "." | "->" | "#")
+                            && !(text == "(" && prefix_kind(p.parent) && p.text == "*")
+                    });
+                    self.push(text, space);
+                    self.parens += 1;
+                }
+                ")" | "]" => {
+                    self.push(text, false);
+                    self.parens = self.parens.saturating_sub(1);
+                    if tok.parent.contains("attribute") && self.parens == 0 {
+                        self.newline();
+                    }
+                }
+                "," => {
+                    self.push(text, false);
+                    // Members of a block separated by commas (enumerators, Rust fields,
+                    // match arms): one a line.
+                    let member = |k: &str| k == tok.parent || tok.parent == "match_arm";
+                    if self.parens == 0
+                        && matches!(self.braces.last(), Some(Brace::Block(k)) if member(k))
+                    {
+                        self.newline();
+                    }
+                }
+                "." | "->" | "::" | "?." => {
+                    self.push(text, false);
+                }
+                _ => {
+                    let space = prev.is_some_and(|p| !glues_after(p, tok)) && !glues_before(tok);
+                    self.push(text, space);
+                    // `public:` on a line of its own.
+                    if text == ":" && prev.is_some_and(|p| p.parent.contains("access")) {
+                        self.newline();
+                    }
+                }
+            }
+        }
+        self.newline();
+        self.out
+    }
+}
+
+/// Whether no space goes after `p` when `tok` follows it.
+fn glues_after(p: &Tok, tok: &Tok) -> bool {
+    match p.text {
+        "(" | "[" | "." | "->" | "::" | "!" | "~" | "?." | "@" | "#" => true,
+        "{" => inline_braces(p.parent),
+        "++" | "--" => prefix_kind(p.parent) || p.parent.contains("update"),
+        "*" | "&" | "&&" | "-" | "+" => prefix_kind(p.parent),
+        "<" => p.parent.contains("template") || p.parent.contains("type_arguments"),
+        _ => {
+            tok.text == ">"
+                && (tok.parent.contains("template") || tok.parent.contains("type_arguments"))
+        }
+    }
+}
+
+/// Whether no space goes before `tok` whatever precedes it.
+fn glues_before(tok: &Tok) -> bool {
+    match tok.text {
+        ";" | "," | ")" | "]" | "." | "->" | "::" => true,
+        "++" | "--" => tok.parent.contains("update") && !prefix_kind(tok.parent),
+        "<" => tok.parent.contains("template") || tok.parent.contains("type_arguments"),
+        // `a ? b : c`, `class C : B`, `for (x : xs)`, `C() : x(0)` have a space before.
+        ":" => ![
+            "conditional",
+            "ternary",
+            "base_class",
+            "for_range",
+            "enhanced_for",
+            "field_initializer_list",
+        ]
+        .iter()
+        .any(|k| tok.parent.contains(k)),
+        "!" => tok.parent.contains("macro"),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::Parser;
+
+    /// The layout of `text`, checked to read as the same tokens.
+    fn formatted(lang: Lang, text: &str) -> String {
+        let mut parser = Parser::new(lang);
+        let tree = parser.parse(text);
+        let out = format(&tree, 0..tree.tokens.len() as TokenId, |t| {
+            tree.token_text(t)
+        });
+        let again = parser.parse(&out);
+        let texts = |t: &Tree| {
+            (0..t.tokens.len() as TokenId)
+                .map(|i| t.token_text(i).to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(texts(&tree), texts(&again), "{out}");
+        out
+    }
+
+    #[test]
+    fn c_gets_one_statement_a_line() {
+        let c = "#include <stdio.h>\n#define N 3\nstruct S { int a; int *p; };\n\n\n\
+                 int  b( int x,int y )\n{\n  int a[2][2] = {{1,2}} ;\n      if (x>y) { return a[0x7 + 1][0]; } else return -x;\n\
+                 for (int i=0;i<N;i++) { x += i++; }\n    while(1);\n do { x--; } while (x);\n\
+                 return *s.p + (int) y;\n}\nvoid e() {}\nint main(void){printf(\"%d\\n\", b(1,2)); return 0;}\n";
+        let want = "#include <stdio.h>\n#define N 3\nstruct S {\n    int a;\n    int *p;\n};\n\
+                    int b(int x, int y) {\n    int a[2][2] = {{1, 2}};\n    if (x > y) {\n        return a[0x7 + 1][0];\n    } else return -x;\n\
+                    \x20   for (int i = 0; i < N; i++) {\n        x += i++;\n    }\n    while (1);\n    do {\n        x--;\n    } while (x);\n\
+                    \x20   return *s.p + (int) y;\n}\nvoid e() {}\nint main(void) {\n    printf(\"%d\\n\", b(1, 2));\n    return 0;\n}\n";
+        assert_eq!(formatted(Lang::C, c), want);
+    }
+
+    #[test]
+    fn cpp_templates_bases_and_access() {
+        let cpp = "namespace n { template<typename T,int N> struct A { T d[N]; }; }\n\
+                   class C:public B{public:C():x(0){} int f(A<unsigned,8>&a){return x?1:2;} private:int x;};";
+        let want = "namespace n {\n    template<typename T, int N> struct A {\n        T d[N];\n    };\n}\n\
+                    class C : public B {\n    public:\n    C() : x(0) {}\n    int f(A<unsigned, 8> &a) {\n        return x ? 1 : 2;\n    }\n    private:\n    int x;\n};\n";
+        assert_eq!(formatted(Lang::Cpp, cpp), want);
+    }
+
+    #[test]
+    fn rust_fields_arms_attributes_and_macros() {
+        let rs = "use std::collections::{HashMap, HashSet};\n#[derive(Debug)] struct P { x: i32, y: Vec<u8> }\n\
+                  fn main() { let p = P { x: 1, y: vec![1,2] }; match p.x { 1 => println!(\"{}\", 2), _ => {} } let r = &mut 3; *r += 1; }";
+        let want = "use std::collections::{HashMap, HashSet};\n#[derive(Debug)]\nstruct P {\n    x: i32,\n    y: Vec<u8>\n}\n\
+                    fn main() {\n    let p = P {x: 1, y: vec![1,2]};\n    match p.x {\n        1 => println!(\"{}\", 2),\n        _ => {}\n    }\n\
+                    \x20   let r = &mut 3;\n    *r += 1;\n}\n";
+        assert_eq!(formatted(Lang::Rust, rs), want);
+    }
+
+    #[test]
+    fn javascript_keeps_its_line_breaks_and_template_strings() {
+        let js = "function f(a) { if (a) { return {x: 1} }\n  let s = `t${a}`\n  return s }\nclass K { #p = 1; m() { return this.#p } }";
+        let want = "function f(a) {\n    if (a) {\n        return {x: 1}\n    }\n    let s = `t${a}`\n    return s\n}\n\
+                    class K {\n    #p = 1;\n    m() {\n        return this.#p\n    }\n}\n";
+        assert_eq!(formatted(Lang::JavaScript, js), want);
+    }
+
+    #[test]
+    fn java_generics_and_try() {
+        let java = "import java.util.*;\nclass A { List<String> xs = new ArrayList<>(); void run() { for (String s : xs) { f(s); } try { g(); } catch (Exception e) { } } }";
+        let want = "import java.util.*;\nclass A {\n    List<String> xs = new ArrayList<>();\n    void run() {\n        for (String s : xs) {\n            f(s);\n        }\n\
+                    \x20       try {\n            g();\n        } catch (Exception e) {}\n    }\n}\n";
+        assert_eq!(formatted(Lang::Java, java), want);
+    }
+}
