@@ -193,7 +193,6 @@ impl Pass for Rename {
 mod tests {
     use super::nth_name;
     use crate::reduce::tests::{drive, session_keeping_layout};
-    use crate::reduce::Strategy;
     use crate::Lang;
     use std::collections::HashMap;
 

@@ -452,3 +452,27 @@ fn a_layout_the_property_needs_is_kept() {
     let format = pass_figures(&s, "format");
     assert_eq!((format.queries, format.accepted), (1, 0));
 }
+
+#[test]
+fn transforms_fold_a_constant_expression() {
+    // Like an array-bounds warning that quotes the subscript's value.
+    let text = "int a[4];\nint f(void) { return a[0x7L + (1 << 1) * 3]; }\n";
+    let oracle = |t: &str| {
+        let t = t.replace(' ', "");
+        t.contains("a[0x7L+(1<<1)*3]") || t.contains("a[13]")
+    };
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(s.best().contains("a[13]"), "{}", s.best());
+}
+
+#[test]
+fn a_loop_goes_once_its_continue_is_a_plain_statement() {
+    let text = "int f(void) {\n  for (;;) {\n    if (x)\n      continue;\n    g();\n  }\n}\n";
+    let oracle = |t: &str| t.contains("if (x)") && t.contains("g();");
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(
+        !s.best().contains("for") && !s.best().contains("continue"),
+        "{}",
+        s.best()
+    );
+}

@@ -7,6 +7,7 @@
 //! - propagate a constant: a variable initialised with a literal and never written is read
 //!   as that literal everywhere, and its declaration goes;
 //! - replace a function's body by `;` (a declaration, when only its type matters);
+//! - fold a constant expression into its value (`0x7EBAL + 1` to `32443`, see `fold.rs`);
 //! - replace a statement by the trivial one, `0;` (a loop or a branch is often kept only for
 //!   being a statement there);
 //! - replace an expression, or a variable where it is read, by `0`.
@@ -42,10 +43,24 @@ pub enum Site {
     /// An `init_declarator` whose value is a literal.
     Constant(NodeId),
     Statement(NodeId),
+    /// An expression of integer literals and operators, and its value.
+    Fold(NodeId, i128),
     Zero(NodeId),
     /// A function definition's body, which `;` may replace (a declaration is enough when
     /// only the function's type matters).
     Body(NodeId),
+}
+
+/// Whether statement `n` is a keyword and `;` (`continue;`, `break;`, `return;`).
+fn is_jump(prog: &Program, n: NodeId) -> bool {
+    let tokens = kept_tokens(prog, n);
+    let tree = &prog.tree;
+    tokens.len() == 2
+        && !tree.node(tree.tokens[tokens[0] as usize].node).named
+        && prog
+            .text_of(tokens[0])
+            .chars()
+            .all(|c| c.is_ascii_alphabetic())
 }
 
 /// Whether `kind` is an expression (`what` = "expression") or a statement, by its supertypes.
@@ -68,6 +83,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     let mut constants = Vec::new();
     let mut bodies = Vec::new();
     let mut zeros: Vec<(usize, NodeId)> = Vec::new();
+    let mut folds: Vec<(usize, NodeId, i128)> = Vec::new();
     let mut statements: Vec<(usize, NodeId)> = Vec::new();
     for n in 0..tree.nodes.len() as NodeId {
         let node = tree.node(n);
@@ -102,12 +118,22 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         } else if k.trivial_statement.is_some()
             && node.named
             && is_a(tree, kind, k.statement)
-            && prog.size_of(n) > 2
+            && (prog.size_of(n) > 2 || is_jump(prog, n))
         {
-            // `{}` and `x;` are no bigger than `0;`.
+            // `{}` and `x;` are no bigger than `0;`; `continue;` is not either, but a loop
+            // around it may go once it is `0;`.
             statements.push((prog.size_of(n), n));
         } else if k.trivial_expression.is_some() && node.named && is_a(tree, kind, k.expression) {
             let size = prog.size_of(n);
+            if size >= 3 {
+                let texts: Vec<&str> = kept_tokens(prog, n)
+                    .iter()
+                    .map(|&t| prog.text_of(t))
+                    .collect();
+                if let Some(v) = super::fold::value(&texts) {
+                    folds.push((size, n, v));
+                }
+            }
             // A variable read as `0` no longer needs its declaration (C-Reduce's
             // "replace a variable by a constant"); names being declared or called stay.
             let read = kind == k.identifier
@@ -118,12 +144,14 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         }
     }
     zeros.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
+    folds.sort_by_key(|&(size, n, _)| (std::cmp::Reverse(size), n));
     statements.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
     let mut sites = typedefs;
     sites.extend(params);
     sites.extend(dimensions);
     sites.extend(constants);
     sites.extend(bodies);
+    sites.extend(folds.into_iter().map(|(_, n, v)| Site::Fold(n, v)));
     sites.extend(
         statements
             .into_iter()
@@ -147,6 +175,7 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
         Site::Dimension(n) => drop_dimension(prog, n),
         Site::Constant(n) => propagate_constant(prog, n),
         Site::Statement(n) => replace_by(prog, n, k.trivial_statement?),
+        Site::Fold(n, v) => replace_by(prog, n, &v.to_string()),
         Site::Zero(n) => replace_by(prog, n, k.trivial_expression?),
         Site::Body(n) => replace_by(prog, n, ";"),
     }

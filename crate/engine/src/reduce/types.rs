@@ -185,7 +185,6 @@ mod tests {
     use super::*;
     use crate::reduce::tests::{drive, session_keeping_layout};
     use crate::reduce::Pass;
-    use crate::reduce::Strategy;
     use crate::tree::Parser;
     use crate::Lang;
 
