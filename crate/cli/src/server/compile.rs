@@ -120,6 +120,7 @@ pub fn prepare(compiler: &Compiler, req: CompileRequest, limits: &Limits) -> Res
 /// Runs a job and returns Compiler Explorer's JSON answer. `Err` only when the job folder or
 /// the source file could not be made (a 500).
 pub fn run(job: Job) -> Result<Value, String> {
+    wait_out_a_stop();
     let parent = jobs_folder();
     std::fs::DirBuilder::new()
         .recursive(true)
@@ -151,14 +152,33 @@ pub fn run(job: Job) -> Result<Value, String> {
         lines: job.limits.output_lines,
         cut: false,
     };
+    // A job killed because the server is stopping has no answer: its client sees the
+    // connection close, not a verdict.
+    wait_out_a_stop();
     Ok(result.to_json(&mut budget))
     // `dir` is removed here.
+}
+
+/// Set once the server has begun to stop (a signal): jobs get no answer from then on.
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// While the server stops, a job neither starts nor answers: it waits for the exit, which
+/// closes its connection (a 500 for a folder removed under it would read as a failure).
+fn wait_out_a_stop() {
+    while STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::park();
+    }
 }
 
 /// Where this server's job folders are: one folder per server process, so that a server
 /// killed without cleaning up leaves something to recognise.
 fn jobs_folder() -> PathBuf {
     std::env::temp_dir().join(format!("whittle-serve-{}", std::process::id()))
+}
+
+/// Marks the server as stopping: from now on no job starts or answers.
+pub fn stop_jobs() {
+    STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
 }
 
 /// Removes this server's job folders (on SIGINT and SIGTERM, after its jobs were killed).

@@ -207,6 +207,7 @@ fn on_signals_stop() -> Result<(), String> {
             _ = interrupt.recv() => 130,
             _ = terminate.recv() => 143,
         };
+        compile::stop_jobs();
         crate::process::kill_all();
         compile::remove_job_folders();
         std::process::exit(code);
