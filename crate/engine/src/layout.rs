@@ -1,4 +1,4 @@
-//! The layout of a final result: one statement a line, blocks indented by four spaces, one
+//! The layout of a final result: one statement a line, blocks indented by two spaces, one
 //! space between tokens where it reads well and none where it does not (`f(x)`, `a[i]`,
 //! `x;`), no blank runs. Only the white space between tokens changes, never a token, so the
 //! program means what it meant; a diagnostic that depends on layout (misleading indentation)
@@ -11,7 +11,7 @@ use crate::tree::{TokenId, Tree};
 use crate::unparse::would_fuse;
 use crate::Lang;
 
-const INDENT: &str = "    ";
+const INDENT: &str = "  ";
 
 /// Braces whose parent is one of these hold values, not statements: they stay on one line.
 fn inline_braces(parent: &str) -> bool {
@@ -39,6 +39,19 @@ fn prefix_kind(parent: &str) -> bool {
         || parent.contains("reference")
         || parent == "abstract_function_declarator"
         || parent == "dereference_expression"
+}
+
+/// `text` without blank lines and trailing spaces: the original's layout otherwise.
+pub fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let line = line.trim_end();
+        if !line.is_empty() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 struct Tok<'a> {
@@ -351,10 +364,10 @@ mod tests {
                  int  b( int x,int y )\n{\n  int a[2][2] = {{1,2}} ;\n      if (x>y) { return a[0x7 + 1][0]; } else return -x;\n\
                  for (int i=0;i<N;i++) { x += i++; }\n    while(1);\n do { x--; } while (x);\n\
                  return *s.p + (int) y;\n}\nvoid e() {}\nint main(void){printf(\"%d\\n\", b(1,2)); return 0;}\n";
-        let want = "#include <stdio.h>\n#define N 3\nstruct S {\n    int a;\n    int *p;\n};\n\
-                    int b(int x, int y) {\n    int a[2][2] = {{1, 2}};\n    if (x > y) {\n        return a[0x7 + 1][0];\n    } else return -x;\n\
-                    \x20   for (int i = 0; i < N; i++) {\n        x += i++;\n    }\n    while (1);\n    do {\n        x--;\n    } while (x);\n\
-                    \x20   return *s.p + (int) y;\n}\nvoid e() {}\nint main(void) {\n    printf(\"%d\\n\", b(1, 2));\n    return 0;\n}\n";
+        let want = "#include <stdio.h>\n#define N 3\nstruct S {\n  int a;\n  int *p;\n};\n\
+                    int b(int x, int y) {\n  int a[2][2] = {{1, 2}};\n  if (x > y) {\n    return a[0x7 + 1][0];\n  } else return -x;\n\
+                    \x20 for (int i = 0; i < N; i++) {\n    x += i++;\n  }\n  while (1);\n  do {\n    x--;\n  } while (x);\n\
+                    \x20 return *s.p + (int) y;\n}\nvoid e() {}\nint main(void) {\n  printf(\"%d\\n\", b(1, 2));\n  return 0;\n}\n";
         assert_eq!(formatted(Lang::C, c), want);
     }
 
@@ -362,8 +375,8 @@ mod tests {
     fn cpp_templates_bases_and_access() {
         let cpp = "namespace n { template<typename T,int N> struct A { T d[N]; }; }\n\
                    class C:public B{public:C():x(0){} int f(A<unsigned,8>&a){return x?1:2;} private:int x;};";
-        let want = "namespace n {\n    template<typename T, int N> struct A {\n        T d[N];\n    };\n}\n\
-                    class C : public B {\n    public:\n    C() : x(0) {}\n    int f(A<unsigned, 8> &a) {\n        return x ? 1 : 2;\n    }\n    private:\n    int x;\n};\n";
+        let want = "namespace n {\n  template<typename T, int N> struct A {\n    T d[N];\n  };\n}\n\
+                    class C : public B {\n  public:\n  C() : x(0) {}\n  int f(A<unsigned, 8> &a) {\n    return x ? 1 : 2;\n  }\n  private:\n  int x;\n};\n";
         assert_eq!(formatted(Lang::Cpp, cpp), want);
     }
 
@@ -371,25 +384,25 @@ mod tests {
     fn rust_fields_arms_attributes_and_macros() {
         let rs = "use std::collections::{HashMap, HashSet};\n#[derive(Debug)] struct P { x: i32, y: Vec<u8> }\n\
                   fn main() { let p = P { x: 1, y: vec![1,2] }; match p.x { 1 => println!(\"{}\", 2), _ => {} } let r = &mut 3; *r += 1; }";
-        let want = "use std::collections::{HashMap, HashSet};\n#[derive(Debug)]\nstruct P {\n    x: i32,\n    y: Vec<u8>\n}\n\
-                    fn main() {\n    let p = P {x: 1, y: vec![1,2]};\n    match p.x {\n        1 => println!(\"{}\", 2),\n        _ => {}\n    }\n\
-                    \x20   let r = &mut 3;\n    *r += 1;\n}\n";
+        let want = "use std::collections::{HashMap, HashSet};\n#[derive(Debug)]\nstruct P {\n  x: i32,\n  y: Vec<u8>\n}\n\
+                    fn main() {\n  let p = P {x: 1, y: vec![1,2]};\n  match p.x {\n    1 => println!(\"{}\", 2),\n    _ => {}\n  }\n\
+                    \x20 let r = &mut 3;\n  *r += 1;\n}\n";
         assert_eq!(formatted(Lang::Rust, rs), want);
     }
 
     #[test]
     fn javascript_keeps_its_line_breaks_and_template_strings() {
         let js = "function f(a) { if (a) { return {x: 1} }\n  let s = `t${a}`\n  return s }\nclass K { #p = 1; m() { return this.#p } }";
-        let want = "function f(a) {\n    if (a) {\n        return {x: 1}\n    }\n    let s = `t${a}`\n    return s\n}\n\
-                    class K {\n    #p = 1;\n    m() {\n        return this.#p\n    }\n}\n";
+        let want = "function f(a) {\n  if (a) {\n    return {x: 1}\n  }\n  let s = `t${a}`\n  return s\n}\n\
+                    class K {\n  #p = 1;\n  m() {\n    return this.#p\n  }\n}\n";
         assert_eq!(formatted(Lang::JavaScript, js), want);
     }
 
     #[test]
     fn java_generics_and_try() {
         let java = "import java.util.*;\nclass A { List<String> xs = new ArrayList<>(); void run() { for (String s : xs) { f(s); } try { g(); } catch (Exception e) { } } }";
-        let want = "import java.util.*;\nclass A {\n    List<String> xs = new ArrayList<>();\n    void run() {\n        for (String s : xs) {\n            f(s);\n        }\n\
-                    \x20       try {\n            g();\n        } catch (Exception e) {}\n    }\n}\n";
+        let want = "import java.util.*;\nclass A {\n  List<String> xs = new ArrayList<>();\n  void run() {\n    for (String s : xs) {\n      f(s);\n    }\n\
+                    \x20   try {\n      g();\n    } catch (Exception e) {}\n  }\n}\n";
         assert_eq!(formatted(Lang::Java, java), want);
     }
 }

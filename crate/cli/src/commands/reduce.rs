@@ -27,7 +27,7 @@ pub struct ReduceArgs {
     #[arg(long)]
     pub implicit_int: bool,
     /// Keep the original's layout instead of ending with the result laid out afresh (one
-    /// statement a line, four-space indents; kept only if the test still passes).
+    /// statement a line, two-space indents; kept only if the test still passes).
     #[arg(long)]
     pub keep_layout: bool,
 }

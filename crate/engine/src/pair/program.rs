@@ -153,7 +153,7 @@ impl PairProgram {
             tree: p.tree.clone(),
             keep: Rc::new(keep),
             subst: Rc::new(subst),
-            formatted: false,
+            layout: Default::default(),
         };
         PairProgram {
             seed: side(&self.seed, seed_keep, seed_subst),

@@ -1,32 +1,32 @@
-//! The `format` pass: the result laid out afresh ([`crate::layout`]), one candidate tried
-//! once the rounds are over. It is kept only if the test still says interesting: a
-//! diagnostic may depend on layout (misleading indentation), and then the original's
-//! white space stays.
+//! The `format` pass, once the rounds are over: the result laid out afresh
+//! ([`crate::layout`]), or if that loses the property (a diagnostic may depend on layout, as
+//! misleading indentation does) the original's layout without its blank lines and trailing
+//! spaces. Each is one candidate, kept only if the test still says interesting.
 
-use super::{Edit, Pass, Program};
+use super::{Edit, Layout, Pass, Program};
 use crate::tree::{Parser, TokenId};
 
 #[derive(Clone, Default)]
 pub struct Format {
-    tried: bool,
+    tried: usize,
 }
 
-/// Whether `prog` formatted reads as the same tokens: the layout only moves white space,
-/// and this makes sure no two tokens ran together or came apart.
-fn same_tokens(prog: &Program) -> bool {
-    let formatted = prog.after(&Edit {
-        format: true,
+const LAYOUTS: [Layout; 2] = [Layout::Fresh, Layout::Tidy];
+
+/// The edit that lays `prog` out as `layout`, if its text then reads as the same tokens:
+/// a layout only moves white space, and this makes sure no two tokens ran together or came
+/// apart.
+fn relayout(prog: &Program, layout: Layout) -> Option<Edit> {
+    let edit = Edit {
+        layout: Some(layout),
         ..Edit::default()
-    });
-    let tree = Parser::new(prog.tree.lang).parse(&formatted.text());
-    let before: Vec<&str> = (0..prog.tree.tokens.len() as TokenId)
+    };
+    let tree = Parser::new(prog.tree.lang).parse(&prog.after(&edit).text());
+    let before = (0..prog.tree.tokens.len() as TokenId)
         .filter(|&t| prog.kept(t))
-        .map(|t| prog.text_of(t))
-        .collect();
-    let after: Vec<&str> = (0..tree.tokens.len() as TokenId)
-        .map(|t| tree.token_text(t))
-        .collect();
-    before == after
+        .map(|t| prog.text_of(t));
+    let after = (0..tree.tokens.len() as TokenId).map(|t| tree.token_text(t));
+    before.eq(after).then_some(edit)
 }
 
 impl Pass for Format {
@@ -35,13 +35,15 @@ impl Pass for Format {
     }
 
     fn propose(&mut self, prog: &Program) -> Option<Edit> {
-        if std::mem::replace(&mut self.tried, true) || !same_tokens(prog) {
-            return None;
+        // Once a layout is accepted, the next would only undo it.
+        while prog.layout == Layout::Original {
+            let layout = *LAYOUTS.get(self.tried)?;
+            self.tried += 1;
+            if let Some(edit) = relayout(prog, layout).filter(|e| e.changes(prog)) {
+                return Some(edit);
+            }
         }
-        Some(Edit {
-            format: true,
-            ..Edit::default()
-        })
+        None
     }
 
     fn accepted(&mut self, _prog: &Program) {}

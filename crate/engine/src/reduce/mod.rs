@@ -63,8 +63,20 @@ pub struct Program {
     pub keep: Rc<Vec<bool>>,
     /// Tokens rewritten by transformations, with their new text.
     pub subst: Rc<Substitutions>,
-    /// Laid out afresh ([`crate::layout`]) instead of with the original's white space.
-    pub formatted: bool,
+    /// How its text is laid out.
+    pub layout: Layout,
+}
+
+/// How a program's text is laid out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// With the original's white space (see [`crate::unparse`]).
+    #[default]
+    Original,
+    /// The original's, without blank lines or trailing spaces.
+    Tidy,
+    /// Afresh, as [`crate::layout::format`] lays it out.
+    Fresh,
 }
 
 impl Program {
@@ -74,7 +86,7 @@ impl Program {
             tree: Rc::new(tree),
             keep: Rc::new(vec![true; n]),
             subst: Rc::default(),
-            formatted: false,
+            layout: Layout::Original,
         }
     }
 
@@ -114,14 +126,14 @@ impl Program {
             tree: self.tree.clone(),
             keep: Rc::new(keep),
             subst: self.subst.clone(),
-            formatted: self.formatted,
+            layout: self.layout,
         }
     }
 
     /// The program after `edit`: its deletions and its rewrites.
     pub fn after(&self, edit: &Edit) -> Program {
         let mut next = self.with_mask(self.mask_after(edit));
-        next.formatted |= edit.format;
+        next.layout = edit.layout.unwrap_or(self.layout);
         if !edit.replace.is_empty() {
             let subst = Rc::make_mut(&mut next.subst);
             for (t, text) in &edit.replace {
@@ -139,11 +151,16 @@ impl Program {
     }
 
     pub fn text(&self) -> String {
-        if self.formatted {
-            let kept = (0..self.tree.tokens.len() as TokenId).filter(|&t| self.kept(t));
-            return crate::layout::format(&self.tree, kept, |t| self.text_of(t));
+        let kept = || (0..self.tree.tokens.len() as TokenId).filter(|&t| self.kept(t));
+        match self.layout {
+            Layout::Fresh => crate::layout::format(&self.tree, kept(), |t| self.text_of(t)),
+            Layout::Tidy => crate::layout::tidy(&crate::unparse::unparse_with(
+                &self.tree,
+                &self.keep,
+                &self.subst,
+            )),
+            Layout::Original => crate::unparse::unparse_with(&self.tree, &self.keep, &self.subst),
         }
-        crate::unparse::unparse_with(&self.tree, &self.keep, &self.subst)
     }
 }
 
@@ -152,8 +169,8 @@ impl Program {
 pub struct Edit {
     pub delete: Vec<Range<TokenId>>,
     pub replace: Vec<(TokenId, String)>,
-    /// Lay the program out afresh (see [`crate::layout`]).
-    pub format: bool,
+    /// Lay the program out another way (see [`crate::layout`]).
+    pub layout: Option<Layout>,
 }
 
 impl Edit {
@@ -166,7 +183,7 @@ impl Edit {
 
     /// Whether the edit deletes or rewrites anything that is still kept.
     pub fn changes(&self, prog: &Program) -> bool {
-        (self.format && !prog.formatted)
+        self.layout.is_some_and(|l| l != prog.layout)
             || self.delete.iter().any(|r| r.clone().any(|t| prog.kept(t)))
             || self
                 .replace

@@ -437,20 +437,22 @@ fn the_result_is_laid_out_afresh() {
     let text = "int main(void)\n{\n\n\n      int marker = 42;   return   marker ;\n}\n";
     let oracle = |t: &str| has_marker(t) && t.contains("main(void)");
     let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
-    assert_eq!(s.best(), "int main(void) {\n    int marker = 42;\n}\n");
+    assert_eq!(s.best(), "int main(void) {\n  int marker = 42;\n}\n");
+    // The tidied layout may be queried in parallel, in case the fresh one fails.
     let format = pass_figures(&s, "format");
-    assert_eq!((format.queries, format.accepted), (1, 1));
+    assert!(format.queries <= 2 && format.accepted == 1, "{format:?}");
 }
 
 #[test]
 fn a_layout_the_property_needs_is_kept() {
     // Like a misleading-indentation warning: the test reads the original's indentation.
-    let text = "int main(void) {\n  if (1)\n    f();\n    g();\n}\n";
+    let text = "int main(void) {\n\n  if (1)\n    f();\n    g();   \n}\n";
     let oracle = |t: &str| t.contains("if (1)\n    f();\n    g();");
     let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
-    assert!(oracle(s.best()), "{}", s.best());
+    // Not laid out afresh, but tidied: no blank line, no trailing spaces.
+    assert_eq!(s.best(), "{\n  if (1)\n    f();\n    g();\n}\n");
     let format = pass_figures(&s, "format");
-    assert_eq!((format.queries, format.accepted), (1, 0));
+    assert_eq!((format.queries, format.accepted), (2, 1));
 }
 
 #[test]
