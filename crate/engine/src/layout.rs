@@ -96,10 +96,10 @@ pub fn format<'a>(
         });
         prev = Some(t);
     }
-    Layout::new(tree.lang).run(&toks)
+    Writer::new(tree.lang).run(&toks)
 }
 
-struct Layout {
+struct Writer {
     out: String,
     depth: usize,
     /// Open parentheses and brackets: `;` inside `for (;;)` does not end a line.
@@ -123,9 +123,9 @@ enum Brace {
     Block(&'static str),
 }
 
-impl Layout {
-    fn new(lang: Lang) -> Layout {
-        Layout {
+impl Writer {
+    fn new(lang: Lang) -> Writer {
+        Writer {
             out: String::new(),
             depth: 0,
             parens: 0,

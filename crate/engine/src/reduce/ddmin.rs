@@ -181,27 +181,59 @@ impl Pass for DdminUnits {
     }
 }
 
+/// A list deletion strategy as the tests drive it: [`Chunks`] and [`super::sweep::Sweep`].
+#[cfg(test)]
+pub(crate) trait Deletion {
+    fn propose(&mut self) -> Option<Vec<u32>>;
+    fn accepted(&mut self);
+    fn alive(self) -> Vec<u32>;
+    fn kept(&self) -> &[u32];
+}
+
+#[cfg(test)]
+impl Deletion for Chunks {
+    fn propose(&mut self) -> Option<Vec<u32>> {
+        Chunks::propose(self)
+    }
+    fn accepted(&mut self) {
+        Chunks::accepted(self)
+    }
+    fn alive(self) -> Vec<u32> {
+        self.alive
+    }
+    fn kept(&self) -> &[u32] {
+        &self.alive
+    }
+}
+
+/// Runs deletion `d` against a predicate on the kept set; returns what is kept and the tests.
+#[cfg(test)]
+pub(crate) fn run_deletion(
+    mut d: impl Deletion,
+    interesting: impl Fn(&[u32]) -> bool,
+) -> (Vec<u32>, usize) {
+    let mut queries = 0;
+    while let Some(set) = d.propose() {
+        let rest: Vec<u32> = d
+            .kept()
+            .iter()
+            .copied()
+            .filter(|u| !set.contains(u))
+            .collect();
+        queries += 1;
+        if interesting(&rest) {
+            d.accepted();
+        }
+    }
+    (d.alive(), queries)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Runs chunk deletion against a predicate on the kept set; returns what is kept.
     fn run(n: u32, interesting: impl Fn(&[u32]) -> bool) -> (Vec<u32>, usize) {
-        let mut c = Chunks::new((0..n).collect(), true);
-        let mut queries = 0;
-        while let Some(set) = c.propose() {
-            let rest: Vec<u32> = c
-                .alive
-                .iter()
-                .copied()
-                .filter(|u| !set.contains(u))
-                .collect();
-            queries += 1;
-            if interesting(&rest) {
-                c.accepted();
-            }
-        }
-        (c.alive, queries)
+        run_deletion(Chunks::new((0..n).collect(), true), interesting)
     }
 
     #[test]

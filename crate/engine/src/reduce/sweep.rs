@@ -127,23 +127,25 @@ impl Sweep {
 mod tests {
     use super::*;
 
-    /// Runs the sweep against a predicate on the kept set; returns what is kept.
-    fn run(n: u32, interesting: impl Fn(&[u32]) -> bool) -> (Vec<u32>, usize) {
-        let mut s = Sweep::new((0..n).collect(), true);
-        let mut queries = 0;
-        while let Some(set) = s.propose() {
-            let rest: Vec<u32> = s
-                .alive
-                .iter()
-                .copied()
-                .filter(|u| !set.contains(u))
-                .collect();
-            queries += 1;
-            if interesting(&rest) {
-                s.accepted();
-            }
+    use crate::reduce::ddmin::{run_deletion, Deletion};
+
+    impl Deletion for Sweep {
+        fn propose(&mut self) -> Option<Vec<u32>> {
+            Sweep::propose(self)
         }
-        (s.alive, queries)
+        fn accepted(&mut self) {
+            Sweep::accepted(self)
+        }
+        fn alive(self) -> Vec<u32> {
+            self.alive
+        }
+        fn kept(&self) -> &[u32] {
+            &self.alive
+        }
+    }
+
+    fn run(n: u32, interesting: impl Fn(&[u32]) -> bool) -> (Vec<u32>, usize) {
+        run_deletion(Sweep::new((0..n).collect(), true), interesting)
     }
 
     #[test]
