@@ -36,8 +36,10 @@ impl Pass for Format {
 
     fn propose(&mut self, prog: &Program) -> Option<Edit> {
         // Once a layout is accepted, the next would only undo it.
-        while prog.layout == Layout::Original {
-            let layout = *LAYOUTS.get(self.tried)?;
+        if prog.layout != Layout::Original {
+            return None;
+        }
+        while let Some(&layout) = LAYOUTS.get(self.tried) {
             self.tried += 1;
             if let Some(edit) = relayout(prog, layout).filter(|e| e.changes(prog)) {
                 return Some(edit);
