@@ -14,7 +14,8 @@
 //
 // With --cases it also runs on the five reduction cases of ../shared/bench/cases, whose "bug" is
 // a diagnostic: a witness is a mutant the compiler accepts without it (as the pairs'
-// check-seed.sh say). Per case: `whittle witness` without coverage (witnesses, queries, size of
+// check-seed.sh say), focused on the messages its regex matches. Per case: `whittle witness`
+// without coverage (witnesses, queries, size of
 // their diffs) and `whittle pair --variant FILE --auto-seed` (the seed found by the witness
 // search, then the pair reduced: its final diff in tokens). That part is slow.
 //
@@ -291,6 +292,7 @@ async function benchCase(name, opts, offers) {
   writeFileSync(join(wdir, 'trace.sh'), traceScript(meta, file), { mode: 0o755 });
   const w = await runWhittle([
     'witness', file, '--test', check, '--test-witness', join(wdir, 'witness.sh'), '--trace', join(wdir, 'trace.sh'),
+    ...(meta.regex ? ['--focus', meta.regex] : []),
     '--budget', String(opts.budget), '--seed', '1', '--out', join(wdir, 'witnesses'),
   ], wdir, opts);
   const diffs = witnessDiffs(w.stats, join(wdir, 'witnesses'));
@@ -315,6 +317,7 @@ async function benchCase(name, opts, offers) {
   const p = await runWhittle([
     'pair', '--variant', file, '--auto-seed', '--test-variant', check, '--test-seed', join(pdir, 'witness.sh'),
     '--witness-trace', join(pdir, 'trace.sh'),
+    ...(meta.regex ? ['--witness-focus', meta.regex] : []),
     ...(offers.witnessBudget ? ['--witness-budget', String(opts.budget)] : []),
   ], pdir, opts);
   Object.assign(result, {

@@ -153,6 +153,9 @@ test('focus: mutations drawn mostly near the lines the compiler pointed at', () 
   const w = new engine.WitnessReducer({ lang: 'c', text: PROGRAM, budget: 40, seed: 3 });
   const output = '<source>:5:3: warning: only once [-Wrare]\n<source>:1:1: warning: x [-Wcommon]\n<source>:2:1: warning: y [-Wcommon]\nother.c:5:1: warning: z [-Wrare]\n';
   assert.equal(w.focusOn(output, '<source>'), 3);
+  // With what the bug is about, only its messages count.
+  assert.equal(w.focusOn(output, '<source>', (m) => /only once/.test(m)), 1);
+  assert.equal(w.focusOn(output, '<source>', () => { throw new Error('a broken filter'); }), 3, 'a throw is no match');
 });
 
 test('an original that does not fail ends the search at once, and says so', () => {

@@ -7,12 +7,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as S from '../../web/src/state.js';
 import { decodeState, encodeState } from '../../web/src/permalink.js';
-import { WitnessSearch, observed } from '../../web/src/witness-search.js';
+import { WitnessSearch, aboutBug, observed } from '../../web/src/witness-search.js';
 import { AutoSeededPair } from '../../web/src/auto-seed.js';
 import engine, { WITNESS_PROGRAM as PROGRAM } from '../wasm/engine.mjs';
 
 
 // --- page state ------------------------------------------------------------------------------
+
+test('a regex property says which compiler messages the bug is about; a function or a negated regex does not', () => {
+  const about = aboutBug({ kind: 'regex', regex: 'this .if. clause does not guard' });
+  assert.equal(about("<source>:3:1: warning: this 'if' clause does not guard..."), true);
+  assert.equal(about('<source>:9:5: warning: unused variable'), false);
+  assert.equal(aboutBug({ kind: 'js', js: '() => true' }), undefined);
+  assert.equal(aboutBug({ kind: 'regex', regex: 'x', negate: true }), undefined);
+  assert.equal(aboutBug({ kind: 'regex', regex: '(' }), undefined, 'a broken regex: no focus');
+});
 
 test('witness mode: one program, its property, the search’s settings in the state', () => {
   const s = S.setMode(S.defaultState(), 'witness');

@@ -2,8 +2,8 @@
 const SVG = 'http://www.w3.org/2000/svg';
 
 export class ProgressView {
-  constructor({ chart, tokens, queries, qps, cache, pass, elapsed, history }) {
-    this.el = { chart, tokens, queries, qps, cache, pass, elapsed, history };
+  constructor({ chart, tokens, queries, qps, cache, pass, elapsed, passes, history }) {
+    this.el = { chart, tokens, queries, qps, cache, pass, elapsed, passes, history };
     this.reset();
     new ResizeObserver(() => this.draw()).observe(chart);
   }
@@ -11,10 +11,15 @@ export class ProgressView {
   reset() {
     this.points = []; // [queries, tokens]
     this.before = null;
+    // Seconds per pass, as the page saw it: the time between two updates goes to the pass
+    // the earlier one said was running (the engine itself keeps no clock).
+    this.passSeconds = new Map();
+    this.lastUpdate = null; // { pass, ms }
     for (const k of ['tokens', 'qps', 'pass', 'elapsed']) this.el[k].textContent = '–';
     this.el.queries.textContent = '0';
     this.el.cache.textContent = '0';
     this.el.history.replaceChildren();
+    this.el.passes?.replaceChildren();
     this.draw();
   }
 
@@ -34,7 +39,23 @@ export class ProgressView {
     this.el.cache.textContent = String(stats.cache_hits + clientCacheHits);
     this.el.pass.textContent = stats.done ? 'done' : `${stats.pass}${stats.round ? ` (round ${stats.round + 1})` : ''}`;
     this.el.elapsed.textContent = formatDuration(elapsedMs);
+    this.timePasses(stats, elapsedMs, replayed !== undefined);
     this.draw();
+  }
+
+  /** Each pass's figures so far: queries, successes, tokens and bytes removed, seconds. */
+  timePasses(stats, elapsedMs, replay) {
+    const last = this.lastUpdate;
+    if (last && !replay && elapsedMs > last.ms) {
+      this.passSeconds.set(last.pass, (this.passSeconds.get(last.pass) ?? 0) + (elapsedMs - last.ms) / 1000);
+    }
+    this.lastUpdate = { pass: stats.pass, ms: elapsedMs };
+    if (!this.el.passes || !Array.isArray(stats.passes)) return;
+    const rows = stats.passes.map((p) => {
+      const s = this.passSeconds.get(p.pass);
+      return [p.pass, String(p.queries), String(p.accepted), String(p.tokens_removed), String(p.bytes_removed), s === undefined || replay ? '–' : s.toFixed(1)];
+    });
+    fillTable(this.el.passes, [['pass', 'queries', 'accepted', 'tokens removed', 'bytes removed', 's'], ...rows]);
   }
 
   setHistory(history) {
@@ -47,16 +68,7 @@ export class ProgressView {
       else merged.push({ ...h });
     }
     for (const h of merged) rows.push([h.pass, String(h.round + 1), `${h.tokens_before} → ${h.tokens_after}`, String(h.queries)]);
-    this.el.history.replaceChildren(...rows.map((cells, i) => {
-      const tr = document.createElement('tr');
-      for (const c of cells) {
-        const td = document.createElement(i === 0 ? 'th' : 'td');
-        td.textContent = c;
-        tr.append(td);
-      }
-      return tr;
-    }));
-    if (merged.length === 0) this.el.history.replaceChildren();
+    fillTable(this.el.history, merged.length ? rows : []);
   }
 
   draw() {
@@ -90,6 +102,19 @@ export class ProgressView {
     }
     svg.replaceChildren(...children);
   }
+}
+
+/** `table`'s rows: the first one a header. */
+function fillTable(table, rows) {
+  table.replaceChildren(...rows.map((cells, i) => {
+    const tr = document.createElement('tr');
+    for (const c of cells) {
+      const td = document.createElement(i === 0 ? 'th' : 'td');
+      td.textContent = c;
+      tr.append(td);
+    }
+    return tr;
+  }));
 }
 
 function el(name, attrs, text) {

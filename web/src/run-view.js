@@ -22,6 +22,7 @@ export class RunView {
       cache: $('progress-cache'),
       pass: $('progress-pass'),
       elapsed: $('progress-elapsed'),
+      passes: $('passes'),
       history: $('history'),
     });
     this.pairDiffSeq = 0;

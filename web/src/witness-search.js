@@ -24,6 +24,17 @@ export function observed(result) {
   return result.asm ? { trace: result.asm } : {};
 }
 
+/** Which compiler messages a property is about: those its regex matches (none for a function). */
+export function aboutBug(property) {
+  if (property?.kind === 'js' || !property?.regex || property.negate) return undefined;
+  try {
+    const re = new RegExp(property.regex);
+    return (message) => re.test(message);
+  } catch {
+    return undefined; // the property's own check says what is wrong with it
+  }
+}
+
 export class WitnessSearch extends Reduction {
   constructor(engine, msg, post) {
     super(engine, msg, post);
@@ -54,8 +65,9 @@ export class WitnessSearch extends Reduction {
     if (query.original) {
       this.send({ type: 'original', result, side: 'variant' });
       // Mutations go mostly near where the compiler complains about the failing program
-      // (`<source>:12:5: warning: ...`, as Compiler Explorer and whittle serve name it).
-      this.reducer?.focusOn(`${result.stderr ?? ''}\n${result.stdout ?? ''}`, '<source>');
+      // (`<source>:12:5: warning: ...`, as Compiler Explorer and whittle serve name it), and
+      // when the property is a regex, near the messages it matches: what the bug is about.
+      this.reducer?.focusOn(`${result.stderr ?? ''}\n${result.stdout ?? ''}`, '<source>', aboutBug(this.config.property));
     }
     let outcome;
     try {

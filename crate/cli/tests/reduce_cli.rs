@@ -80,17 +80,12 @@ fn a_script_reduces_and_the_original_is_kept() {
 
 #[test]
 fn implicit_int_ends_the_run_and_is_counted_apart() {
-    let dir = scratch("implicit-int");
     // Like a warning in `main`: `main` must stay a function, `int` or not.
-    script(
-        &dir,
-        "grep -Eq '^(int )?main\\(' input.c && grep -q 'marker = 42' input.c",
-    );
+    let check = "grep -Eq '^(int )?main\\(' input.c && grep -q 'marker = 42' input.c";
     let args = ["reduce", "--test", "./check.sh", "input.c", "-j", "2"];
-    let out = whittle(
-        &dir,
-        &[&args[..], &["--implicit-int", "--stats-json", "stats.json"]].concat(),
-    );
+    let dir = scratch("implicit-int");
+    script(&dir, check);
+    let out = whittle(&dir, &[&args[..], &["--stats-json", "stats.json"]].concat());
     assert!(
         out.status.success(),
         "{}",
@@ -101,6 +96,22 @@ fn implicit_int_ends_the_run_and_is_counted_apart() {
     let s = stats(&dir);
     assert_eq!(s["invalid_queries"], 0);
     assert!(s["unparsed_queries"].as_u64().unwrap() > 0);
+
+    // For a compiler that rejects implicit int, it can be left out.
+    let dir = scratch("no-implicit-int");
+    script(&dir, check);
+    let out = whittle(
+        &dir,
+        &[
+            &args[..],
+            &["--no-implicit-int", "--stats-json", "stats.json"],
+        ]
+        .concat(),
+    );
+    assert!(out.status.success());
+    let result = std::fs::read_to_string(dir.join("input.c")).unwrap();
+    assert!(result.starts_with("int main("), "{result}");
+    assert_eq!(stats(&dir)["unparsed_queries"], 0);
 }
 
 #[test]

@@ -195,9 +195,16 @@ impl WitnessReducer {
 
     /// Focuses on the lines of `name` the compiler's messages on the failing program (its
     /// `output`) point at, each weighed by how rare its kind of message is; the lines found.
+    /// `about(message)`, when given, says which messages the bug is about (the others do not
+    /// count, unless it accepts none); it should not throw (a throw counts as false).
     #[wasm_bindgen(js_name = focusOn)]
-    pub fn focus_on(&mut self, output: &str, name: &str) -> usize {
-        let lines = whittle::witness::pointed_lines(name, output);
+    pub fn focus_on(&mut self, output: &str, name: &str, about: Option<js_sys::Function>) -> usize {
+        let lines = whittle::witness::pointed_lines_of(name, output, |m| {
+            about.as_ref().is_none_or(|f| {
+                f.call1(&JsValue::NULL, &JsValue::from_str(m))
+                    .is_ok_and(|v| v.is_truthy())
+            })
+        });
         self.session.focus_weighted(&lines);
         lines.len()
     }

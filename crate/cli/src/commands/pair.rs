@@ -33,6 +33,9 @@ pub struct PairArgs {
     /// With --auto-seed: a command run beside the variant whose output is the compiler's report on it (e.g. the compile with its warnings); the search tries first where that report points.
     #[arg(long, requires = "auto_seed")]
     pub witness_trace: Option<PathBuf>,
+    /// With --auto-seed: the compiler message the bug is about (a regex); the search tries first near the lines of the messages it matches.
+    #[arg(long, requires = "auto_seed", value_name = "REGEX")]
+    pub witness_focus: Option<String>,
     /// The program derived from the seed that does.
     #[arg(long)]
     pub variant: PathBuf,
@@ -324,6 +327,7 @@ fn auto_seed(
         Some(test_seed),
         None,
         args.witness_trace.as_deref(),
+        args.witness_focus.as_deref(),
         name.clone(),
         args.run.timeout,
     )?;

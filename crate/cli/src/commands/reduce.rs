@@ -22,10 +22,11 @@ pub struct ReduceArgs {
     /// no candidate may add a syntax error the program did not have).
     #[arg(long)]
     pub strict: bool,
-    /// C only: end by leaving out `int` where C89 lets it go (`f() { ... }`); such candidates
-    /// do not parse as C99 and are counted apart (unparsed queries).
+    /// C only: do not end by leaving out `int` where C89 and K&R C let it go (`f() { ... }`,
+    /// `typedef t;`), for a compiler that rejects implicit int. Those candidates do not parse
+    /// as C99 and are counted apart (unparsed queries).
     #[arg(long)]
-    pub implicit_int: bool,
+    pub no_implicit_int: bool,
     /// Keep the original's layout instead of ending with the result laid out afresh (one
     /// statement a line, two-space indents; kept only if the test still passes).
     #[arg(long)]
@@ -143,7 +144,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let lang = crate::input::pick_lang(args.run.lang.as_deref(), &args.file, &text)?;
     let settings = Settings {
         strict: args.strict,
-        implicit_int: args.implicit_int,
+        implicit_int: !args.no_implicit_int,
         format: !args.keep_layout,
         ..args.run.settings()?
     };
@@ -224,7 +225,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     );
     if s.unparsed_queries > 0 {
         eprintln!(
-            "whittle reduce: {} queries of candidates C99 cannot parse (--implicit-int)",
+            "whittle reduce: {} queries of candidates with implicit int, which C99 cannot parse (--no-implicit-int leaves them out)",
             s.unparsed_queries
         );
     }

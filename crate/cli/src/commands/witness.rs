@@ -75,6 +75,9 @@ pub struct SearchArgs {
     /// A command run in the mutant's folder whose output lines are a trace of the compile (assembly, remarks), compared when there is no coverage.
     #[arg(long)]
     pub trace: Option<PathBuf>,
+    /// The compiler message the bug is about (a regex, e.g. the one the test greps for): mutations go mostly near the lines of the messages it matches, not near every message.
+    #[arg(long, value_name = "REGEX")]
+    pub focus: Option<String>,
 }
 
 impl SearchArgs {
@@ -96,6 +99,8 @@ impl SearchArgs {
 /// The tests a mutant goes through.
 pub struct Checks {
     pub test: Property,
+    /// The messages the bug is about, for where the search looks first.
+    pub focus: Option<regex::Regex>,
     pub witness: Option<Property>,
     pub coverage: Option<Property>,
     pub trace: Option<Property>,
@@ -110,12 +115,17 @@ impl Checks {
         witness: Option<&Path>,
         coverage: Option<&Path>,
         trace: Option<&Path>,
+        focus: Option<&str>,
         name: String,
         timeout: f64,
     ) -> Result<Checks, String> {
         let script = |p: &Path| script_path(p).map(Property::Script);
+        let focus = focus
+            .map(|re| regex::Regex::new(re).map_err(|e| format!("the focus regex: {e}")))
+            .transpose()?;
         Ok(Checks {
             test: script(test)?,
+            focus,
             witness: witness.map(script).transpose()?,
             coverage: coverage.map(script).transpose()?,
             trace: trace.map(script).transpose()?,
@@ -198,6 +208,7 @@ pub fn search(
     mut on_witness: impl FnMut(&WitnessSession) -> Result<(), String>,
 ) -> Result<Searched, String> {
     let name = checks.name.clone();
+    let focus = checks.focus.clone();
     let pool = Pool::with(jobs, move |job, cancel, tether| {
         (job.id, job.original, checks.observe(job, &cancel, tether))
     });
@@ -238,9 +249,10 @@ pub fn search(
             }
         };
         let pointed = if original {
-            whittle::witness::pointed_lines(
+            whittle::witness::pointed_lines_of(
                 &name,
                 &format!("{output}\n{}", obs.trace.as_deref().unwrap_or("")),
+                |m| focus.as_ref().is_none_or(|re| re.is_match(m)),
             )
         } else {
             vec![]
@@ -351,6 +363,7 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
         args.test_witness.as_deref(),
         s.coverage.as_deref(),
         s.trace.as_deref(),
+        s.focus.as_deref(),
         name.clone(),
         args.timeout,
     )?;

@@ -1,15 +1,15 @@
-//! C's implicit int, in the finale: `int f() { ... }` becomes `f() { ... }`, a function whose
-//! type defaults to int (C89; gcc and clang accept it in older modes, with a warning).
+//! C's implicit int, in the finale: `int f() { ... }` becomes `f() { ... }`, `typedef int t;`
+//! becomes `typedef t;`: a type that defaults to int (C89 and K&R C; gcc and clang accept it,
+//! with a warning).
 //!
 //! The grammar (C99 on) cannot parse the result, so its candidates are not parsed: each is
-//! the last program the session parsed with `int` left out where C89 allows it: in the
-//! declaration specifiers of a function definition, or of a file-scope function
-//! declaration that keeps another specifier. That program was valid, and leaving out `int` there is valid in C89 whatever
-//! else was left out, so each candidate is valid C89. Nothing parses the program again: the
+//! the last program the session parsed with `int` left out where C89 or K&R C allow it (see
+//! `implicit_type`). That program was valid, and leaving out `int` there stays valid there
+//! whatever else was left out, so each candidate is valid. Nothing parses the program again: the
 //! pass runs once, after the fixpoint, and the session counts its queries apart
 //! (`Stats::unparsed_queries`). All sites at once first, then each.
 
-use super::lists::{deletion_edit, field_child, function_declarator};
+use super::lists::{deletion_edit, field_child};
 use super::sites::Sites;
 use super::Program;
 use crate::tree::NodeId;
@@ -30,31 +30,30 @@ pub fn pass(prog: &Program) -> Sites<Vec<NodeId>> {
     .unparsed()
 }
 
-/// The type node of `n` that C89 lets go: `int` in a function definition (whose declaration
-/// specifiers may all go), or in a file-scope declaration of a function that keeps another
-/// specifier (`static`, `const`: a declaration needs one).
+/// The type node of `n` that may go: `int` in a function definition (whose declaration
+/// specifiers may all go, C89), in a declaration that keeps another specifier (`static x;`,
+/// `typedef t;`, C89), or in a file-scope declaration (`x;`, `f();`: K&R C, which gcc and
+/// clang still accept with a warning). Not in parameters or fields, and not in a local
+/// declaration without another specifier, which would read as a statement.
 fn implicit_type(prog: &Program, n: NodeId) -> Option<NodeId> {
     let tree = &prog.tree;
     let kinds = tree.lang.kinds();
     let implicit = kinds.types.implicit?;
     let node = tree.node(n);
-    let function = if Some(node.kind) == kinds.function_definition {
-        true
-    } else {
-        let declares_function = field_child(tree, n, "declarator")
-            .and_then(|d| function_declarator(tree, d))
-            .is_some();
-        let other_specifier = node
-            .children
+    let other_specifier = || {
+        node.children
             .iter()
-            .any(|&c| kinds.types.droppable.contains(&tree.node(c).kind) && prog.alive(c));
-        kinds.types.typed.contains(&node.kind)
-            && node.parent == Some(tree.root())
-            && declares_function
-            && other_specifier
+            .any(|&c| kinds.types.droppable.contains(&tree.node(c).kind) && prog.alive(c))
+    };
+    // C's kinds: the pass serves only the languages with an implicit type.
+    let allowed = match node.kind {
+        k if Some(k) == kinds.function_definition => true,
+        "type_definition" => true, // `typedef` is its other specifier
+        "declaration" => node.parent == Some(tree.root()) || other_specifier(),
+        _ => false,
     };
     let t = field_child(tree, n, "type")?;
-    (function && prog.alive(t) && tree.node_text(t) == implicit).then_some(t)
+    (allowed && prog.alive(t) && tree.node_text(t) == implicit).then_some(t)
 }
 
 #[cfg(test)]
@@ -67,28 +66,27 @@ mod tests {
     use crate::Lang;
 
     fn settings() -> Settings {
-        Settings {
-            implicit_int: true,
-            ..Settings::default()
-        }
+        Settings::default()
     }
 
     #[test]
-    fn function_definitions_and_declarations_with_another_specifier() {
-        let text = "int f(void);\nstatic int g(void);\nint x;\nint h() { return 0; }\n";
+    fn functions_file_scope_and_declarations_with_another_specifier() {
+        let text = "int f(void);\ntypedef int t;\nint x;\nint h() { int i; static int s; return i; }\nstruct S { int m; };\n";
         let prog = Program::new(Parser::new(Lang::C).parse(text));
         let mut pass = pass(&prog);
         let candidates: Vec<String> = std::iter::from_fn(|| pass.propose(&prog))
             .map(|edit| prog.after(&edit).text())
             .collect();
-        // `f(void);` would declare nothing C89 knows (a declaration needs a specifier), `x`
-        // is no function.
+        // Not the local `int i;` (`i;` is a statement), not a field.
         assert_eq!(
             candidates,
             [
-                "int f(void);\nstatic g(void);\nint x;\nh() { return 0; }\n",
-                "int f(void);\nstatic g(void);\nint x;\nint h() { return 0; }\n",
-                "int f(void);\nstatic int g(void);\nint x;\nh() { return 0; }\n",
+                "f(void);\ntypedef t;\nx;\nh() { int i; static s; return i; }\nstruct S { int m; };\n",
+                "f(void);\ntypedef int t;\nint x;\nint h() { int i; static int s; return i; }\nstruct S { int m; };\n",
+                "int f(void);\ntypedef t;\nint x;\nint h() { int i; static int s; return i; }\nstruct S { int m; };\n",
+                "int f(void);\ntypedef int t;\nx;\nint h() { int i; static int s; return i; }\nstruct S { int m; };\n",
+                "int f(void);\ntypedef int t;\nint x;\nh() { int i; static int s; return i; }\nstruct S { int m; };\n",
+                "int f(void);\ntypedef int t;\nint x;\nint h() { int i; static s; return i; }\nstruct S { int m; };\n",
             ]
         );
         let cpp = Program::new(Parser::new(Lang::Cpp).parse(text));
@@ -124,8 +122,12 @@ mod tests {
         }
         assert_eq!(r.best(), s.best());
         // Without the setting, every query parses.
+        let off = Settings {
+            implicit_int: false,
+            ..settings()
+        };
         let plain = drive(
-            Session::new(Lang::C, text, Settings::default()).unwrap(),
+            Session::new(Lang::C, text, off).unwrap(),
             2,
             false,
             &|t: &str| Parser::new(Lang::C).is_valid(t) && t.contains("() { int i; i; }"),

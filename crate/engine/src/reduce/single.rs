@@ -13,8 +13,8 @@ pub struct Settings {
     /// Refuse a program the grammar cannot fully parse, instead of reducing it tolerantly
     /// (see `reduce::tolerance`).
     pub strict: bool,
-    /// End with the strategy's finale: C's implicit int, whose candidates the grammar cannot
-    /// parse (they are valid C89; counted apart in `Stats::unparsed_queries`).
+    /// End with C's implicit int (`f() {...}`, `typedef t;`), whose candidates the grammar
+    /// cannot parse (they are valid C89 or K&R C; counted apart in `Stats::unparsed_queries`).
     pub implicit_int: bool,
     /// End by laying the result out afresh (kept only if it stays interesting).
     pub format: bool,
@@ -26,7 +26,7 @@ impl Default for Settings {
             strategy: Strategy::Perses,
             cross_check: cfg!(debug_assertions),
             strict: false,
-            implicit_int: false,
+            implicit_int: true,
             format: true,
         }
     }

@@ -259,7 +259,7 @@ mod tests {
         let s = drive(session_keeping_layout(Lang::C, text), 2, false, &oracle);
         assert_eq!(
             s.best(),
-            "struct s { int x; };\nint a(struct s p) { return p.x; }\nint g(void) { int q; q = 1; return q; }\n"
+            "struct s { int x; };\na(struct s p) { return p.x; }\nint g(void) { int q; q = 1; return q; }\n"
         );
         assert_eq!(s.stats().invalid_queries, 0);
     }

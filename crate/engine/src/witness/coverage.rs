@@ -85,6 +85,14 @@ impl Profile {
     }
 }
 
+impl Profile {
+    /// Whether this profile has only some of `other`'s items: a compile that did less of
+    /// what `other` did and nothing else.
+    pub fn is_strict_subset(&self, other: &Profile) -> bool {
+        self.len() < other.len() && crate::sorted::common(&self.0, &other.0) == self.len()
+    }
+}
+
 /// FNV-1a over the parts, each ended by a NUL: stable across runs and targets.
 fn hash(parts: &[&str]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

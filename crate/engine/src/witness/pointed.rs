@@ -2,12 +2,39 @@
 //! a bug report is about one message, seldom one the compiler prints hundreds of times, so a
 //! line weighs the inverse of how often its kind of message appears. A note counts as the
 //! message before it (clang's "initialize the variable 'i'" points at the declaration).
+//! When the user says which message the bug is about (the regex of the property), only the
+//! messages it matches count.
 
 use std::collections::HashMap;
 
 /// The lines of `name` that `output`'s messages (`name:12:5: warning: ... [-Wflag]`) point
 /// at, each with its weight in (0, 1]; the highest weight a line gets wins.
 pub fn pointed_lines(name: &str, output: &str) -> Vec<(usize, f64)> {
+    pointed_lines_of(name, output, |_| true)
+}
+
+/// [`pointed_lines`] of the messages whose first line `about` accepts (with their notes):
+/// what the bug is about, when the user says so. All messages, when it accepts none.
+pub fn pointed_lines_of(
+    name: &str,
+    output: &str,
+    about: impl Fn(&str) -> bool,
+) -> Vec<(usize, f64)> {
+    let mut kept = String::new();
+    let mut keeping = false;
+    for text in output.lines() {
+        let head = [": warning: ", ": error: ", ": fatal error: "]
+            .iter()
+            .any(|k| text.contains(k));
+        if head {
+            keeping = about(text);
+        }
+        if keeping {
+            kept.push_str(text);
+            kept.push('\n');
+        }
+    }
+    let output = if kept.is_empty() { output } else { &kept };
     let prefix = format!("{name}:");
     let mut messages = vec![]; // (line, kind)
     let mut kind = String::new();
@@ -84,6 +111,24 @@ mod tests {
         assert_eq!(w(40), Some(1.0));
         assert_eq!(w(5), None, "another file");
         assert_eq!(p.len(), 6);
+    }
+
+    #[test]
+    fn only_the_messages_the_bug_is_about_when_it_is_known() {
+        let out = "input.c:10:3: warning: unused variable 'a' [-Wunused-variable]\n\
+                   input.c:1519:1: warning: this 'if' clause does not guard... [-Wmisleading-indentation]\n\
+                   \x20 1519 | if (g_310) x = y ? 1 : 2;\n\
+                   input.c:1522:21: note: ...this statement, but the latter is misleadingly indented\n\
+                   input.c:30:3: warning: unused variable 'c' [-Wunused-variable]\n";
+        let about = |m: &str| m.contains("does not guard");
+        let p = pointed_lines_of("input.c", out, about);
+        assert_eq!(p, [(1519, 0.5), (1522, 0.5)]);
+        let none = pointed_lines_of("input.c", out, |_| false);
+        assert_eq!(
+            none,
+            pointed_lines("input.c", out),
+            "nothing matches: all count"
+        );
     }
 
     #[test]

@@ -46,10 +46,13 @@ pub enum Rule {
     /// A variable's initial value, when it is not a literal, becomes `0`: beyond the paper's
     /// table, for bugs in how an initialiser converts.
     InitializerZero,
+    /// The one statement an `if`, `else` or loop guards put in braces: beyond the paper's
+    /// table, for diagnostics about layout (misleading indentation) that no token edit fixes.
+    GuardBraces,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 24] = [
+    pub const ALL: [Rule; 25] = [
         Rule::Variable,
         Rule::ArithmeticOp,
         Rule::RelationalOp,
@@ -74,6 +77,7 @@ impl Rule {
         Rule::ModifierReplace,
         Rule::InitializerInsert,
         Rule::InitializerZero,
+        Rule::GuardBraces,
     ];
 
     pub fn name(self) -> &'static str {
@@ -102,6 +106,7 @@ impl Rule {
             Rule::ModifierReplace => "modifier-replace",
             Rule::InitializerInsert => "initializer-insert",
             Rule::InitializerZero => "initializer-zero",
+            Rule::GuardBraces => "guard-braces",
         }
     }
 
@@ -260,6 +265,10 @@ impl<'t> Finder<'t> {
             "init_declarator" | "variable_declarator" | "let_declaration"
         ) {
             self.initial_value(id);
+        }
+        if is_guarded(self.tree, id) {
+            let body = format!("{{ {text} }}");
+            self.add(Rule::GuardBraces, node.start, node.end, vec![body]);
         }
         if INTEGERS.contains(&node.kind) {
             self.constant(node.start, node.end, &text);
@@ -580,6 +589,42 @@ impl<'t> Finder<'t> {
                             && self.tree.node(k.children[0]).kind == "function_declarator"))
         })
     }
+}
+
+/// Statements that guard another: `if`, `else` and the loops of C, C++, Java and JavaScript.
+const GUARDS: &[&str] = &[
+    "if_statement",
+    "else_clause",
+    "while_statement",
+    "do_statement",
+    "for_statement",
+    "for_in_statement",
+    "for_range_loop",
+    "enhanced_for_statement",
+];
+/// Blocks: a guarded statement that already is one has its braces.
+const BLOCKS: &[&str] = &["compound_statement", "block", "statement_block"];
+
+/// Whether `id` is the single statement a guard runs (not a block, not the `if` of an
+/// `else if`).
+fn is_guarded(tree: &Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    let Some(parent) = n.parent.map(|p| tree.node(p)) else {
+        return false;
+    };
+    let guarded = match parent.kind {
+        "else_clause" => true,
+        k if GUARDS.contains(&k) => {
+            matches!(n.field, Some("consequence" | "body" | "alternative"))
+        }
+        _ => false,
+    };
+    guarded
+        && n.named
+        && !BLOCKS.contains(&n.kind)
+        && n.kind != "else_clause"
+        && !(n.kind == "if_statement"
+            && (parent.kind == "else_clause" || n.field == Some("alternative")))
 }
 
 /// The prefix operators a language has: Rust has no `~`.

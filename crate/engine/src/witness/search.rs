@@ -243,6 +243,9 @@ pub struct WitnessSession {
     settings: WitnessSettings,
     seeds: Vec<Mutant>,
     next_seeds: Vec<Mutant>,
+    /// The failing mutants whose compile printed (or covered) only part of what the failing
+    /// program's did: nearer a witness than the others, so preferred as the next seeds.
+    nearer_seeds: Vec<Mutant>,
     step: usize,
     phase_queries: usize,
     phase_found: bool,
@@ -311,6 +314,7 @@ impl WitnessSession {
             rng,
             seeds: vec![Mutant::default()],
             next_seeds: vec![],
+            nearer_seeds: vec![],
             step: 1,
             phase_queries: 0,
             phase_found: false,
@@ -662,6 +666,14 @@ impl WitnessSession {
                 match obs.outcome {
                     Outcome::Failing => {
                         self.stats.failing += 1;
+                        let failing = self.failing.as_ref().and_then(Observation::profile);
+                        let nearer = match (obs.profile(), failing) {
+                            (Some(p), Some(f)) => p.is_strict_subset(&f),
+                            _ => false,
+                        };
+                        if nearer && self.nearer_seeds.len() < 4096 {
+                            self.nearer_seeds.push(p.mutant.clone());
+                        }
                         if self.next_seeds.len() < 4096 {
                             self.next_seeds.push(p.mutant);
                         }
@@ -690,14 +702,16 @@ impl WitnessSession {
     }
 
     /// A higher-order phase when this one found nothing: failing mutants become the seeds
-    /// and each candidate adds more edits.
+    /// (those nearer a witness, if any) and each candidate adds more edits.
     fn next_phase(&mut self) {
         let len = (self.settings.budget / PHASES).max(8);
         if self.phase_queries < len {
             return;
         }
         if !self.phase_found && !self.next_seeds.is_empty() {
-            self.seeds = std::mem::take(&mut self.next_seeds);
+            let nearer = std::mem::take(&mut self.nearer_seeds);
+            let all = std::mem::take(&mut self.next_seeds);
+            self.seeds = if nearer.is_empty() { all } else { nearer };
             self.step = (self.step + 1).min(MAX_STEP);
         }
         self.phase_queries = 0;

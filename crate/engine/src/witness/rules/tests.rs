@@ -290,3 +290,52 @@ fn initial_values_that_are_no_literal_become_zero() {
     assert!(has(&o, Rule::InitializerZero, "a * 2", "0"));
     all_parse(Lang::JavaScript, js);
 }
+
+/// Every body that `rule` puts in braces on `text`.
+fn braced(lang: Lang, text: &str) -> Vec<String> {
+    let o = offers(lang, text);
+    o.into_iter()
+        .filter(|(r, _, _)| *r == Rule::GuardBraces)
+        .map(|(_, b, a)| {
+            assert_eq!(a, format!("{{ {b} }}"));
+            b
+        })
+        .collect()
+}
+
+#[test]
+fn guarded_statements_get_braces() {
+    let c = "int f(int a) {\n  if (a)\n    a++;\n    a--;\n  if (a) { a = 2; } else if (a > 1) a = 3; else a = 4;\n  while (a) a--;\n  for (;;) if (a) break;\n  do a++; while (a < 3);\n  return a;\n}\n";
+    assert_eq!(
+        braced(Lang::C, c),
+        [
+            "a++;",
+            "a = 3;",
+            "a = 4;",
+            "a--;",
+            "if (a) break;",
+            "break;",
+            "a++;"
+        ],
+        "not a block, not the `if` of an `else if`"
+    );
+    all_parse(Lang::C, c);
+    let cpp = "int f(int *v) { for (int x : {1, 2}) v[x]++; return 0; }\n";
+    assert_eq!(braced(Lang::Cpp, cpp), ["v[x]++;"]);
+    all_parse(Lang::Cpp, cpp);
+    let js =
+        "function f(a) { if (a) return 1; else a = 2; for (const k in a) a[k]++; return a; }\n";
+    assert_eq!(
+        braced(Lang::JavaScript, js),
+        ["return 1;", "a = 2;", "a[k]++;"]
+    );
+    all_parse(Lang::JavaScript, js);
+    let java = "class A { int f(int a) { if (a > 0) a = 1; else a = 2; for (int x : new int[] {1}) a += x; return a; } }\n";
+    assert_eq!(braced(Lang::Java, java), ["a = 1;", "a = 2;", "a += x;"]);
+    all_parse(Lang::Java, java);
+    let rust = "fn f(a: i32) -> i32 { if a > 0 { 1 } else { 2 } }\n";
+    assert!(
+        braced(Lang::Rust, rust).is_empty(),
+        "Rust's guards have braces"
+    );
+}
