@@ -156,6 +156,12 @@ test('focus: mutations drawn mostly near the lines the compiler pointed at', () 
   // With what the bug is about, only its messages count.
   assert.equal(w.focusOn(output, '<source>', (m) => /only once/.test(m)), 1);
   assert.equal(w.focusOn(output, '<source>', () => { throw new Error('a broken filter'); }), 3, 'a throw is no match');
+  // An observation's `about`: the messages the bug is about, with their notes.
+  const report = '<source>:5:3: warning: only once [-Wrare]\n  5 | x = y ? 1 : 2;\n<source>:4:1: note: here\n<source>:1:1: warning: x [-Wcommon]\n';
+  assert.equal(engine.WitnessReducer.messagesAbout(report, (m) => /only once/.test(m)),
+    '<source>:5:3: warning: only once [-Wrare]\n  5 | x = y ? 1 : 2;\n<source>:4:1: note: here\n');
+  const [q] = w.next(1);
+  w.report(q.id, { outcome: 'failing', trace: report, about: '<source>:5:3: warning: only once [-Wrare]\n' });
 });
 
 test('an original that does not fail ends the search at once, and says so', () => {

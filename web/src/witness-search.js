@@ -59,15 +59,17 @@ export class WitnessSearch extends Reduction {
     this.setState('running');
   }
 
-  /** Compiles the mutant and observes it: {outcome, coverage?, trace?}. */
+  /** Compiles the mutant and observes it: {outcome, coverage?, trace?, about?}. */
   async test(query, signal) {
     const result = await this.compiler.compile(query.text, signal);
+    const report = `${result.stderr ?? ''}\n${result.stdout ?? ''}`;
+    const about = aboutBug(this.config.property);
     if (query.original) {
       this.send({ type: 'original', result, side: 'variant' });
       // Mutations go mostly near where the compiler complains about the failing program
       // (`<source>:12:5: warning: ...`, as Compiler Explorer and whittle serve name it), and
       // when the property is a regex, near the messages it matches: what the bug is about.
-      this.reducer?.focusOn(`${result.stderr ?? ''}\n${result.stdout ?? ''}`, '<source>', aboutBug(this.config.property));
+      this.reducer?.focusOn(report, '<source>', about);
     }
     let outcome;
     try {
@@ -78,7 +80,11 @@ export class WitnessSearch extends Reduction {
       this.send({ type: 'notice', message: `${e.message} (on ${this.propertyErrors} mutant${this.propertyErrors > 1 ? 's' : ''}; counted as rejected)` });
       return { outcome: 'rejected' };
     }
-    return query.original || outcome === 'passing' ? { outcome, ...observed(result) } : { outcome };
+    // A failing mutant's observation too: one that printed part of what the failing program
+    // printed about the bug, and nothing else, is nearer a witness (the engine builds on it).
+    if (outcome === 'rejected') return { outcome };
+    const said = about ? { about: this.engine.WitnessReducer.messagesAbout(report, about) } : {};
+    return { outcome, ...observed(result), ...said };
   }
 
   async outcome(result, text) {

@@ -61,7 +61,8 @@ fn settings(cfg: &WitnessConfig) -> Result<WitnessSettings, JsError> {
     })
 }
 
-/// An observation as the worker sends it: `{outcome, coverage?, trace?}`.
+/// An observation as the worker sends it: `{outcome, coverage?, trace?, about?}` (`about`:
+/// the compiler's messages the bug is about, see `WitnessReducer.focusOn`).
 #[derive(Deserialize)]
 struct JsObservation {
     outcome: String,
@@ -69,12 +70,14 @@ struct JsObservation {
     coverage: Option<Coverage>,
     #[serde(default)]
     trace: Option<String>,
+    #[serde(default)]
+    about: Option<String>,
 }
 
 fn observation(value: JsValue) -> Result<Observation, JsError> {
     let o: JsObservation = serde_wasm_bindgen::from_value(value).map_err(|e| {
         JsError::new(&format!(
-            "bad observation: {} (want {{outcome, coverage?: {{file: {{function: [line]}}}}, trace?: string}})",
+            "bad observation: {} (want {{outcome, coverage?: {{file: {{function: [line]}}}}, trace?: string, about?: string}})",
             why(&e)
         ))
     })?;
@@ -92,6 +95,7 @@ fn observation(value: JsValue) -> Result<Observation, JsError> {
         outcome,
         coverage: o.coverage,
         trace: o.trace,
+        about: o.about,
     })
 }
 
@@ -207,6 +211,17 @@ impl WitnessReducer {
         });
         self.session.focus_weighted(&lines);
         lines.len()
+    }
+
+    /// The lines of `output`'s messages whose first line `about(message)` accepts, with their
+    /// notes: an observation's `about`.
+    #[wasm_bindgen(js_name = messagesAbout)]
+    pub fn messages_about(output: &str, about: &js_sys::Function) -> String {
+        whittle::witness::messages_about(output, |m| {
+            about
+                .call1(&JsValue::NULL, &JsValue::from_str(m))
+                .is_ok_and(|v| v.is_truthy())
+        })
     }
 
     /// Whether query `id` is awaited: handed out and not reported yet (the search needs every

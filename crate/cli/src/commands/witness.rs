@@ -167,13 +167,19 @@ impl Checks {
             Verdict::Cancelled => Outcome::Rejected,
         };
         let mut obs = Observation::of(outcome);
-        if outcome == Outcome::Passing || job.original {
-            if let Some(c) = &self.coverage {
-                let out = run(c)?;
-                obs.coverage = Some(read_coverage(&out.stdout)?);
-            } else if let Some(t) = &self.trace {
-                obs.trace = Some(run(t)?.output);
-            }
+        let observed = outcome == Outcome::Passing || job.original;
+        if let (Some(c), true) = (&self.coverage, observed) {
+            let out = run(c)?;
+            obs.coverage = Some(read_coverage(&out.stdout)?);
+        } else if let (Some(t), true) = (&self.trace, observed || outcome == Outcome::Failing) {
+            // A failing mutant's trace too: one that prints part of what the failing program
+            // printed about the bug and nothing else is nearer a witness (a seed to build on).
+            let trace = run(t)?.output;
+            obs.about = self
+                .focus
+                .as_ref()
+                .map(|re| whittle::witness::messages_about(&trace, |m| re.is_match(m)));
+            obs.trace = Some(trace);
         }
         Ok((obs, ran.output))
     }

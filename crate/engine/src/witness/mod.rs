@@ -13,7 +13,7 @@ pub mod search;
 
 pub use coverage::{rank, Coverage, Profile, Ranking, Suspect};
 pub use mutant::{Change, Edit, Mutant};
-pub use pointed::{pointed_lines, pointed_lines_of};
+pub use pointed::{messages_about, pointed_lines, pointed_lines_of};
 pub use rules::{Rule, Site, Sites};
 pub use search::{
     Keep, Observation, OriginalState, Outcome, RuleStats, Selection, Witness, WitnessSession,

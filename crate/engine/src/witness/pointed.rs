@@ -20,20 +20,7 @@ pub fn pointed_lines_of(
     output: &str,
     about: impl Fn(&str) -> bool,
 ) -> Vec<(usize, f64)> {
-    let mut kept = String::new();
-    let mut keeping = false;
-    for text in output.lines() {
-        let head = [": warning: ", ": error: ", ": fatal error: "]
-            .iter()
-            .any(|k| text.contains(k));
-        if head {
-            keeping = about(text);
-        }
-        if keeping {
-            kept.push_str(text);
-            kept.push('\n');
-        }
-    }
+    let kept = messages_about(output, about);
     let output = if kept.is_empty() { output } else { &kept };
     let prefix = format!("{name}:");
     let mut messages = vec![]; // (line, kind)
@@ -65,6 +52,26 @@ pub fn pointed_lines_of(
     let mut out: Vec<(usize, f64)> = best.into_iter().collect();
     out.sort_by_key(|(l, _)| *l);
     out
+}
+
+/// The lines of `output`'s messages whose first line (`x.c:3:1: warning: ...`) `about`
+/// accepts, each with what follows it up to the next message (its notes, its excerpts).
+pub fn messages_about(output: &str, about: impl Fn(&str) -> bool) -> String {
+    let mut kept = String::new();
+    let mut keeping = false;
+    for text in output.lines() {
+        let head = [": warning: ", ": error: ", ": fatal error: "]
+            .iter()
+            .any(|k| text.contains(k));
+        if head {
+            keeping = about(text);
+        }
+        if keeping {
+            kept.push_str(text);
+            kept.push('\n');
+        }
+    }
+    kept
 }
 
 /// A message's kind: its `[-Wflag]` when it has one, else its text without what is quoted

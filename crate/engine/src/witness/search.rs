@@ -118,6 +118,11 @@ pub struct Observation {
     pub coverage: Option<Coverage>,
     /// A trace the compiler printed, compared line by line when there is no coverage.
     pub trace: Option<String>,
+    /// The part of the compiler's report the bug is about (the messages the user's focus
+    /// matches, see [`super::messages_about`]), when known: what tells a failing mutant
+    /// nearer a witness, instead of the whole trace (where an unrelated message lost would
+    /// count too).
+    pub about: Option<String>,
 }
 
 impl Observation {
@@ -126,6 +131,16 @@ impl Observation {
             outcome,
             coverage: None,
             trace: None,
+            about: None,
+        }
+    }
+
+    /// What a failing mutant is compared by, to tell whether it is nearer a witness: the
+    /// messages the bug is about when known, else its whole profile.
+    fn nearness(&self) -> Option<Profile> {
+        match &self.about {
+            Some(about) => Some(Profile::of_trace(about)),
+            None => self.profile(),
         }
     }
 
@@ -246,6 +261,10 @@ pub struct WitnessSession {
     /// The failing mutants whose compile printed (or covered) only part of what the failing
     /// program's did: nearer a witness than the others, so preferred as the next seeds.
     nearer_seeds: Vec<Mutant>,
+    /// Whether the seeds are nearer ones: then an edit added to one takes, half the time,
+    /// a rule of the seed's own edits (a bug that shows in two places, fixed in one, is
+    /// likely fixed the same way in the other).
+    seeds_nearer: bool,
     step: usize,
     phase_queries: usize,
     phase_found: bool,
@@ -315,6 +334,7 @@ impl WitnessSession {
             seeds: vec![Mutant::default()],
             next_seeds: vec![],
             nearer_seeds: vec![],
+            seeds_nearer: false,
             step: 1,
             phase_queries: 0,
             phase_found: false,
@@ -566,7 +586,12 @@ impl WitnessSession {
             let mut m = seed.clone();
             let mut rules = vec![];
             for _ in 0..self.step {
-                let edit = self.draw_edit();
+                let again = if self.seeds_nearer && seed.order() > 0 && self.rng.below(2) == 0 {
+                    Some(seed.edits()[self.rng.below(seed.order())].rule)
+                } else {
+                    None
+                };
+                let edit = self.draw_edit(again);
                 let rule = edit.rule;
                 if let Some(next) = m.with(edit) {
                     m = next;
@@ -591,11 +616,16 @@ impl WitnessSession {
         None
     }
 
-    /// One edit: a rule by [`Self::pick_rule`], one of its sites (mostly near where the
-    /// compiler pointed, when it did), one of the site's texts.
-    fn draw_edit(&mut self) -> Edit {
-        let picked = self.pick_rule();
-        let rule = self.rules[picked].rule;
+    /// One edit: by `rule` if given, else a rule by [`Self::pick_rule`]; one of its sites
+    /// (mostly near where the compiler pointed, when it did), one of the site's texts.
+    fn draw_edit(&mut self, rule: Option<Rule>) -> Edit {
+        let rule = match rule {
+            Some(rule) => rule,
+            None => {
+                let picked = self.pick_rule();
+                self.rules[picked].rule
+            }
+        };
         let sites = self.sites.of_rule(rule);
         let site = match self.focused.get(&rule) {
             Some(near) if self.rng.unit() < FOCUS_SHARE => {
@@ -666,8 +696,8 @@ impl WitnessSession {
                 match obs.outcome {
                     Outcome::Failing => {
                         self.stats.failing += 1;
-                        let failing = self.failing.as_ref().and_then(Observation::profile);
-                        let nearer = match (obs.profile(), failing) {
+                        let failing = self.failing.as_ref().and_then(Observation::nearness);
+                        let nearer = match (obs.nearness(), failing) {
                             (Some(p), Some(f)) => p.is_strict_subset(&f),
                             _ => false,
                         };
@@ -711,7 +741,8 @@ impl WitnessSession {
         if !self.phase_found && !self.next_seeds.is_empty() {
             let nearer = std::mem::take(&mut self.nearer_seeds);
             let all = std::mem::take(&mut self.next_seeds);
-            self.seeds = if nearer.is_empty() { all } else { nearer };
+            self.seeds_nearer = !nearer.is_empty();
+            self.seeds = if self.seeds_nearer { nearer } else { all };
             self.step = (self.step + 1).min(MAX_STEP);
         }
         self.phase_queries = 0;

@@ -26,6 +26,7 @@ fn observe(
         outcome,
         coverage: Some(cov),
         trace: None,
+        about: None,
     }
 }
 
@@ -317,48 +318,65 @@ fn a_repeated_verdict_changes_nothing() {
 fn mutants_that_lose_part_of_the_failing_trace_seed_the_next_phase() {
     // Two places show the bug, like two misleadingly indented `if`s, and the compiler prints
     // a line for each: a witness must change both. A mutant that changes one prints less of
-    // what the failing program printed, and nothing new: it is the seed to build on.
+    // what the failing program printed about the bug: it is the seed to build on. The
+    // compiler also prints a line for every constant over 100 (like -Woverflow), which many
+    // mutants lose; what the bug is about (`about`) tells those apart.
     let mut program = String::from("int main(void) {\n  int s = 11111;\n");
     for i in 0..40 {
         program.push_str(&format!("  s = s + {};\n", 100 + i));
     }
     program.push_str("  return s + 22222;\n}\n");
-    let trace = |t: &str| {
+    let bug = |t: &str| {
         ["11111", "22222"]
             .iter()
             .filter(|m| t.contains(*m))
             .map(|m| format!("warning: {m}\n"))
             .collect::<String>()
     };
-    let mut found = 0;
-    for seed in 1..=4 {
-        let settings = WitnessSettings {
-            budget: 200,
-            seed,
-            want: Some(1),
-            ..Default::default()
-        };
-        let mut s = WitnessSession::new(Lang::C, &program, settings).unwrap();
-        while !s.done() {
-            for q in s.next(2) {
-                let t = trace(&q.text);
-                let outcome = if t.is_empty() {
-                    Outcome::Passing
-                } else {
-                    Outcome::Failing
-                };
-                let obs = Observation {
-                    outcome,
-                    coverage: None,
-                    trace: Some(format!("{t}compiled\n")),
-                };
-                s.report(q.id, obs);
+    let others = |t: &str| {
+        (100..140)
+            .filter(|c| t.contains(&format!("+ {c};")))
+            .map(|c| format!("warning: overflow {c}\n"))
+            .collect::<String>()
+    };
+    let found = |with_about: bool| {
+        let mut found = 0;
+        for seed in 1..=4 {
+            let settings = WitnessSettings {
+                budget: 200,
+                seed,
+                want: Some(1),
+                ..Default::default()
+            };
+            let mut s = WitnessSession::new(Lang::C, &program, settings).unwrap();
+            while !s.done() {
+                for q in s.next(2) {
+                    let about = bug(&q.text);
+                    let outcome = if about.is_empty() {
+                        Outcome::Passing
+                    } else {
+                        Outcome::Failing
+                    };
+                    let obs = Observation {
+                        outcome,
+                        coverage: None,
+                        trace: Some(format!("{about}{}compiled\n", others(&q.text))),
+                        about: with_about.then_some(about),
+                    };
+                    s.report(q.id, obs);
+                }
             }
+            for w in s.witnesses() {
+                assert_eq!(w.order, 2, "seed {seed}: {:?}", w.changes);
+            }
+            found += usize::from(!s.witnesses().is_empty());
         }
-        for w in s.witnesses() {
-            assert_eq!(w.order, 2, "seed {seed}: {:?}", w.changes);
-        }
-        found += usize::from(!s.witnesses().is_empty());
-    }
-    assert!(found >= 3, "witnesses for {found} of 4 seeds");
+        found
+    };
+    let (with, without) = (found(true), found(false));
+    assert!(with >= 3, "witnesses for {with} of 4 seeds");
+    assert!(
+        with > without,
+        "{with} against {without} without knowing what the bug is about"
+    );
 }
