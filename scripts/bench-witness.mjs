@@ -14,10 +14,10 @@
 //
 // With --cases it also runs on the five reduction cases of ../shared/bench/cases, whose "bug" is
 // a diagnostic: a witness is a mutant the compiler accepts without it (as the pairs'
-// check-seed.sh say), focused on the messages its regex matches. Per case: `whittle witness`
-// without coverage (witnesses, queries, size of
-// their diffs) and `whittle pair --variant FILE --auto-seed` (the seed found by the witness
-// search, then the pair reduced: its final diff in tokens). That part is slow.
+// check-seed.sh say); the search focuses on the messages the case's regex matches. Per case:
+// `whittle witness` without coverage (witnesses, queries, size of their diffs) and `whittle
+// pair --variant FILE --auto-seed` (the seed found by the witness search, then the pair
+// reduced: its final diff in tokens). That part is slow.
 //
 //   npm run bench:witness [-- --budget 150] [--seeds 1] [--only ID[,ID]] [--configs diwi,random,keep-all]
 //                         [-j N] [--limit SECONDS] [--cases] [--no-bugs] [--out DIR] [--resume]
