@@ -50,6 +50,7 @@ export class WitnessSearch extends Reduction {
     try {
       if (this.recording !== null) throw new Error('a witness search has no recording to replay: press Find witnesses');
       this.properties = { variant: makeProperty(this.config.property) };
+      this.about = aboutBug(this.config.property);
       this.compiler = new Compiler(this.config, (e) =>
         this.send({ type: 'notice', message: `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` }));
       this.reducer = new this.engine.WitnessReducer({ lang, text: variant, seed: witness.seed, budget: witness.budget, want: witness.want });
@@ -63,7 +64,7 @@ export class WitnessSearch extends Reduction {
   async test(query, signal) {
     const result = await this.compiler.compile(query.text, signal);
     const report = `${result.stderr ?? ''}\n${result.stdout ?? ''}`;
-    const about = aboutBug(this.config.property);
+    const about = this.about;
     if (query.original) {
       this.send({ type: 'original', result, side: 'variant' });
       // Mutations go mostly near where the compiler complains about the failing program

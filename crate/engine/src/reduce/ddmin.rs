@@ -186,7 +186,6 @@ impl Pass for DdminUnits {
 pub(crate) trait Deletion {
     fn propose(&mut self) -> Option<Vec<u32>>;
     fn accepted(&mut self);
-    fn alive(self) -> Vec<u32>;
     fn kept(&self) -> &[u32];
 }
 
@@ -197,9 +196,6 @@ impl Deletion for Chunks {
     }
     fn accepted(&mut self) {
         Chunks::accepted(self)
-    }
-    fn alive(self) -> Vec<u32> {
-        self.alive
     }
     fn kept(&self) -> &[u32] {
         &self.alive
@@ -225,7 +221,7 @@ pub(crate) fn run_deletion(
             d.accepted();
         }
     }
-    (d.alive(), queries)
+    (d.kept().to_vec(), queries)
 }
 
 #[cfg(test)]

@@ -136,9 +136,6 @@ mod tests {
         fn accepted(&mut self) {
             Sweep::accepted(self)
         }
-        fn alive(self) -> Vec<u32> {
-            self.alive
-        }
         fn kept(&self) -> &[u32] {
             &self.alive
         }

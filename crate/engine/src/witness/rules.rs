@@ -619,12 +619,9 @@ fn is_guarded(tree: &Tree, id: NodeId) -> bool {
         }
         _ => false,
     };
-    guarded
-        && n.named
-        && !BLOCKS.contains(&n.kind)
-        && n.kind != "else_clause"
-        && !(n.kind == "if_statement"
-            && (parent.kind == "else_clause" || n.field == Some("alternative")))
+    let else_if = n.kind == "if_statement"
+        && (parent.kind == "else_clause" || n.field == Some("alternative"));
+    guarded && n.named && !BLOCKS.contains(&n.kind) && n.kind != "else_clause" && !else_if
 }
 
 /// The prefix operators a language has: Rust has no `~`.

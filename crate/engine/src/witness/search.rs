@@ -271,6 +271,9 @@ pub struct WitnessSession {
     witnesses: Vec<Witness>,
     profiles: Vec<Profile>,
     failing: Option<Observation>,
+    /// The failing program's report as failing mutants are compared with it (see
+    /// [`Observation::nearness`]), made once.
+    failing_nearness: Option<Profile>,
     original_state: OriginalState,
     tested: HashSet<u64>,
     next_id: u64,
@@ -341,6 +344,7 @@ impl WitnessSession {
             witnesses: vec![],
             profiles: vec![],
             failing: None,
+            failing_nearness: None,
             original_state: OriginalState::Untested,
             tested: HashSet::from([text_hash(text)]),
             next_id: 0,
@@ -674,6 +678,7 @@ impl WitnessSession {
                     Outcome::Failing => OriginalState::Failing,
                     other => OriginalState::NotFailing(other),
                 };
+                self.failing_nearness = obs.nearness();
                 self.failing = Some(obs);
             }
             Purpose::Minimize => {
@@ -696,9 +701,8 @@ impl WitnessSession {
                 match obs.outcome {
                     Outcome::Failing => {
                         self.stats.failing += 1;
-                        let failing = self.failing.as_ref().and_then(Observation::nearness);
-                        let nearer = match (obs.nearness(), failing) {
-                            (Some(p), Some(f)) => p.is_strict_subset(&f),
+                        let nearer = match (obs.nearness(), &self.failing_nearness) {
+                            (Some(p), Some(f)) => p.is_strict_subset(f),
                             _ => false,
                         };
                         if nearer && self.nearer_seeds.len() < 4096 {

@@ -58,6 +58,16 @@ fn run(
     s
 }
 
+/// `main` starting `s` at `first`, adding `n` constants from 100 on, returning `s + last`:
+/// many sites, of which the test says which matter.
+fn sums(first: &str, n: u32, last: &str) -> String {
+    let mut program = format!("int main(void) {{\n  int s = {first};\n");
+    for i in 0..n {
+        program.push_str(&format!("  s = s + {};\n", 100 + i));
+    }
+    program + &format!("  return s + {last};\n}}\n")
+}
+
 const PROGRAM: &str = "int main(void) {\n  int a = 3;\n  int b = 4;\n  int c = a * b;\n  if (c > 10)\n    c = c - 2;\n  return c + 12345;\n}\n";
 
 #[test]
@@ -204,11 +214,7 @@ fn metropolis_hastings_favours_the_rules_that_find_witnesses() {
 fn higher_order_witnesses_shrink_to_the_edit_that_matters() {
     // Many sites, one that matters: the first phases miss it and the search moves to
     // mutants of several edits, which are then shrunk.
-    let mut program = String::from("int main(void) {\n  int s = 0;\n");
-    for i in 0..60 {
-        program.push_str(&format!("  s = s + {};\n", 100 + i));
-    }
-    program.push_str("  return s + 777;\n}\n");
+    let program = sums("0", 60, "777");
     let fails = |t: &str| t.contains("777");
     let mut shrunk = false;
     for seed in 1..=6 {
@@ -321,11 +327,7 @@ fn mutants_that_lose_part_of_the_failing_trace_seed_the_next_phase() {
     // what the failing program printed about the bug: it is the seed to build on. The
     // compiler also prints a line for every constant over 100 (like -Woverflow), which many
     // mutants lose; what the bug is about (`about`) tells those apart.
-    let mut program = String::from("int main(void) {\n  int s = 11111;\n");
-    for i in 0..40 {
-        program.push_str(&format!("  s = s + {};\n", 100 + i));
-    }
-    program.push_str("  return s + 22222;\n}\n");
+    let program = sums("11111", 40, "22222");
     let bug = |t: &str| {
         ["11111", "22222"]
             .iter()
