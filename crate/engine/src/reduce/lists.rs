@@ -122,7 +122,8 @@ pub fn deletion_edit(prog: &Program, doomed: &[NodeId]) -> Edit {
     Edit::deleting(delete)
 }
 
-fn in_repeated_slot(tree: &Tree, n: NodeId) -> bool {
+/// Whether `n` is an element of a repeated slot of its parent.
+pub fn in_repeated_slot(tree: &Tree, n: NodeId) -> bool {
     let node = tree.node(n);
     let Some(parent) = node.parent else {
         return false;
@@ -188,6 +189,14 @@ fn separator_fixups(
             delete.push(range(tree, c));
         }
     }
+}
+
+/// Whether `kind` is an expression (`what` = "expression") or a statement, by its supertypes.
+pub fn is_a(tree: &Tree, kind: &str, what: &str) -> bool {
+    tree.lang
+        .node_types()
+        .supertypes(kind)
+        .any(|s| s.trim_start_matches('_') == what)
 }
 
 /// The child of `n` in field `field`.

@@ -8,6 +8,7 @@
 
 mod comments;
 pub(crate) mod ddmin;
+mod dependencies;
 mod fold;
 mod format;
 mod hdd;

@@ -2,8 +2,8 @@
 //! round after round, until a round changes nothing.
 
 use super::{
-    comments, ddmin, format, hdd, implicit_int, perses, rename, transform, types, unparsed, unwrap,
-    Pass, Program,
+    comments, ddmin, dependencies, format, hdd, implicit_int, perses, rename, transform, types,
+    unparsed, unwrap, Pass, Program,
 };
 
 /// A single-program pass, by name.
@@ -15,6 +15,7 @@ pub enum PassKind {
     DdminLines,
     DdminTokens,
     Transform,
+    Dependencies,
     ErrorRegions,
     LineMarkers,
     Unwrap,
@@ -35,6 +36,7 @@ impl PassKind {
             PassKind::DdminLines => Box::new(ddmin::DdminUnits::lines(prog)),
             PassKind::DdminTokens => Box::new(ddmin::DdminUnits::tokens(prog)),
             PassKind::Transform => Box::new(transform::pass(prog)),
+            PassKind::Dependencies => Box::new(dependencies::pass(prog)),
             PassKind::Types => Box::new(types::pass(prog)),
             PassKind::Rename => Box::new(rename::Rename::new(prog, coarse)),
             PassKind::ErrorRegions => Box::new(unparsed::ErrorRegions::new(prog, coarse)),
@@ -77,6 +79,7 @@ const PERSES: &[Step] = &[
     // whole trees where there were error regions.
     every_round(PassKind::ErrorRegions),
     every_round(PassKind::Perses),
+    fine_only(PassKind::Dependencies),
     fine_only(PassKind::Unwrap),
     fine_only(PassKind::Types),
     fine_only(PassKind::Transform),

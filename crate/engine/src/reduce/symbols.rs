@@ -23,6 +23,8 @@ pub struct Symbol {
     /// The function it is local to; `None` for the file.
     pub scope: Option<NodeId>,
     pub tokens: Vec<TokenId>,
+    /// Those of `tokens` that declare it (a definition, a prototype, a field).
+    pub declarations: Vec<TokenId>,
 }
 
 pub struct Symbols {
@@ -78,7 +80,7 @@ impl Symbols {
             .collect();
         let mut index: HashMap<(Namespace, &str, Option<NodeId>), usize> = HashMap::new();
         let mut symbols: Vec<Symbol> = Vec::new();
-        for &(t, namespace, text, scope, _) in &uses {
+        for &(t, namespace, text, scope, declares) in &uses {
             // The nearest scope out from the use that declares the name.
             let mut at = scope;
             let binding = loop {
@@ -99,10 +101,14 @@ impl Symbols {
                     namespace,
                     scope,
                     tokens: Vec::new(),
+                    declarations: Vec::new(),
                 });
                 symbols.len() - 1
             });
             symbols[i].tokens.push(t);
+            if declares {
+                symbols[i].declarations.push(t);
+            }
         }
         Symbols {
             symbols,

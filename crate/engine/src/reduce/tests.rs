@@ -66,6 +66,20 @@ pub(crate) fn session(lang: Lang, text: &str, strategy: Strategy) -> Session {
     .unwrap()
 }
 
+/// Every candidate a pass made by `make` proposes on `text`, in order, each as if the ones
+/// before failed.
+pub(crate) fn candidates<P: Pass>(
+    lang: Lang,
+    text: &str,
+    make: impl Fn(&Program) -> P,
+) -> Vec<String> {
+    let prog = Program::new(crate::tree::Parser::new(lang).parse(text));
+    let mut pass = make(&prog);
+    std::iter::from_fn(|| pass.propose(&prog))
+        .map(|edit| prog.after(&edit).text())
+        .collect()
+}
+
 /// A session that keeps the original's layout: for tests of a pass's exact text.
 pub(crate) fn session_keeping_layout(lang: Lang, text: &str) -> Session {
     let settings = Settings {

@@ -16,7 +16,7 @@
 //! ([`crate::grammars::Kinds`]); a rewrite whose kinds a language lacks is not tried there.
 
 use super::lists::{
-    deletion_edit, field_child, function_declarator, kept_tokens, list_slots, replace_by,
+    deletion_edit, field_child, function_declarator, is_a, kept_tokens, list_slots, replace_by,
 };
 use super::sites::Sites;
 use super::{Edit, Program};
@@ -61,14 +61,6 @@ fn is_jump(prog: &Program, n: NodeId) -> bool {
             .text_of(tokens[0])
             .chars()
             .all(|c| c.is_ascii_alphabetic())
-}
-
-/// Whether `kind` is an expression (`what` = "expression") or a statement, by its supertypes.
-fn is_a(tree: &Tree, kind: &str, what: &str) -> bool {
-    tree.lang
-        .node_types()
-        .supertypes(kind)
-        .any(|s| s.trim_start_matches('_') == what)
 }
 
 /// The pass over `prog`: its sites, in the order above (statements and expressions largest

@@ -184,17 +184,10 @@ fn drop_pointer(prog: &Program, decl: NodeId) -> Option<Edit> {
 mod tests {
     use super::*;
     use crate::reduce::tests::{drive, session_keeping_layout};
-    use crate::reduce::Pass;
-    use crate::tree::Parser;
     use crate::Lang;
 
-    /// Every candidate the pass proposes on `text`, in order, each as if the ones before failed.
     fn candidates(lang: Lang, text: &str) -> Vec<String> {
-        let prog = Program::new(Parser::new(lang).parse(text));
-        let mut pass = pass(&prog);
-        std::iter::from_fn(|| pass.propose(&prog))
-            .map(|edit| prog.after(&edit).text())
-            .collect()
+        crate::reduce::tests::candidates(lang, text, pass)
     }
 
     #[test]
