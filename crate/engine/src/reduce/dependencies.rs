@@ -15,9 +15,13 @@ use super::sites::Sites;
 use super::symbols::Symbols;
 use super::{Edit, Program};
 use crate::tree::{NodeId, TokenId, Tree};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// At most this many candidates in one round, those that remove most first.
 const MAX_SITES: usize = 300;
+/// Lists with at most this many declarations get a candidate per declaration that keeps it
+/// alone.
+const MAX_SIBLINGS: usize = 8;
 
 #[derive(Clone)]
 pub struct Site {
@@ -30,20 +34,9 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     let trivial = prog.tree.lang.kinds().trivial_expression.is_some();
     let mut deletes: Vec<(usize, Site)> = Vec::new();
     let mut zeros: Vec<(usize, Site)> = Vec::new();
-    for symbol in Symbols::new(prog).symbols {
-        let (declarations, uses): (Vec<TokenId>, Vec<TokenId>) = symbol
-            .tokens
-            .iter()
-            .partition(|t| symbol.declarations.contains(t));
-        // Without declarations nothing is removed; without uses Perses deletes it alone.
-        if declarations.is_empty() || uses.is_empty() {
-            continue;
-        }
-        let site = Site {
-            declarations,
-            uses,
-            zero: false,
-        };
+    // Groups of siblings often come to the same edit as one symbol: each edit is tried once.
+    let mut seen = HashSet::new();
+    for site in symbols_and_sibling_groups(prog) {
         let Some(units) = statements_around(prog, site.declarations.iter().chain(&site.uses))
         else {
             continue;
@@ -59,9 +52,13 @@ pub fn pass(prog: &Program) -> Sites<Site> {
                 zero: true,
                 ..site.clone()
             };
-            zeros.push((size, zero));
+            if edit(prog, &zero).is_some_and(|e| seen.insert(effect(prog, &e))) {
+                zeros.push((size, zero));
+            }
         }
-        deletes.push((size, site));
+        if edit(prog, &site).is_some_and(|e| seen.insert(effect(prog, &e))) {
+            deletes.push((size, site));
+        }
     }
     let largest_first =
         |v: &mut Vec<(usize, Site)>| v.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
@@ -106,6 +103,72 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
     edit.delete.extend(delete);
     edit.replace = replace;
     Some(edit)
+}
+
+/// Each symbol with declarations and uses; then, for each short list of declarations (a
+/// struct's fields, a file's functions), one group per declaration that holds the symbols of
+/// all the others. A field may only go with its siblings: a warning about one unread field
+/// changes its words while others are unread too, and their reads go together.
+fn symbols_and_sibling_groups(prog: &Program) -> Vec<Site> {
+    let tree = &prog.tree;
+    let mut sites: Vec<Site> = Symbols::new(prog)
+        .symbols
+        .into_iter()
+        .filter_map(|symbol| {
+            let (declarations, uses): (Vec<TokenId>, Vec<TokenId>) = symbol
+                .tokens
+                .iter()
+                .partition(|t| symbol.declarations.contains(t));
+            // Without declarations nothing is removed. (One without uses is a sibling; alone,
+            // Perses deletes it.)
+            (!declarations.is_empty()).then_some(Site {
+                declarations,
+                uses,
+                zero: false,
+            })
+        })
+        .collect();
+    // For each list, its elements that declare one symbol each: (element, symbol).
+    let mut lists: BTreeMap<NodeId, Vec<(NodeId, usize)>> = BTreeMap::new();
+    for (i, site) in sites.iter().enumerate() {
+        if let Some(&[unit]) = statements_around(prog, site.declarations.iter()).as_deref() {
+            if let Some(list) = tree.node(unit).parent {
+                lists.entry(list).or_default().push((unit, i));
+            }
+        }
+    }
+    for members in lists.values() {
+        let elements: BTreeSet<NodeId> = members.iter().map(|&(unit, _)| unit).collect();
+        if elements.len() < 2 || elements.len() > MAX_SIBLINGS {
+            continue;
+        }
+        for &alone in &elements {
+            let mut group = Site {
+                declarations: Vec::new(),
+                uses: Vec::new(),
+                zero: false,
+            };
+            for &(_, i) in members.iter().filter(|&&(unit, _)| unit != alone) {
+                group.declarations.extend(&sites[i].declarations);
+                group.uses.extend(&sites[i].uses);
+            }
+            sites.push(group);
+        }
+    }
+    sites
+}
+
+/// What an edit does: the tokens left, and the rewrites of those.
+fn effect(prog: &Program, edit: &Edit) -> (Vec<bool>, Vec<(TokenId, String)>) {
+    let keep = prog.mask_after(edit);
+    let mut replace: Vec<(TokenId, String)> = edit
+        .replace
+        .iter()
+        .filter(|(t, _)| keep[*t as usize])
+        .cloned()
+        .collect();
+    replace.sort_unstable();
+    (keep, replace)
 }
 
 /// The statements or items around the kept ones of `tokens`, none inside another; `None`
@@ -288,10 +351,32 @@ mod tests {
         assert_eq!(
             candidates(Lang::Java, text),
             [
+                // Each member alone, the others gone with their uses.
+                "class A { int n; }\n",
+                "class A { int get() { } }\n",
                 "class A { int n; void set() { n = 2; } }\n",
                 "class A { int get() { } void set() { get(); } }\n",
+                "class A { int get() { return 0; } }\n",
+                "class A { void set() { } }\n",
                 "class A { int get() { return 0; } void set() { get(); } }\n",
             ]
+        );
+    }
+
+    #[test]
+    fn siblings_go_together_leaving_one_alone() {
+        let text =
+            "struct S { int a; int b; int memo; };\nint get(struct S *s) { return s->a + s->b; }\n";
+        let all = candidates(Lang::C, text);
+        assert!(
+            all.contains(&"struct S { int memo; };\nint get(struct S *s) { }\n".to_string()),
+            "{all:#?}"
+        );
+        assert!(
+            all.contains(
+                &"struct S { int a; };\nint get(struct S *s) { return s->a + 0; }\n".to_string()
+            ),
+            "{all:#?}"
         );
     }
 
