@@ -14,6 +14,7 @@ mod format;
 mod hdd;
 mod implicit_int;
 mod lists;
+mod literals;
 mod perses;
 mod rename;
 mod session;

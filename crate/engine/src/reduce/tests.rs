@@ -492,3 +492,38 @@ fn a_loop_goes_once_its_continue_is_a_plain_statement() {
         s.best()
     );
 }
+
+#[test]
+fn transforms_shorten_a_number_inside_its_token() {
+    let text = "int a[6];\nint f(void) { return a[32443]; }\n";
+    // Like an array-bounds warning: the subscript must stay out of bounds.
+    let oracle = |t: &str| {
+        let sub = t
+            .split_once("return a[")
+            .and_then(|(_, r)| r.split(']').next()?.parse::<u64>().ok());
+        t.contains("a[6];") && sub.is_some_and(|s| s >= 6)
+    };
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(s.best().contains("a[32]"), "{}", s.best());
+}
+
+#[test]
+fn numbers_are_shortened_in_every_language() {
+    for (lang, text, shorter) in [
+        (Lang::Cpp, "int x = 250;\n", "int x = 25;\n"),
+        (
+            Lang::Rust,
+            "const X: u32 = 250u32;\n",
+            "const X: u32 = 25u32;\n",
+        ),
+        (Lang::JavaScript, "let x = 250;\n", "let x = 25;\n"),
+        (
+            Lang::Java,
+            "class A { int x = 250; }\n",
+            "class A { int x = 25; }\n",
+        ),
+    ] {
+        let all = candidates(lang, text, super::transform::pass);
+        assert!(all.iter().any(|c| c == shorter), "{lang:?}: {all:#?}");
+    }
+}

@@ -10,7 +10,8 @@
 //! - fold a constant expression into its value (`0x7EBAL + 1` to `32443`, see `fold.rs`);
 //! - replace a statement by the trivial one, `0;` (a loop or a branch is often kept only for
 //!   being a statement there);
-//! - replace an expression, or a variable where it is read, by `0`.
+//! - replace an expression, or a variable where it is read, by `0`;
+//! - shorten a number inside its token (`32443` to `32`, see `literals.rs`).
 //!
 //! The node kinds each rewrite looks for come from the language's table
 //! ([`crate::grammars::Kinds`]); a rewrite whose kinds a language lacks is not tried there.
@@ -29,6 +30,8 @@ const MAX_INLINED_TYPE_TOKENS: usize = 3;
 const MAX_ZERO_SITES: usize = 400;
 /// At most this many statements are tried as `0;` in one round, largest first.
 const MAX_STATEMENT_SITES: usize = 200;
+/// At most this many numbers are shortened in one round, longest first.
+const MAX_NUMBER_SITES: usize = 100;
 
 #[derive(Clone, Debug)]
 pub enum Site {
@@ -46,6 +49,8 @@ pub enum Site {
     /// An expression of integer literals and operators, and its value.
     Fold(NodeId, i128),
     Zero(NodeId),
+    /// A number token and a shorter spelling of it.
+    Shorten(TokenId, String),
     /// A function definition's body, which `;` may replace (a declaration is enough when
     /// only the function's type matters).
     Body(NodeId),
@@ -156,6 +161,14 @@ pub fn pass(prog: &Program) -> Sites<Site> {
             .take(MAX_ZERO_SITES)
             .map(|(_, n)| Site::Zero(n)),
     );
+    let mut numbers: Vec<TokenId> = (0..tree.tokens.len() as TokenId)
+        .filter(|&t| prog.kept(t) && super::literals::is_number(prog, t))
+        .collect();
+    numbers.sort_by_key(|&t| (std::cmp::Reverse(prog.text_of(t).len()), t));
+    for t in numbers.into_iter().take(MAX_NUMBER_SITES) {
+        let spellings = super::literals::shorter_spellings(prog.text_of(t));
+        sites.extend(spellings.into_iter().map(|s| Site::Shorten(t, s)));
+    }
     Sites::new("transform", sites, edit)
 }
 
@@ -169,6 +182,13 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
         Site::Statement(n) => replace_by(prog, n, k.trivial_statement?),
         Site::Fold(n, v) => replace_by(prog, n, &v.to_string()),
         Site::Zero(n) => replace_by(prog, n, k.trivial_expression?),
+        // Once a shorter spelling is in, the longer ones after it are not worth a query.
+        Site::Shorten(t, ref text) => {
+            (prog.kept(t) && text.len() < prog.text_of(t).len()).then(|| Edit {
+                replace: vec![(t, text.clone())],
+                ..Edit::default()
+            })
+        }
         Site::Body(n) => replace_by(prog, n, ";"),
     }
 }

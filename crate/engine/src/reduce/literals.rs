@@ -1,0 +1,58 @@
+//! Numbers made shorter inside their token, as T-Rec does: `0`, then the number's leading
+//! digits with its suffix kept (`32443` → `3`, `32`, ...; `65532UL` → `6UL`, ...), shortest
+//! first. A subscript that must stay out of bounds keeps as few digits as still are.
+
+use super::Program;
+use crate::tree::TokenId;
+
+/// Numbers longer than this many digits are left alone (the candidates grow with length).
+const MAX_DIGITS: usize = 12;
+
+/// Whether token `t` is a decimal number literal (any language: `number_literal`,
+/// `integer_literal`, `number`, `decimal_integer_literal`, ...).
+pub fn is_number(prog: &Program, t: TokenId) -> bool {
+    let tree = &prog.tree;
+    let node = tree.node(tree.tokens[t as usize].node);
+    let kind = node.kind;
+    node.named
+        && node.children.is_empty()
+        && (kind.contains("literal") || kind == "number")
+        && prog.text_of(t).starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// Shorter spellings of number `text`, shortest first; none for hex, octal-looking or
+/// floating numbers, whose prefixes mean something else.
+pub fn shorter_spellings(text: &str) -> Vec<String> {
+    let digits = text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let (number, suffix) = text.split_at(digits);
+    let plain_suffix = suffix
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !suffix.starts_with(['x', 'X', 'b', 'B', 'o', 'e', 'E']);
+    if digits == 0 || digits > MAX_DIGITS || !plain_suffix || number.starts_with('0') {
+        return Vec::new();
+    }
+    let mut out = vec!["0".to_string()];
+    out.extend((1..digits).map(|n| format!("{}{suffix}", &number[..n])));
+    out.retain(|s| s.len() < text.len());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shorter_spellings_keep_the_suffix() {
+        assert_eq!(shorter_spellings("32443"), ["0", "3", "32", "324", "3244"]);
+        assert_eq!(
+            shorter_spellings("65532UL"),
+            ["0", "6UL", "65UL", "655UL", "6553UL"]
+        );
+        assert_eq!(shorter_spellings("10u8"), ["0", "1u8"]);
+        // `0` is as short as it gets; hex, octal and floats are left alone.
+        for text in ["7", "0x7EBA", "0777", "1.5", "1e9", "0"] {
+            assert!(shorter_spellings(text).is_empty(), "{text}");
+        }
+    }
+}
