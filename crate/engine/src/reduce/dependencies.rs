@@ -188,7 +188,7 @@ fn statements_around<'a>(
 /// The nearest node from `n` up that a list holds as a whole statement, item, field or
 /// declaration: not a name, a declarator, an expression, an argument or a parameter (those
 /// would leave a statement half there).
-fn statement_around(tree: &Tree, mut n: NodeId) -> Option<NodeId> {
+pub fn statement_around(tree: &Tree, mut n: NodeId) -> Option<NodeId> {
     let k = tree.lang.kinds();
     loop {
         let node = tree.node(n);
@@ -259,7 +259,11 @@ fn value_read(tree: &Tree, mut n: NodeId) -> Option<NodeId> {
 
 /// Whether expression `n` is assigned to: `0 = 1` would not do.
 fn is_written(tree: &Tree, n: NodeId) -> bool {
-    tree.node(n).field == Some("left")
+    let node = tree.node(n);
+    node.field == Some("left")
+        && node
+            .parent
+            .is_some_and(|p| tree.node(p).kind.contains("assignment"))
 }
 
 /// Whether expression `n` is all of the statement it is in (`f(x);`): `0;` would be no

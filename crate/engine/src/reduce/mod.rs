@@ -13,6 +13,7 @@ mod fold;
 mod format;
 mod hdd;
 mod implicit_int;
+mod inline;
 mod lists;
 mod literals;
 mod perses;

@@ -2,8 +2,8 @@
 //! round after round, until a round changes nothing.
 
 use super::{
-    comments, ddmin, dependencies, format, hdd, implicit_int, perses, rename, transform, types,
-    unparsed, unwrap, Pass, Program,
+    comments, ddmin, dependencies, format, hdd, implicit_int, inline, perses, rename, transform,
+    types, unparsed, unwrap, Pass, Program,
 };
 
 /// A single-program pass, by name.
@@ -16,6 +16,7 @@ pub enum PassKind {
     DdminTokens,
     Transform,
     Dependencies,
+    Inline,
     ErrorRegions,
     LineMarkers,
     Unwrap,
@@ -37,6 +38,7 @@ impl PassKind {
             PassKind::DdminTokens => Box::new(ddmin::DdminUnits::tokens(prog)),
             PassKind::Transform => Box::new(transform::pass(prog)),
             PassKind::Dependencies => Box::new(dependencies::pass(prog)),
+            PassKind::Inline => Box::new(inline::pass(prog)),
             PassKind::Types => Box::new(types::pass(prog)),
             PassKind::Rename => Box::new(rename::Rename::new(prog, coarse)),
             PassKind::ErrorRegions => Box::new(unparsed::ErrorRegions::new(prog, coarse)),
@@ -80,6 +82,7 @@ const PERSES: &[Step] = &[
     every_round(PassKind::ErrorRegions),
     every_round(PassKind::Perses),
     fine_only(PassKind::Dependencies),
+    fine_only(PassKind::Inline),
     fine_only(PassKind::Unwrap),
     fine_only(PassKind::Types),
     fine_only(PassKind::Transform),
