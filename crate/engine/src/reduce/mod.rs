@@ -16,6 +16,7 @@ mod implicit_int;
 mod inline;
 mod lists;
 mod literals;
+mod merge;
 mod perses;
 mod rename;
 mod session;

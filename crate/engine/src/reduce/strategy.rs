@@ -2,8 +2,8 @@
 //! round after round, until a round changes nothing.
 
 use super::{
-    comments, ddmin, dependencies, format, hdd, implicit_int, inline, perses, rename, transform,
-    types, unparsed, unwrap, Pass, Program,
+    comments, ddmin, dependencies, format, hdd, implicit_int, inline, merge, perses, rename,
+    transform, types, unparsed, unwrap, Pass, Program,
 };
 
 /// A single-program pass, by name.
@@ -17,6 +17,7 @@ pub enum PassKind {
     Transform,
     Dependencies,
     Inline,
+    Merge,
     ErrorRegions,
     LineMarkers,
     Unwrap,
@@ -39,6 +40,7 @@ impl PassKind {
             PassKind::Transform => Box::new(transform::pass(prog)),
             PassKind::Dependencies => Box::new(dependencies::pass(prog)),
             PassKind::Inline => Box::new(inline::pass(prog)),
+            PassKind::Merge => Box::new(merge::pass(prog)),
             PassKind::Types => Box::new(types::pass(prog)),
             PassKind::Rename => Box::new(rename::Rename::new(prog, coarse)),
             PassKind::ErrorRegions => Box::new(unparsed::ErrorRegions::new(prog, coarse)),
@@ -86,6 +88,7 @@ const PERSES: &[Step] = &[
     fine_only(PassKind::Unwrap),
     fine_only(PassKind::Types),
     fine_only(PassKind::Transform),
+    fine_only(PassKind::Merge),
     every_round(PassKind::Rename),
 ];
 /// After the fixpoint, once: the layout, then (when the settings ask for it,

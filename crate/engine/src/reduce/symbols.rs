@@ -122,7 +122,8 @@ impl Symbols {
         self.encloses(a, b) || self.encloses(b, a)
     }
 
-    fn encloses(&self, outer: Option<NodeId>, mut inner: Option<NodeId>) -> bool {
+    /// Whether scope `outer` holds scope `inner` (or is it): names of `outer` are seen there.
+    pub fn encloses(&self, outer: Option<NodeId>, mut inner: Option<NodeId>) -> bool {
         loop {
             if inner == outer {
                 return true;
