@@ -108,6 +108,11 @@ mod tests {
     fn every_language_merges_names() {
         for (lang, text, merged) in [
             (
+                Lang::Cpp,
+                "struct S { int x; int y; int f() { return x + y; } };\n",
+                "struct S { int x; int y; int f() { return x + x; } };\n",
+            ),
+            (
                 Lang::Rust,
                 "fn f(p: u8) -> u8 { let a = 1; let b = 2; a + b + p }\n",
                 "fn f(p: u8) -> u8 { let a = 1; let b = 2; a + a + p }\n",
