@@ -71,17 +71,22 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
         [one] => one.to_string(),
         _ => format!("({})", text.join(" ")),
     };
-    // The declarator and a comma beside it when the declaration has others (`int a = 1,
-    // b;`), else the whole statement.
-    let mut edit = match declarator_with_comma(prog, site.declarator) {
-        Some(range) => Edit::deleting(vec![range]),
-        None => deletion_edit(prog, &[statement_around(tree, site.declarator)?]),
-    };
+    let mut edit = declaration_removal(prog, site.declarator)?;
     if !edit.delete.iter().any(|r| r.contains(&site.read)) {
         edit.replace = vec![(site.read, text)];
         return Some(edit);
     }
     None
+}
+
+/// An edit that removes declarator `n` (a declared name, or the node around it with its
+/// value): with a comma beside it when the declaration has others (`int a = 1, b;`), else
+/// the whole statement.
+pub fn declaration_removal(prog: &Program, n: NodeId) -> Option<Edit> {
+    Some(match declarator_with_comma(prog, n) {
+        Some(range) => Edit::deleting(vec![range]),
+        None => deletion_edit(prog, &[statement_around(&prog.tree, n)?]),
+    })
 }
 
 /// The tokens of declarator `n` and of the comma after it (or else before it), when its
@@ -95,7 +100,9 @@ fn declarator_with_comma(prog: &Program, n: NodeId) -> Option<Range<TokenId>> {
         (tree.node_text(c) == "," && prog.alive(c)).then_some(c)
     };
     let range = |a: NodeId, b: NodeId| tree.node(a).first_token..tree.node(b).end_token;
-    if !tree.node(n).kind.contains("declarator") || siblings_alive(prog, n) < 2 {
+    let declarator =
+        tree.node(n).kind.contains("declarator") || tree.node(n).field == Some("declarator");
+    if !declarator || siblings_alive(prog, n) < 2 {
         return None;
     }
     match comma(at + 1) {

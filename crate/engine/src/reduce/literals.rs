@@ -1,6 +1,9 @@
-//! Numbers made shorter inside their token, as T-Rec does: `0`, then the number's leading
-//! digits with its suffix kept (`32443` → `3`, `32`, ...; `65532UL` → `6UL`, ...), shortest
-//! first. A subscript that must stay out of bounds keeps as few digits as still are.
+//! Literals made shorter inside their token, as T-Rec does. A number becomes `0`, then its
+//! leading digits with its suffix kept (`32443` → `3`, `32`, ...; `65532UL` → `6UL`, ...),
+//! shortest first: a subscript that must stay out of bounds keeps as few digits as still
+//! are. A string's text loses a run of characters at either end, half of it first, so
+//! round after round it narrows to the part a message quotes (`"a needle here"` →
+//! `"needle"`); Perses empties it when no part is needed.
 
 use super::Program;
 use crate::tree::TokenId;
@@ -38,9 +41,49 @@ pub fn shorter_spellings(text: &str) -> Vec<String> {
     out
 }
 
+/// Whether token `t` is the text of a string literal (`string_content` or
+/// `string_fragment` in every grammar), without escapes, which are tokens of their own.
+pub fn is_string_text(prog: &Program, t: TokenId) -> bool {
+    let tree = &prog.tree;
+    let node = tree.node(tree.tokens[t as usize].node);
+    node.children.is_empty()
+        && matches!(node.kind, "string_content" | "string_fragment")
+        && !prog.text_of(t).contains('\\')
+}
+
+/// Shorter texts for a string's `text`, shortest first: a run of half the characters, a
+/// quarter, ..., one, dropped at the start, then at the end.
+pub fn shorter_strings(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut drop = chars.len() / 2;
+    while drop > 0 {
+        out.push(chars[drop..].iter().collect());
+        out.push(chars[..chars.len() - drop].iter().collect());
+        drop /= 2;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strings_lose_characters_at_either_end() {
+        assert_eq!(
+            shorter_strings("hello world"),
+            [
+                " world",
+                "hello ",
+                "llo world",
+                "hello wor",
+                "ello world",
+                "hello worl"
+            ]
+        );
+        assert!(shorter_strings("a").is_empty());
+    }
 
     #[test]
     fn shorter_spellings_keep_the_suffix() {

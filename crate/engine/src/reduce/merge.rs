@@ -1,13 +1,15 @@
 //! A name's uses take another name visible there, as Vulcan's final search replaces an
-//! identifier by another in scope: two variables become one, and the declaration left
-//! without uses goes in the next Perses round. `int a; int b; f(a, b);` may become `int a;
-//! int b; f(a, a);`, then `int a; f(a, a);`.
+//! identifier by another in scope, and its declaration goes in the same edit: two
+//! variables become one. `int a; int b; f(a, b);` may become `int a; f(a, a);`. A rename
+//! that removes nothing is never tried: it would change one program for another as large,
+//! and can leave a declaration that no pass removes any more.
 //!
 //! Only a name declared the same way (the same kind of name in the same kind of
 //! declaration: a variable for a variable, a field for a field), declared earlier, and
 //! visible wherever the merged name is used, is tried, the nearest first. Earlier only, so
 //! that two names never swap back and forth round after round.
 
+use super::inline::declaration_removal;
 use super::sites::Sites;
 use super::symbols::{Symbol, Symbols};
 use super::{Edit, Program};
@@ -20,6 +22,8 @@ const MAX_SITES: usize = 200;
 
 #[derive(Clone)]
 pub struct Site {
+    /// The node whose removal removes the merged name's declaration.
+    declarator: NodeId,
     uses: Vec<TokenId>,
     /// A token with the name they take.
     other: TokenId,
@@ -44,10 +48,15 @@ pub fn pass(prog: &Program) -> Sites<Site> {
             .copied()
             .filter(|t| !s.declarations.contains(t))
             .collect();
-        let (Some(&declared), false, Some(how)) =
-            (s.declarations.first(), uses.is_empty(), declared_as(s))
+        let (&[declared], false, Some(how)) =
+            (s.declarations.as_slice(), uses.is_empty(), declared_as(s))
         else {
             continue;
+        };
+        let name = tree.tokens[declared as usize].node;
+        let declarator = match tree.node(name).parent {
+            Some(p) if tree.node(p).kind.contains("declarator") => p,
+            _ => name,
         };
         let mut others: Vec<&Symbol> = symbols
             .symbols
@@ -63,6 +72,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         // Nearest first: the latest declared before it.
         others.sort_by_key(|o| std::cmp::Reverse(o.declarations[0]));
         sites.extend(others.into_iter().take(MAX_PER_NAME).map(|o| Site {
+            declarator,
             uses: uses.clone(),
             other: o.declarations[0],
         }));
@@ -79,10 +89,16 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
         .filter(|&&t| prog.kept(t))
         .map(|&t| (t, name.clone()))
         .collect();
-    (prog.kept(site.other) && !replace.is_empty()).then(|| Edit {
-        replace,
-        ..Edit::default()
-    })
+    let mut edit = declaration_removal(prog, site.declarator)?;
+    let removed = |t: &TokenId| edit.delete.iter().any(|r| r.contains(t));
+    if !prog.kept(site.other) || replace.is_empty() || removed(&site.other) {
+        return None;
+    }
+    if replace.iter().any(|(t, _)| removed(t)) {
+        return None;
+    }
+    edit.replace = replace;
+    Some(edit)
 }
 
 #[cfg(test)]
@@ -100,7 +116,7 @@ mod tests {
         // Locals take earlier locals: not the parameter, not the global.
         assert_eq!(
             candidates(Lang::C, text),
-            ["int g;\nint f(int p) { int a = 1; int b = 2; return a + a + p + g; }\n"]
+            ["int g;\nint f(int p) { int a = 1; return a + a + p + g; }\n"]
         );
     }
 
@@ -110,22 +126,22 @@ mod tests {
             (
                 Lang::Cpp,
                 "struct S { int x; int y; int f() { return x + y; } };\n",
-                "struct S { int x; int y; int f() { return x + x; } };\n",
+                "struct S { int x; int f() { return x + x; } };\n",
             ),
             (
                 Lang::Rust,
                 "fn f(p: u8) -> u8 { let a = 1; let b = 2; a + b + p }\n",
-                "fn f(p: u8) -> u8 { let a = 1; let b = 2; a + a + p }\n",
+                "fn f(p: u8) -> u8 { let a = 1; a + a + p }\n",
             ),
             (
                 Lang::JavaScript,
                 "let a = 1; let b = 2; console.log(a + b);\n",
-                "let a = 1; let b = 2; console.log(a + a);\n",
+                "let a = 1; console.log(a + a);\n",
             ),
             (
                 Lang::Java,
                 "class A { int x; int y; int f() { return x + y; } }\n",
-                "class A { int x; int y; int f() { return x + x; } }\n",
+                "class A { int x; int f() { return x + x; } }\n",
             ),
         ] {
             let all = candidates(lang, text);

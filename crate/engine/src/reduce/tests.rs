@@ -508,6 +508,37 @@ fn transforms_shorten_a_number_inside_its_token() {
 }
 
 #[test]
+fn strings_are_shortened_in_every_language() {
+    for (lang, text, shorter) in [
+        (Lang::C, "char *s = \"abcd\";\n", "char *s = \"cd\";\n"),
+        (Lang::Cpp, "auto s = \"abcd\";\n", "auto s = \"ab\";\n"),
+        (
+            Lang::Rust,
+            "const S: &str = \"abcd\";\n",
+            "const S: &str = \"cd\";\n",
+        ),
+        (Lang::JavaScript, "let s = 'abcd';\n", "let s = 'ab';\n"),
+        (
+            Lang::Java,
+            "class A { String s = \"abcd\"; }\n",
+            "class A { String s = \"cd\"; }\n",
+        ),
+    ] {
+        let all = candidates(lang, text, super::transform::pass);
+        assert!(all.iter().any(|c| c == shorter), "{lang:?}: {all:#?}");
+    }
+}
+
+/// Like an error message that quotes part of a string: the string narrows to that part.
+#[test]
+fn transforms_narrow_a_string_to_the_part_a_message_quotes() {
+    let text = "char *s = \"a haystack with a needle in it\";\n";
+    let oracle = |t: &str| t.contains("needle") && t.contains("char *s = \"");
+    let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
+    assert!(s.best().contains("\"needle\""), "{}", s.best());
+}
+
+#[test]
 fn numbers_are_shortened_in_every_language() {
     for (lang, text, shorter) in [
         (Lang::Cpp, "int x = 250;\n", "int x = 25;\n"),

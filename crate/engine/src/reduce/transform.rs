@@ -32,6 +32,8 @@ const MAX_ZERO_SITES: usize = 400;
 const MAX_STATEMENT_SITES: usize = 200;
 /// At most this many numbers are shortened in one round, longest first.
 const MAX_NUMBER_SITES: usize = 100;
+/// At most this many strings are shortened in one round, longest first.
+const MAX_STRING_SITES: usize = 50;
 
 #[derive(Clone, Debug)]
 pub enum Site {
@@ -49,7 +51,7 @@ pub enum Site {
     /// An expression of integer literals and operators, and its value.
     Fold(NodeId, i128),
     Zero(NodeId),
-    /// A number token and a shorter spelling of it.
+    /// A number's or string's token and a shorter text for it.
     Shorten(TokenId, String),
     /// A function definition's body, which `;` may replace (a declaration is enough when
     /// only the function's type matters).
@@ -168,6 +170,14 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     for t in numbers.into_iter().take(MAX_NUMBER_SITES) {
         let spellings = super::literals::shorter_spellings(prog.text_of(t));
         sites.extend(spellings.into_iter().map(|s| Site::Shorten(t, s)));
+    }
+    let mut strings: Vec<TokenId> = (0..tree.tokens.len() as TokenId)
+        .filter(|&t| prog.kept(t) && super::literals::is_string_text(prog, t))
+        .collect();
+    strings.sort_by_key(|&t| (std::cmp::Reverse(prog.text_of(t).len()), t));
+    for t in strings.into_iter().take(MAX_STRING_SITES) {
+        let texts = super::literals::shorter_strings(prog.text_of(t));
+        sites.extend(texts.into_iter().map(|s| Site::Shorten(t, s)));
     }
     Sites::new("transform", sites, edit)
 }
