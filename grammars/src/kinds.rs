@@ -42,6 +42,9 @@ pub struct Kinds {
     pub trivial_expression: Option<&'static str>,
     pub names: Names,
     pub types: Types,
+    /// Attributes that belong to the item after them (Rust's `#[cfg(test)]`): deleting the
+    /// item deletes them.
+    pub attributes: &'static [&'static str],
 }
 
 /// How a language names things: what renaming needs. A name is renamed only where the
@@ -91,6 +94,8 @@ pub struct Types {
     pub kept: &'static [&'static str],
     /// Specifiers that may go: qualifiers (`const`) and storage classes (`static`).
     pub droppable: &'static [&'static str],
+    /// Lists of modifiers whose every keyword may go (Java's `public static abstract`).
+    pub modifiers: Option<&'static str>,
     /// A type of several words (`long long`, `unsigned char`), each of which may go.
     pub words: Option<&'static str>,
     /// `*NAME` in a declaration (field `declarator`).
@@ -120,6 +125,7 @@ const NO_TYPES: Types = Types {
     replaceable: &[],
     kept: &[],
     droppable: &[],
+    modifiers: None,
     words: None,
     pointer_declarator: None,
     implicit: None,
@@ -159,6 +165,7 @@ const C_TYPES: Types = Types {
     ],
     kept: &["void"],
     droppable: &["type_qualifier", "storage_class_specifier"],
+    modifiers: None,
     words: Some("sized_type_specifier"),
     pointer_declarator: Some("pointer_declarator"),
     implicit: Some("int"),
@@ -205,6 +212,7 @@ pub const C: Kinds = Kinds {
         reserved: &["main", "int", "char", "void", "bool", "float", "double"],
     },
     types: C_TYPES,
+    attributes: &[],
 };
 
 /// C++, whose grammar extends C's. Its names share one namespace (but labels): members are
@@ -287,10 +295,12 @@ const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     trivial_expression: Some("0"),
     names: NO_NAMES,
     types: NO_TYPES,
+    attributes: &[],
 };
 
 /// Rust: one namespace for all names (conservative: a type and a value may share a name).
 pub const RUST: Kinds = Kinds {
+    attributes: &["attribute_item"],
     names: Names {
         kinds: &["identifier", "type_identifier", "field_identifier"],
         pinned: &["shorthand_field_identifier"],
@@ -390,6 +400,11 @@ pub const JAVA: Kinds = Kinds {
         ],
         reserved: &["main", "var", "record", "yield"],
         ..NO_NAMES
+    },
+    // No plain type (`int` would not do for a class), but modifiers may go.
+    types: Types {
+        modifiers: Some("modifiers"),
+        ..NO_TYPES
     },
     ..STATEMENTS_AND_EXPRESSIONS
 };

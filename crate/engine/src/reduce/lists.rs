@@ -108,6 +108,8 @@ pub fn replacements(tree: &Tree, n: NodeId, max: usize, max_depth: u32) -> Vec<N
 /// the separator after an element stays only while that element and a later one stay.
 pub fn deletion_edit(prog: &Program, doomed: &[NodeId]) -> Edit {
     let tree = &prog.tree;
+    let with_attributes = with_attributes(tree, doomed);
+    let doomed = with_attributes.as_slice();
     let mut delete: Vec<Range<TokenId>> = doomed.iter().map(|&n| range(tree, n)).collect();
     let mut slots: Vec<(NodeId, Option<&str>)> = doomed
         .iter()
@@ -120,6 +122,38 @@ pub fn deletion_edit(prog: &Program, doomed: &[NodeId]) -> Edit {
         separator_fixups(prog, parent, field, doomed, &mut delete);
     }
     Edit::deleting(delete)
+}
+
+/// `doomed` and the attributes on each (`#[cfg(test)]` before a Rust item): an attribute
+/// left without its item would sit on the next one, or on nothing.
+fn with_attributes(tree: &Tree, doomed: &[NodeId]) -> Vec<NodeId> {
+    let attributes = tree.lang.kinds().attributes;
+    let mut out = doomed.to_vec();
+    if attributes.is_empty() {
+        return out;
+    }
+    let mut seen: std::collections::HashSet<NodeId> = doomed.iter().copied().collect();
+    for &n in doomed {
+        let node = tree.node(n);
+        let Some(parent) = node.parent.filter(|_| !attributes.contains(&node.kind)) else {
+            continue;
+        };
+        let siblings = &tree.node(parent).children;
+        let at = siblings.iter().position(|&c| c == n).unwrap_or(0);
+        for &c in siblings[..at].iter().rev() {
+            let sibling = tree.node(c);
+            if sibling.extra {
+                continue;
+            }
+            if !attributes.contains(&sibling.kind) {
+                break;
+            }
+            if seen.insert(c) {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// Whether `n` is an element of a repeated slot of its parent.
@@ -268,6 +302,25 @@ mod tests {
         let doomed: Vec<NodeId> = which.iter().map(|&i| elems[i]).collect();
         let edit = deletion_edit(&prog, &doomed);
         prog.with_mask(prog.mask_after(&edit)).text()
+    }
+
+    #[test]
+    fn an_item_takes_its_attributes() {
+        let text = "#[cfg(test)]\n#[allow(unused)]\nuse super::x;\nfn f() {}\n";
+        let tree = Parser::new(Lang::Rust).parse(text);
+        let item = find(&tree, "use_declaration");
+        let attribute = find(&tree, "attribute_item");
+        let prog = Program::new(tree);
+        let without = |n: NodeId| {
+            prog.with_mask(prog.mask_after(&deletion_edit(&prog, &[n])))
+                .text()
+        };
+        assert_eq!(without(item), "fn f() {}\n");
+        // An attribute alone goes alone.
+        assert_eq!(
+            without(attribute),
+            "#[allow(unused)]\nuse super::x;\nfn f() {}\n"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Types made plain, C-Reduce's way of making what is left of a program read simply:
 //!
 //! - qualifiers and storage classes (`const`, `static`, ...) go: all at once, then each;
+//!   so do modifiers (Java's `public`, `abstract`, ...), in languages with no plain type too;
 //! - a type name (`struct S`, a typedef's `T`, `long long`) becomes `int` in all its uses at
 //!   once: in declarations, parameters, return types, fields, typedefs and casts;
 //! - the type of one declaration becomes `int`;
@@ -33,9 +34,11 @@ pub enum Site {
 pub fn pass(prog: &Program) -> Sites<Site> {
     let tree = &prog.tree;
     let types = &tree.lang.kinds().types;
-    if types.plain.is_none() {
-        return Sites::new("types", Vec::new(), edit);
-    }
+    let plain = types.plain.is_some();
+    let modifier = |n: &crate::tree::Node| {
+        n.parent
+            .is_some_and(|p| Some(tree.node(p).kind) == types.modifiers)
+    };
     let mut drops = Vec::new();
     let mut words = Vec::new();
     let mut typed: Vec<NodeId> = Vec::new();
@@ -45,8 +48,10 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         if node.extra || !prog.alive(n) {
             continue;
         }
-        if types.droppable.contains(&node.kind) {
+        if types.droppable.contains(&node.kind) || modifier(node) {
             drops.push(n);
+        } else if !plain {
+            continue;
         } else if Some(node.kind) == types.words && prog.size_of(n) > 1 {
             words.extend(node.children.iter().filter(|&&c| prog.alive(c)));
         } else if Some(node.kind) == types.pointer_declarator
@@ -81,11 +86,12 @@ pub fn pass(prog: &Program) -> Sites<Site> {
 }
 
 fn edit(prog: &Program, site: &Site) -> Option<Edit> {
-    let plain = prog.tree.lang.kinds().types.plain?;
+    let plain = prog.tree.lang.kinds().types.plain;
     match site {
         Site::Drop(nodes) => Some(deletion_edit(prog, nodes)),
         Site::Plain(nodes) => Some(merged(
-            nodes.iter().filter_map(|&t| replace_by(prog, t, plain)),
+            // Only a language with a plain type has these sites.
+            nodes.iter().filter_map(|&t| replace_by(prog, t, plain?)),
         )),
         Site::Word(w) => {
             let several = prog
@@ -215,6 +221,24 @@ mod tests {
                 "static const unsigned long n;\nstruct s *f(struct s p) { return p + p.x + n; }\n",
             ]
         );
+    }
+
+    #[test]
+    fn java_modifiers_go_all_at_once_then_each() {
+        assert_eq!(
+            candidates(
+                Lang::Java,
+                "class A { public static abstract class B {} }\n"
+            ),
+            [
+                "class A { class B {} }\n",
+                "class A { static abstract class B {} }\n",
+                "class A { public abstract class B {} }\n",
+                "class A { public static class B {} }\n",
+            ]
+        );
+        // Languages without modifiers or types to make plain have no candidates.
+        assert!(candidates(Lang::JavaScript, "let x = 1;\n").is_empty());
     }
 
     #[test]
