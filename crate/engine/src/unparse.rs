@@ -13,7 +13,11 @@ use crate::tree::{TokenId, Tree};
 pub fn would_fuse(a: char, b: char) -> bool {
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$' || !c.is_ascii();
     let punct = |c: char| "+-*/%<>=!&|^~.:#?@'\"".contains(c);
-    (word(a) && word(b)) || (punct(a) && punct(b)) || (word(a) && (b == '\'' || b == '"'))
+    // A string's quotes meet when its text goes: `""` is the empty string, not a new token.
+    let quotes = a == b && matches!(a, '"' | '\'' | '`');
+    (word(a) && word(b))
+        || (punct(a) && punct(b) && !quotes)
+        || (word(a) && (b == '\'' || b == '"'))
 }
 
 /// Text of the tokens `keep` selects (indexed by token id), in order.

@@ -7,9 +7,13 @@ use super::{Edit, Program};
 use crate::tree::{NodeId, TokenId, Tree};
 use std::ops::Range;
 
-/// Brackets are delimiters of a list, never separators between its elements.
+/// Brackets and quotes are delimiters of a list (a string's parts), never separators
+/// between its elements.
 fn is_bracket(text: &str) -> bool {
-    matches!(text, "(" | ")" | "{" | "}" | "[" | "]" | "<" | ">")
+    matches!(
+        text,
+        "(" | ")" | "{" | "}" | "[" | "]" | "<" | ">" | "\"" | "'" | "`"
+    )
 }
 
 fn range(tree: &Tree, n: NodeId) -> Range<TokenId> {

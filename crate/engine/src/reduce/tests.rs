@@ -558,3 +558,26 @@ fn numbers_are_shortened_in_every_language() {
         assert!(all.iter().any(|c| c == shorter), "{lang:?}: {all:#?}");
     }
 }
+
+/// Deleting a string's text leaves `""`, not `" "` nor a lone quote.
+#[test]
+fn a_string_empties_in_every_language() {
+    for (lang, text, empty) in [
+        (Lang::C, "char *s = \"e\";\n", "char *s = \"\";\n"),
+        (Lang::Cpp, "auto s = \"e\";\n", "auto s = \"\";\n"),
+        (
+            Lang::Rust,
+            "const S: &str = \"e\";\n",
+            "const S: &str = \"\";\n",
+        ),
+        (Lang::JavaScript, "let s = 'e';\n", "let s = '';\n"),
+        (
+            Lang::Java,
+            "class A { String s = \"e\"; }\n",
+            "class A { String s = \"\"; }\n",
+        ),
+    ] {
+        let all = candidates(lang, text, |p| super::perses::Perses::new(p, false));
+        assert!(all.iter().any(|c| c == empty), "{lang:?}: {all:#?}");
+    }
+}
