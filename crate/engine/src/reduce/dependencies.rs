@@ -10,7 +10,7 @@
 //!   trivial expression (a call with its arguments, `a.f` whole); a use that is its
 //!   statement's whole expression, or that is not a value (a type), goes with its statement.
 
-use super::lists::{deletion_edit, in_repeated_slot, is_a, replace_by};
+use super::lists::{deletion_edit, in_repeated_slot, is_a, is_assigned, replace_by};
 use super::sites::Sites;
 use super::symbols::Symbols;
 use super::{Edit, Program};
@@ -87,7 +87,7 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
     for &t in site.uses.iter().filter(alive) {
         let name = tree.tokens[t as usize].node;
         match value_read(tree, name) {
-            Some(value) if !is_whole_statement(tree, value) && !is_written(tree, value) => {
+            Some(value) if !is_whole_statement(tree, value) && !is_assigned(tree, value) => {
                 let e = replace_by(prog, value, trivial)?;
                 delete.extend(e.delete);
                 replace.extend(e.replace);
@@ -255,15 +255,6 @@ fn value_read(tree: &Tree, mut n: NodeId) -> Option<NodeId> {
         n = parent;
     }
     is_value(n).then_some(n)
-}
-
-/// Whether expression `n` is assigned to: `0 = 1` would not do.
-fn is_written(tree: &Tree, n: NodeId) -> bool {
-    let node = tree.node(n);
-    node.field == Some("left")
-        && node
-            .parent
-            .is_some_and(|p| tree.node(p).kind.contains("assignment"))
 }
 
 /// Whether expression `n` is all of the statement it is in (`f(x);`): `0;` would be no

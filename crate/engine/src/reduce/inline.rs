@@ -8,7 +8,7 @@
 //! Rust's `let`), and one token reads it, outside that value.
 
 use super::dependencies::statement_around;
-use super::lists::{deletion_edit, field_child, kept_tokens};
+use super::lists::{deletion_edit, field_child, is_assigned, kept_tokens};
 use super::sites::Sites;
 use super::symbols::Symbols;
 use super::{Edit, Program};
@@ -42,12 +42,12 @@ pub fn pass(prog: &Program) -> Sites<Site> {
             continue;
         };
         // A write (`y = 3`, `y++`) is no read to inline into.
-        let use_node = tree.node(tree.tokens[read as usize].node);
-        let written = use_node.parent.is_some_and(|p| {
-            let parent = tree.node(p).kind;
-            parent.starts_with("update")
-                || (parent.contains("assignment") && use_node.field == Some("left"))
-        });
+        let use_node = tree.tokens[read as usize].node;
+        let updated = tree
+            .node(use_node)
+            .parent
+            .is_some_and(|p| tree.node(p).kind.starts_with("update"));
+        let written = updated || is_assigned(tree, use_node);
         if field_child(tree, declarator, "value").is_some() && !written {
             sites.push(Site { declarator, read });
         }

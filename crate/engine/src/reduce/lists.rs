@@ -160,6 +160,16 @@ fn with_attributes(tree: &Tree, doomed: &[NodeId]) -> Vec<NodeId> {
     out
 }
 
+/// Whether node `n` is assigned to: the left side of any language's assignment (`x = 1`,
+/// `x += 1`).
+pub fn is_assigned(tree: &Tree, n: NodeId) -> bool {
+    let node = tree.node(n);
+    node.field == Some("left")
+        && node
+            .parent
+            .is_some_and(|p| tree.node(p).kind.contains("assignment"))
+}
+
 /// Whether `n` is an element of a repeated slot of its parent.
 pub fn in_repeated_slot(tree: &Tree, n: NodeId) -> bool {
     let node = tree.node(n);

@@ -91,10 +91,8 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
         .collect();
     let mut edit = declaration_removal(prog, site.declarator)?;
     let removed = |t: &TokenId| edit.delete.iter().any(|r| r.contains(t));
-    if !prog.kept(site.other) || replace.is_empty() || removed(&site.other) {
-        return None;
-    }
-    if replace.iter().any(|(t, _)| removed(t)) {
+    let kept_apart = !removed(&site.other) && !replace.iter().any(|(t, _)| removed(t));
+    if !prog.kept(site.other) || replace.is_empty() || !kept_apart {
         return None;
     }
     edit.replace = replace;

@@ -19,6 +19,7 @@
 use super::lists::{
     deletion_edit, field_child, function_declarator, is_a, kept_tokens, list_slots, replace_by,
 };
+use super::literals::{is_number, is_string_text, shorter_spellings, shorter_strings};
 use super::sites::Sites;
 use super::{Edit, Program};
 use crate::grammars::Kinds;
@@ -163,23 +164,41 @@ pub fn pass(prog: &Program) -> Sites<Site> {
             .take(MAX_ZERO_SITES)
             .map(|(_, n)| Site::Zero(n)),
     );
-    let mut numbers: Vec<TokenId> = (0..tree.tokens.len() as TokenId)
-        .filter(|&t| prog.kept(t) && super::literals::is_number(prog, t))
-        .collect();
-    numbers.sort_by_key(|&t| (std::cmp::Reverse(prog.text_of(t).len()), t));
-    for t in numbers.into_iter().take(MAX_NUMBER_SITES) {
-        let spellings = super::literals::shorter_spellings(prog.text_of(t));
-        sites.extend(spellings.into_iter().map(|s| Site::Shorten(t, s)));
-    }
-    let mut strings: Vec<TokenId> = (0..tree.tokens.len() as TokenId)
-        .filter(|&t| prog.kept(t) && super::literals::is_string_text(prog, t))
-        .collect();
-    strings.sort_by_key(|&t| (std::cmp::Reverse(prog.text_of(t).len()), t));
-    for t in strings.into_iter().take(MAX_STRING_SITES) {
-        let texts = super::literals::shorter_strings(prog.text_of(t));
-        sites.extend(texts.into_iter().map(|s| Site::Shorten(t, s)));
-    }
+    sites.extend(shortenings(
+        prog,
+        is_number,
+        shorter_spellings,
+        MAX_NUMBER_SITES,
+    ));
+    sites.extend(shortenings(
+        prog,
+        is_string_text,
+        shorter_strings,
+        MAX_STRING_SITES,
+    ));
     Sites::new("transform", sites, edit)
+}
+
+/// Shorter texts for the longest `max` literals that `is` picks, from `shorter`.
+fn shortenings(
+    prog: &Program,
+    is: fn(&Program, TokenId) -> bool,
+    shorter: fn(&str) -> Vec<String>,
+    max: usize,
+) -> Vec<Site> {
+    let mut literals: Vec<TokenId> = (0..prog.tree.tokens.len() as TokenId)
+        .filter(|&t| prog.kept(t) && is(prog, t))
+        .collect();
+    literals.sort_by_key(|&t| (std::cmp::Reverse(prog.text_of(t).len()), t));
+    literals
+        .into_iter()
+        .take(max)
+        .flat_map(|t| {
+            shorter(prog.text_of(t))
+                .into_iter()
+                .map(move |s| Site::Shorten(t, s))
+        })
+        .collect()
 }
 
 fn edit(prog: &Program, site: &Site) -> Option<Edit> {
