@@ -236,23 +236,30 @@ fn a_malformed_program_gets_its_position_when_strict() {
 }
 
 #[test]
-fn an_interrupted_run_keeps_its_best() {
-    let dir = scratch("interrupt");
-    script(&dir, "sleep 0.3; grep -q 'marker = 42' input.c");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
-        .current_dir(&dir)
-        .args(["reduce", "--test", "./check.sh", "input.c", "-j", "1"])
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(2500));
-    // SAFETY: signalling our own child process.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130));
-    let saved = std::fs::read_to_string(dir.join("input.c")).unwrap();
-    assert!(saved.contains("marker = 42"));
-    assert!(saved.len() < PROGRAM.len(), "some progress was saved");
-    assert!(whittle::tree::Parser::new(whittle::Lang::C).is_valid(&saved));
+fn an_interrupted_run_keeps_its_best_and_its_figures() {
+    // Ctrl-C, or SIGTERM as `kill` and time limits send it.
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let dir = scratch(&format!("interrupt-{signal}"));
+        script(&dir, "sleep 0.3; grep -q 'marker = 42' input.c");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
+            .current_dir(&dir)
+            .args(["reduce", "--test", "./check.sh", "input.c", "-j", "1"])
+            .args(["--stats-json", "stats.json"])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(2500));
+        // SAFETY: signalling our own child process.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130), "after signal {signal}");
+        let saved = std::fs::read_to_string(dir.join("input.c")).unwrap();
+        assert!(saved.contains("marker = 42"));
+        assert!(saved.len() < PROGRAM.len(), "some progress was saved");
+        assert!(whittle::tree::Parser::new(whittle::Lang::C).is_valid(&saved));
+        let stats = stats(&dir);
+        assert!(stats["queries"].as_u64().unwrap() > 0, "{stats}");
+        assert_eq!(stats["interrupted"], true, "{stats}");
+    }
 }
 
 #[test]

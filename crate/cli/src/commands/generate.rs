@@ -202,6 +202,8 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
         json["trace"] = trace.name().into();
         json["failed_runs"] = session.failed_runs().into();
         json["jobs"] = jobs.into();
+        // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
+        json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["verdicts"] = session.recording().to_string().into();
         json["trace_tree"] = serde_json::to_value(session.trace()).unwrap_or_default();
         write_stats(path, &json)?;

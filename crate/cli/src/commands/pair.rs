@@ -297,6 +297,8 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         json["strategy"] = "pairwise".into();
         json["common_strategy"] = strategy.name().into();
         json["jobs"] = jobs.into();
+        // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
+        json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["seed_output"] = outputs.seed.display().to_string().into();
         json["variant_output"] = outputs.variant.display().to_string().into();
         json["diff_output"] = outputs.diff.display().to_string().into();

@@ -251,6 +251,8 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         let (covered, all) = session.coverage();
         json["error_tokens"] = (all - covered).into();
         json["jobs"] = jobs.into();
+        // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
+        json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
         // The verdicts replay the reduction without the test (`Session::replay`).
         json["verdicts"] = session.recording().to_string().into();
