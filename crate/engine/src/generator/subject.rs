@@ -5,7 +5,7 @@ use super::source::{Align, Halt, Source};
 use super::trace::{Trace, Unit};
 use super::{Generator, TraceStrategy};
 use crate::reduce::ddmin::Chunks;
-use crate::reduce::{Proposal, Stats, Subject};
+use crate::reduce::{Proposal, Round, Stats, Subject};
 use crate::Side;
 use std::rc::Rc;
 
@@ -115,7 +115,7 @@ impl<G: Generator> Subject for Generated<G> {
         false
     }
 
-    fn pass(&mut self, i: usize, _coarse: bool) -> Option<TracePass> {
+    fn pass(&mut self, i: usize, _round: Round) -> Option<TracePass> {
         if i > 0 {
             return None;
         }

@@ -4,7 +4,7 @@
 
 use super::passes::PairPass;
 use super::program::{PairProgram, Side, Sizes};
-use crate::reduce::{PassKind, Proposal, Stats, Strategy, Subject};
+use crate::reduce::{PassKind, Proposal, Round, Stats, Strategy, Subject};
 use crate::tree::{Parser, Validity};
 
 /// One step of a pair's round.
@@ -18,9 +18,9 @@ enum PairStep {
 
 /// A round's steps, in PPR's order: the differences first, then each single-program pass
 /// over the seed and then over the variant (which reaches what only the variant has).
-fn steps(strategy: Strategy, coarse: bool) -> impl Iterator<Item = PairStep> {
+fn steps(strategy: Strategy, round: Round) -> impl Iterator<Item = PairStep> {
     let common = strategy
-        .steps(coarse)
+        .steps(round)
         .flat_map(|pass| [Side::Seed, Side::Variant].map(|side| PairStep::Common(pass, side)));
     [PairStep::MinTDiff, PairStep::MinLDiff]
         .into_iter()
@@ -68,8 +68,9 @@ impl Subject for Pair {
         pass.deferred()
     }
 
-    fn pass(&mut self, i: usize, coarse: bool) -> Option<PairPass> {
-        Some(match steps(self.strategy, coarse).nth(i)? {
+    fn pass(&mut self, i: usize, round: Round) -> Option<PairPass> {
+        let coarse = round == Round::Coarse;
+        Some(match steps(self.strategy, round).nth(i)? {
             PairStep::MinTDiff => PairPass::min_tdiff(&self.prog),
             PairStep::MinLDiff => PairPass::min_ldiff(&self.prog),
             PairStep::Common(pass, side) => {

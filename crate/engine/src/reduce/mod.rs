@@ -6,6 +6,7 @@
 //! (everything of the node but the descendant), so edits compose without re-parsing; the
 //! session re-parses the best program between rounds.
 
+pub(crate) mod cdd;
 mod comments;
 pub(crate) mod ddmin;
 mod dependencies;
@@ -16,6 +17,7 @@ mod implicit_int;
 mod inline;
 mod lists;
 mod literals;
+mod local;
 mod merge;
 mod perses;
 mod rename;
@@ -33,7 +35,7 @@ mod unwrap;
 
 pub use session::{Engine, HistoryStep, PassStats, Proposal, Stats, Subject};
 pub use single::{Session, Settings, Single, SingleChange};
-pub use strategy::{PassKind, Step, Strategy};
+pub use strategy::{PassKind, Round, Step, Strategy};
 
 use crate::tree::{NodeId, TokenId, Tree};
 use crate::unparse::Substitutions;

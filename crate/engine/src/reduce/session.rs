@@ -11,7 +11,7 @@
 //! next only once the previous passed, except for the original, whose parts are all asked
 //! at once so that a failure says which.
 
-use super::Verdict;
+use super::{Round, Verdict};
 use crate::{Query, Recording, Side};
 use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
@@ -124,7 +124,7 @@ pub trait Subject {
         false
     }
     /// The `i`th pass of a round over the current best, fresh; `None` past the last.
-    fn pass(&mut self, i: usize, coarse: bool) -> Option<Self::Pass>;
+    fn pass(&mut self, i: usize, round: Round) -> Option<Self::Pass>;
     /// The `i`th pass of the finale, run once after the fixpoint; `None` past the last.
     fn final_pass(&mut self, _i: usize) -> Option<Self::Pass> {
         None
@@ -290,7 +290,7 @@ impl<S: Subject> Engine<S> {
     /// trying if they are not interesting.
     pub(crate) fn start(mut subject: S, original: Vec<String>) -> Engine<S> {
         let current = subject
-            .pass(0, true)
+            .pass(0, Round::Coarse)
             .expect("every subject has a first pass");
         let parts = original.len();
         let stats = Stats {
@@ -610,7 +610,7 @@ impl<S: Subject> Engine<S> {
             self.pass_progress = false;
         }
         self.pass_index += 1;
-        let next = match self.subject.pass(self.pass_index, self.coarse) {
+        let next = match self.subject.pass(self.pass_index, self.round()) {
             Some(p) => Some(p),
             // Another round while rounds make progress; a fine one after a coarse one that
             // put edits off; done after a round that changed nothing and put nothing off.
@@ -625,7 +625,7 @@ impl<S: Subject> Engine<S> {
                 self.round_deferred = false;
                 self.pass_index = 0;
                 self.stats.round += 1;
-                self.subject.pass(0, self.coarse)
+                self.subject.pass(0, self.round())
             }
             None => {
                 self.finale = true;
@@ -647,6 +647,15 @@ impl<S: Subject> Engine<S> {
                 self.end();
                 self.stats.pass = "done".into();
             }
+        }
+    }
+
+    /// The kind of the round going on, as its next step is picked.
+    fn round(&self) -> Round {
+        match (self.coarse, self.round_progress) {
+            (true, _) => Round::Coarse,
+            (false, true) => Round::Fine,
+            (false, false) => Round::Stalled,
         }
     }
 

@@ -1,7 +1,7 @@
 //! One program under reduction: the [`Subject`] of a [`Session`].
 
 use super::session::{Engine, Proposal, Stats, Subject};
-use super::{tolerance, Edit, Pass, PassKind, Program, Strategy};
+use super::{tolerance, Edit, Pass, PassKind, Program, Round, Strategy};
 use crate::tree::{Parser, Validity};
 use crate::{InputError, Lang, Recording, Side};
 
@@ -128,9 +128,9 @@ impl Subject for Single {
         pass.unparsed()
     }
 
-    fn pass(&mut self, i: usize, coarse: bool) -> Option<Self::Pass> {
-        let kind = self.strategy.steps(coarse).nth(i)?;
-        Some(kind.start(&self.prog, coarse))
+    fn pass(&mut self, i: usize, round: Round) -> Option<Self::Pass> {
+        let kind = self.strategy.steps(round).nth(i)?;
+        Some(kind.start(&self.prog, round == Round::Coarse))
     }
 
     fn final_pass(&mut self, i: usize) -> Option<Self::Pass> {

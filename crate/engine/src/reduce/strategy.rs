@@ -2,7 +2,7 @@
 //! round after round, until a round changes nothing.
 
 use super::{
-    comments, ddmin, dependencies, format, hdd, implicit_int, inline, merge, perses, rename,
+    comments, ddmin, dependencies, format, hdd, implicit_int, inline, local, merge, perses, rename,
     transform, types, unparsed, unwrap, Pass, Program,
 };
 
@@ -25,6 +25,7 @@ pub enum PassKind {
     Rename,
     ImplicitInt,
     Format,
+    Local,
 }
 
 impl PassKind {
@@ -48,6 +49,7 @@ impl PassKind {
             PassKind::Unwrap => Box::new(unwrap::pass(prog)),
             PassKind::ImplicitInt => Box::new(implicit_int::pass(prog)),
             PassKind::Format => Box::new(format::Format::default()),
+            PassKind::Local => Box::new(local::pass(prog)),
         }
     }
 }
@@ -56,21 +58,42 @@ impl PassKind {
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
     pub pass: PassKind,
-    /// Only in fine rounds: rewrites wait until deletion has made the program small.
-    pub fine_only: bool,
+    /// The rounds it runs in: the coarse ones or not, the stalled ones only.
+    pub runs_in: fn(Round) -> bool,
+}
+
+/// The kind of round a step is picked in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// Only edits that remove a sizeable share of the program.
+    Coarse,
+    Fine,
+    /// A fine round in which no pass has made progress yet: the fixpoint, unless a step
+    /// that runs only here finds something (then another round follows). Such steps come
+    /// last, so the steps before them are numbered alike in every kind of round.
+    Stalled,
 }
 
 const fn every_round(pass: PassKind) -> Step {
     Step {
         pass,
-        fine_only: false,
+        runs_in: |_| true,
     }
 }
 
+/// Rewrites wait until deletion has made the program small.
 const fn fine_only(pass: PassKind) -> Step {
     Step {
         pass,
-        fine_only: true,
+        runs_in: |r| r != Round::Coarse,
+    }
+}
+
+/// After the fixpoint: searches too costly to run while cheaper passes still progress.
+const fn stalled_only(pass: PassKind) -> Step {
+    Step {
+        pass,
+        runs_in: |r| r == Round::Stalled,
     }
 }
 
@@ -90,6 +113,7 @@ const PERSES: &[Step] = &[
     fine_only(PassKind::Transform),
     fine_only(PassKind::Merge),
     every_round(PassKind::Rename),
+    stalled_only(PassKind::Local),
 ];
 /// After the fixpoint, once: the layout, then (when the settings ask for it,
 /// `Settings::implicit_int`) the pass whose candidates the grammar cannot parse.
@@ -159,11 +183,11 @@ impl Strategy {
         }
     }
 
-    /// The steps of a coarse or a fine round.
-    pub fn steps(self, coarse: bool) -> impl Iterator<Item = PassKind> {
+    /// The steps of a round of this kind.
+    pub fn steps(self, round: Round) -> impl Iterator<Item = PassKind> {
         self.schedule()
             .iter()
-            .filter(move |s| !(coarse && s.fine_only))
+            .filter(move |s| (s.runs_in)(round))
             .map(|s| s.pass)
     }
 }

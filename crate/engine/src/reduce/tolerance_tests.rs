@@ -148,5 +148,6 @@ fn line_markers_go_at_once() {
         t.contains("int marker")
     });
     assert_eq!(session.best(), "int marker;\n");
-    assert!(queries.get() < 8, "{} queries", queries.get());
+    // One of them is the `local` pass's, after the fixpoint (`;` alone).
+    assert!(queries.get() <= 8, "{} queries", queries.get());
 }

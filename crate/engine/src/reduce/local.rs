@@ -1,0 +1,122 @@
+//! The `local` pass: small exhaustive edits, in the spirit of Vulcan's tree-based local
+//! exhaustive enumeration (Xu et al., OOPSLA 2023). Perses deletes a node or puts a
+//! descendant in its place, so a result can be 1-minimal for those edits and still lose
+//! tokens that belong to different nodes: `a + b * c` to `a * c` takes `+` from the sum and
+//! `b` from the product. For each small node, every proper subset of at least two of its
+//! tokens is a candidate, largest first; the validity check drops, without a query, the
+//! ones that do not parse.
+//!
+//! It runs only in a round where nothing else made progress (see
+//! [`super::strategy::Round::Stalled`]), so it costs nothing until the fixpoint, and a
+//! deletion it finds gives the other passes another round.
+
+use super::lists::kept_tokens;
+use super::sites::Sites;
+use super::{Edit, Program};
+use crate::tree::TokenId;
+use std::collections::HashSet;
+
+/// Nodes of at most this many tokens are enumerated (2^6 - 2 subsets each).
+const MAX_NODE_TOKENS: usize = 6;
+/// Programs larger than this are left alone: the search is for the last few tokens.
+const MAX_PROGRAM_TOKENS: usize = 400;
+/// At most this many candidates in one round.
+const MAX_SITES: usize = 4000;
+
+pub fn pass(prog: &Program) -> Sites<Vec<TokenId>> {
+    Sites::new("local", sites(prog), edit)
+}
+
+/// The token sets to try deleting: per node (largest first, each set of tokens once), its
+/// proper subsets with at least two tokens, largest first. Single tokens are left out: a
+/// token that can go alone is a node (an optional child, a list element) Perses tried.
+fn sites(prog: &Program) -> Vec<Vec<TokenId>> {
+    if prog.size() > MAX_PROGRAM_TOKENS {
+        return Vec::new();
+    }
+    let tree = &prog.tree;
+    let mut nodes: Vec<Vec<TokenId>> = (0..tree.nodes.len() as u32)
+        .filter(|&n| !tree.node(n).extra && prog.alive(n))
+        .map(|n| kept_tokens(prog, n))
+        .filter(|t| (3..=MAX_NODE_TOKENS).contains(&t.len()))
+        .collect();
+    nodes.sort_by_key(|t| (std::cmp::Reverse(t.len()), t[0]));
+    let mut seen = HashSet::new();
+    nodes.retain(|t| seen.insert(t.clone()));
+    let mut out = Vec::new();
+    let mut tried = HashSet::new();
+    for tokens in nodes {
+        let k = tokens.len();
+        let mut masks: Vec<u32> = (1..(1u32 << k) - 1)
+            .filter(|m| m.count_ones() >= 2)
+            .collect();
+        masks.sort_by_key(|m| (std::cmp::Reverse(m.count_ones()), *m));
+        for m in masks {
+            let set: Vec<TokenId> = (0..k)
+                .filter(|i| m & (1 << i) != 0)
+                .map(|i| tokens[i])
+                .collect();
+            if tried.insert(set.clone()) {
+                out.push(set);
+            }
+        }
+    }
+    out.truncate(MAX_SITES);
+    out
+}
+
+fn edit(prog: &Program, set: &Vec<TokenId>) -> Option<Edit> {
+    if !set.iter().all(|&t| prog.kept(t)) {
+        return None;
+    }
+    Some(Edit::deleting(set.iter().map(|&t| t..t + 1).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Lang;
+
+    fn program(lang: Lang, text: &str) -> Program {
+        Program::new(crate::tree::Parser::new(lang).parse(text))
+    }
+
+    fn candidates(lang: Lang, text: &str) -> Vec<String> {
+        crate::reduce::tests::candidates(lang, text, pass)
+    }
+
+    #[test]
+    fn tokens_of_two_nodes_go_together() {
+        for (lang, text, want) in [
+            (
+                Lang::C,
+                "int f() { return a + b * c; }",
+                "intf(){returna*c;}",
+            ),
+            (Lang::Rust, "fn f() { g(a + b * c); }", "fnf(){g(a*c);}"),
+            (Lang::JavaScript, "g(a + b * c);", "g(a*c);"),
+        ] {
+            let c = candidates(lang, text);
+            assert!(
+                c.iter().any(|t| t.replace(' ', "") == want),
+                "{lang:?}: {c:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn subsets_are_tried_once_the_largest_node_first() {
+        let s = sites(&program(Lang::C, "int f() { return a + b * c; }"));
+        let unique: HashSet<_> = s.iter().collect();
+        assert_eq!(unique.len(), s.len());
+        assert!(s.iter().all(|set| set.len() >= 2));
+        // `return a + b * c;` has seven tokens: the five of `a + b * c` go first.
+        assert_eq!(s[0].len(), 4);
+    }
+
+    #[test]
+    fn large_programs_are_left_alone() {
+        let big = "int a;\n".repeat(MAX_PROGRAM_TOKENS);
+        assert!(sites(&program(Lang::C, &big)).is_empty());
+    }
+}
