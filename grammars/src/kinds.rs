@@ -45,6 +45,9 @@ pub struct Kinds {
     /// Attributes that belong to the item after them (Rust's `#[cfg(test)]`): deleting the
     /// item deletes them.
     pub attributes: &'static [&'static str],
+    /// `return VALUE` as an expression, in a language whose functions name their result type
+    /// in a field `return_type` (Rust): such a function may return nothing instead.
+    pub return_expression: Option<&'static str>,
 }
 
 /// How a language names things: what renaming needs. A name is renamed only where the
@@ -213,6 +216,7 @@ pub const C: Kinds = Kinds {
     },
     types: C_TYPES,
     attributes: &[],
+    return_expression: None,
 };
 
 /// C++, whose grammar extends C's. Its names share one namespace (but labels): members are
@@ -296,11 +300,13 @@ const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     names: NO_NAMES,
     types: NO_TYPES,
     attributes: &[],
+    return_expression: None,
 };
 
 /// Rust: one namespace for all names (conservative: a type and a value may share a name).
 pub const RUST: Kinds = Kinds {
     attributes: &["attribute_item"],
+    return_expression: Some("return_expression"),
     names: Names {
         kinds: &["identifier", "type_identifier", "field_identifier"],
         pinned: &["shorthand_field_identifier"],

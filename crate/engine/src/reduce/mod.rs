@@ -6,7 +6,6 @@
 //! (everything of the node but the descendant), so edits compose without re-parsing; the
 //! session re-parses the best program between rounds.
 
-pub(crate) mod cdd;
 mod comments;
 pub(crate) mod ddmin;
 mod dependencies;

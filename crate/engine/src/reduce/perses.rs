@@ -6,7 +6,6 @@
 //! deleting each optional child.
 //! The session repeats rounds (re-parsing in between) until one makes no progress.
 
-use super::cdd::Cdd;
 use super::lists::{deletion_edit, list_slots, optional_children, replacements, slot_may_be_empty};
 use super::sweep::Sweep;
 use super::{Edit, Pass, Program};
@@ -40,7 +39,7 @@ enum Work {
         node: NodeId,
         slots: Rc<Vec<Vec<NodeId>>>,
         slot: usize,
-        dd: Option<(Rc<Vec<NodeId>>, Lists)>,
+        dd: Option<(Rc<Vec<NodeId>>, Sweep)>,
     },
     Optional {
         children: Rc<Vec<NodeId>>,
@@ -157,11 +156,11 @@ impl Pass for Perses {
                         let alive: Vec<NodeId> =
                             elems.iter().copied().filter(|&e| prog.alive(e)).collect();
                         let may_empty = slot_may_be_empty(&prog.tree, elems[0]);
-                        let units = (0..alive.len() as u32).collect();
-                        let mass = (self.min_mass > 0).then(|| {
-                            Rc::new(alive.iter().map(|&e| prog.size_of(e) as u32).collect())
-                        });
-                        let chunks = Lists::new(units, may_empty, mass, self.min_mass);
+                        let mut chunks = Sweep::new((0..alive.len() as u32).collect(), may_empty);
+                        if self.min_mass > 0 {
+                            let mass = alive.iter().map(|&e| prog.size_of(e) as u32).collect();
+                            chunks = chunks.coarse(Rc::new(mass), self.min_mass);
+                        }
                         *dd = Some((Rc::new(alive), chunks));
                     }
                     let (elems, chunks) = dd.as_mut().unwrap();
@@ -172,7 +171,7 @@ impl Pass for Perses {
                             return Some(deletion_edit(prog, &doomed));
                         }
                         None => {
-                            self.deferred |= chunks.deferred();
+                            self.deferred |= chunks.deferred;
                             *slot += 1;
                             *dd = None;
                         }
@@ -219,48 +218,5 @@ impl Pass for Perses {
 
     fn deferred(&self) -> bool {
         self.deferred
-    }
-}
-
-/// The list deletion of a slot: the sweep, or CDD (experiment).
-#[derive(Clone)]
-enum Lists {
-    Sweep(Sweep),
-    Cdd(Cdd),
-}
-
-impl Lists {
-    fn new(units: Vec<u32>, may_empty: bool, mass: Option<Rc<Vec<u32>>>, min_mass: u32) -> Lists {
-        if std::env::var("WHITTLE_LISTS").as_deref() == Ok("cdd") {
-            let mut c = Cdd::new(units, may_empty);
-            if let Some(m) = mass {
-                c = c.coarse(m, min_mass);
-            }
-            Lists::Cdd(c)
-        } else {
-            let mut c = Sweep::new(units, may_empty);
-            if let Some(m) = mass {
-                c = c.coarse(m, min_mass);
-            }
-            Lists::Sweep(c)
-        }
-    }
-    fn propose(&mut self) -> Option<Vec<u32>> {
-        match self {
-            Lists::Sweep(s) => s.propose(),
-            Lists::Cdd(c) => c.propose(),
-        }
-    }
-    fn accepted(&mut self) {
-        match self {
-            Lists::Sweep(s) => s.accepted(),
-            Lists::Cdd(c) => c.accepted(),
-        }
-    }
-    fn deferred(&self) -> bool {
-        match self {
-            Lists::Sweep(s) => s.deferred,
-            Lists::Cdd(c) => c.deferred,
-        }
     }
 }

@@ -7,6 +7,9 @@
 //! sequence shrinkers delete runs: a run of r deletable elements costs about 2 log r tests,
 //! an element that must stay costs one, and deleting the later elements first frees the
 //! earlier ones they used.
+//!
+//! CDD (counter-based delta debugging, the simplified ProbDD) was measured in its place
+//! (commit 7fdc811): the same results on nine bench cases, with 1% to 47% more queries.
 
 use std::rc::Rc;
 

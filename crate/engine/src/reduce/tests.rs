@@ -581,3 +581,23 @@ fn a_string_empties_in_every_language() {
         assert!(all.iter().any(|c| c == empty), "{lang:?}: {all:#?}");
     }
 }
+
+/// C-Reduce's return-void, for Rust: the result type, the tail expression and the values
+/// returned go at once; a closure's `return` inside keeps its value.
+#[test]
+fn a_rust_function_returns_nothing() {
+    let text = "fn f(a: u8) -> u8 {\n    let c = || { return 1; };\n    if a > 0 { return a; }\n    a + 1\n}\n";
+    let all = candidates(Lang::Rust, text, super::transform::pass);
+    let squeezed: Vec<String> = all.iter().map(|c| c.split_whitespace().collect()).collect();
+    assert!(
+        squeezed.contains(&"fnf(a:u8){letc=||{return1;};ifa>0{return;}}".to_string()),
+        "{all:#?}"
+    );
+    // Languages whose functions do not name their result in `return_type` get no such edit.
+    let c = candidates(
+        Lang::C,
+        "int f(int a) { return a; }\n",
+        super::transform::pass,
+    );
+    assert!(!c.iter().any(|c| c.contains("return;")), "{c:#?}");
+}

@@ -7,6 +7,8 @@
 //! - propagate a constant: a variable initialised with a literal and never written is read
 //!   as that literal everywhere, and its declaration goes;
 //! - replace a function's body by `;` (a declaration, when only its type matters);
+//! - make a function return nothing (Rust): its `-> T`, its body's tail expression and the
+//!   values of its `return`s go together (C-Reduce's return-void);
 //! - fold a constant expression into its value (`0x7EBAL + 1` to `32443`, see `fold.rs`);
 //! - replace a statement by the trivial one, `0;` (a loop or a branch is often kept only for
 //!   being a statement there);
@@ -57,6 +59,8 @@ pub enum Site {
     /// A function definition's body, which `;` may replace (a declaration is enough when
     /// only the function's type matters).
     Body(NodeId),
+    /// A function with a `return_type`, to return nothing.
+    NoReturn(NodeId),
 }
 
 /// Whether statement `n` is a keyword and `;` (`continue;`, `break;`, `return;`).
@@ -82,6 +86,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     let mut dimensions = Vec::new();
     let mut constants = Vec::new();
     let mut bodies = Vec::new();
+    let mut no_returns = Vec::new();
     let mut zeros: Vec<(usize, NodeId)> = Vec::new();
     let mut folds: Vec<(usize, NodeId, i128)> = Vec::new();
     let mut statements: Vec<(usize, NodeId)> = Vec::new();
@@ -91,6 +96,12 @@ pub fn pass(prog: &Program) -> Sites<Site> {
             continue;
         }
         let kind = node.kind;
+        if k.return_expression.is_some()
+            && field_child(tree, n, "return_type").is_some()
+            && field_child(tree, n, "body").is_some()
+        {
+            no_returns.push(Site::NoReturn(n));
+        }
         if is(kind, k.type_definition) {
             typedefs.push(Site::Typedef(n));
         } else if is(kind, k.array_declarator)
@@ -151,6 +162,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     sites.extend(dimensions);
     sites.extend(constants);
     sites.extend(bodies);
+    sites.extend(no_returns);
     sites.extend(folds.into_iter().map(|(_, n, v)| Site::Fold(n, v)));
     sites.extend(
         statements
@@ -219,7 +231,54 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
             })
         }
         Site::Body(n) => replace_by(prog, n, ";"),
+        Site::NoReturn(f) => no_return(prog, f),
     }
+}
+
+/// Function `f` returns nothing: its return type goes with the `->` before it, and so do its
+/// body's tail expression and the values of its `return`s (not those of functions in it).
+fn no_return(prog: &Program, f: NodeId) -> Option<Edit> {
+    let tree = &prog.tree;
+    let k = tree.lang.kinds();
+    let ret = field_child(tree, f, "return_type")?;
+    let body = field_child(tree, f, "body")?;
+    if !prog.alive(ret) {
+        return None;
+    }
+    let start = tree.node(ret).first_token;
+    let arrow = (0..start)
+        .rev()
+        .find(|&t| prog.kept(t) && tree.is_counted(t))?;
+    if prog.text_of(arrow) != "->" {
+        return None;
+    }
+    let mut delete = vec![arrow..arrow + 1, tree.node(ret).tokens()];
+    let named = |n: NodeId| {
+        let node = tree.node(n);
+        node.named && !node.extra && prog.alive(n)
+    };
+    let tail = tree
+        .node(body)
+        .children
+        .iter()
+        .rev()
+        .copied()
+        .find(|&c| named(c));
+    if let Some(tail) = tail.filter(|&t| is_a(tree, tree.node(t).kind, k.expression)) {
+        delete.push(tree.node(tail).tokens());
+    }
+    let mut stack: Vec<NodeId> = tree.node(body).children.clone();
+    while let Some(n) = stack.pop() {
+        let node = tree.node(n);
+        if Some(node.kind) == k.return_expression {
+            // Everything after `return`.
+            let value = node.children.iter().copied().find(|&c| named(c));
+            delete.extend(value.map(|v| tree.node(v).tokens()));
+        } else if !k.names.scopes.contains(&node.kind) {
+            stack.extend(node.children.iter().copied());
+        }
+    }
+    Some(Edit::deleting(delete))
 }
 
 fn inline_typedef(prog: &Program, n: NodeId) -> Option<Edit> {
