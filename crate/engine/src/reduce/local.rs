@@ -16,7 +16,7 @@ use super::{Edit, Program};
 use crate::tree::TokenId;
 use std::collections::HashSet;
 
-/// Nodes of at most this many tokens are enumerated (2^6 - 2 subsets each).
+/// Nodes of at most this many tokens are enumerated (56 subsets of 2 to 5 tokens each).
 const MAX_NODE_TOKENS: usize = 6;
 /// Programs larger than this are left alone: the search is for the last few tokens.
 const MAX_PROGRAM_TOKENS: usize = 400;
@@ -27,9 +27,10 @@ pub fn pass(prog: &Program) -> Sites<Vec<TokenId>> {
     Sites::new("local", sites(prog), edit)
 }
 
-/// The token sets to try deleting: per node (largest first, each set of tokens once), its
-/// proper subsets with at least two tokens, largest first. Single tokens are left out: a
-/// token that can go alone is a node (an optional child, a list element) Perses tried.
+/// The token sets to try deleting: per node (largest first), its proper subsets with at
+/// least two tokens, largest first, each set once (nested nodes share sets). Single tokens
+/// are left out: a token that can go alone is a node (an optional child, a list element)
+/// Perses tried.
 fn sites(prog: &Program) -> Vec<Vec<TokenId>> {
     if prog.size() > MAX_PROGRAM_TOKENS {
         return Vec::new();
@@ -41,8 +42,6 @@ fn sites(prog: &Program) -> Vec<Vec<TokenId>> {
         .filter(|t| (3..=MAX_NODE_TOKENS).contains(&t.len()))
         .collect();
     nodes.sort_by_key(|t| (std::cmp::Reverse(t.len()), t[0]));
-    let mut seen = HashSet::new();
-    nodes.retain(|t| seen.insert(t.clone()));
     let mut out = Vec::new();
     let mut tried = HashSet::new();
     for tokens in nodes {
@@ -77,9 +76,7 @@ mod tests {
     use super::*;
     use crate::Lang;
 
-    fn program(lang: Lang, text: &str) -> Program {
-        Program::new(crate::tree::Parser::new(lang).parse(text))
-    }
+    use crate::reduce::tests::program;
 
     fn candidates(lang: Lang, text: &str) -> Vec<String> {
         crate::reduce::tests::candidates(lang, text, pass)

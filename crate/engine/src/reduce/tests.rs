@@ -68,12 +68,17 @@ pub(crate) fn session(lang: Lang, text: &str, strategy: Strategy) -> Session {
 
 /// Every candidate a pass made by `make` proposes on `text`, in order, each as if the ones
 /// before failed.
+/// `text` parsed as a program of `lang`.
+pub(crate) fn program(lang: Lang, text: &str) -> Program {
+    Program::new(crate::tree::Parser::new(lang).parse(text))
+}
+
 pub(crate) fn candidates<P: Pass>(
     lang: Lang,
     text: &str,
     make: impl Fn(&Program) -> P,
 ) -> Vec<String> {
-    let prog = Program::new(crate::tree::Parser::new(lang).parse(text));
+    let prog = program(lang, text);
     let mut pass = make(&prog);
     std::iter::from_fn(|| pass.propose(&prog))
         .map(|edit| prog.after(&edit).text())
@@ -507,26 +512,34 @@ fn transforms_shorten_a_number_inside_its_token() {
     assert!(s.best().contains("a[32]"), "{}", s.best());
 }
 
+/// Asserts that, for each (language, program, want), the pass `make` proposes `want`.
+fn assert_proposes<P: Pass>(cases: &[(Lang, &str, &str)], make: impl Fn(&Program) -> P) {
+    for &(lang, text, want) in cases {
+        let all = candidates(lang, text, &make);
+        assert!(all.iter().any(|c| c == want), "{lang:?}: {all:#?}");
+    }
+}
+
 #[test]
 fn strings_are_shortened_in_every_language() {
-    for (lang, text, shorter) in [
-        (Lang::C, "char *s = \"abcd\";\n", "char *s = \"cd\";\n"),
-        (Lang::Cpp, "auto s = \"abcd\";\n", "auto s = \"ab\";\n"),
-        (
-            Lang::Rust,
-            "const S: &str = \"abcd\";\n",
-            "const S: &str = \"cd\";\n",
-        ),
-        (Lang::JavaScript, "let s = 'abcd';\n", "let s = 'ab';\n"),
-        (
-            Lang::Java,
-            "class A { String s = \"abcd\"; }\n",
-            "class A { String s = \"cd\"; }\n",
-        ),
-    ] {
-        let all = candidates(lang, text, super::transform::pass);
-        assert!(all.iter().any(|c| c == shorter), "{lang:?}: {all:#?}");
-    }
+    assert_proposes(
+        &[
+            (Lang::C, "char *s = \"abcd\";\n", "char *s = \"cd\";\n"),
+            (Lang::Cpp, "auto s = \"abcd\";\n", "auto s = \"ab\";\n"),
+            (
+                Lang::Rust,
+                "const S: &str = \"abcd\";\n",
+                "const S: &str = \"cd\";\n",
+            ),
+            (Lang::JavaScript, "let s = 'abcd';\n", "let s = 'ab';\n"),
+            (
+                Lang::Java,
+                "class A { String s = \"abcd\"; }\n",
+                "class A { String s = \"cd\"; }\n",
+            ),
+        ],
+        super::transform::pass,
+    );
 }
 
 /// Like an error message that quotes part of a string: the string narrows to that part.
@@ -540,46 +553,46 @@ fn transforms_narrow_a_string_to_the_part_a_message_quotes() {
 
 #[test]
 fn numbers_are_shortened_in_every_language() {
-    for (lang, text, shorter) in [
-        (Lang::Cpp, "int x = 250;\n", "int x = 25;\n"),
-        (
-            Lang::Rust,
-            "const X: u32 = 250u32;\n",
-            "const X: u32 = 25u32;\n",
-        ),
-        (Lang::JavaScript, "let x = 250;\n", "let x = 25;\n"),
-        (
-            Lang::Java,
-            "class A { int x = 250; }\n",
-            "class A { int x = 25; }\n",
-        ),
-    ] {
-        let all = candidates(lang, text, super::transform::pass);
-        assert!(all.iter().any(|c| c == shorter), "{lang:?}: {all:#?}");
-    }
+    assert_proposes(
+        &[
+            (Lang::Cpp, "int x = 250;\n", "int x = 25;\n"),
+            (
+                Lang::Rust,
+                "const X: u32 = 250u32;\n",
+                "const X: u32 = 25u32;\n",
+            ),
+            (Lang::JavaScript, "let x = 250;\n", "let x = 25;\n"),
+            (
+                Lang::Java,
+                "class A { int x = 250; }\n",
+                "class A { int x = 25; }\n",
+            ),
+        ],
+        super::transform::pass,
+    );
 }
 
 /// Deleting a string's text leaves `""`, not `" "` nor a lone quote.
 #[test]
 fn a_string_empties_in_every_language() {
-    for (lang, text, empty) in [
-        (Lang::C, "char *s = \"e\";\n", "char *s = \"\";\n"),
-        (Lang::Cpp, "auto s = \"e\";\n", "auto s = \"\";\n"),
-        (
-            Lang::Rust,
-            "const S: &str = \"e\";\n",
-            "const S: &str = \"\";\n",
-        ),
-        (Lang::JavaScript, "let s = 'e';\n", "let s = '';\n"),
-        (
-            Lang::Java,
-            "class A { String s = \"e\"; }\n",
-            "class A { String s = \"\"; }\n",
-        ),
-    ] {
-        let all = candidates(lang, text, |p| super::perses::Perses::new(p, false));
-        assert!(all.iter().any(|c| c == empty), "{lang:?}: {all:#?}");
-    }
+    assert_proposes(
+        &[
+            (Lang::C, "char *s = \"e\";\n", "char *s = \"\";\n"),
+            (Lang::Cpp, "auto s = \"e\";\n", "auto s = \"\";\n"),
+            (
+                Lang::Rust,
+                "const S: &str = \"e\";\n",
+                "const S: &str = \"\";\n",
+            ),
+            (Lang::JavaScript, "let s = 'e';\n", "let s = '';\n"),
+            (
+                Lang::Java,
+                "class A { String s = \"e\"; }\n",
+                "class A { String s = \"\"; }\n",
+            ),
+        ],
+        |p| super::perses::Perses::new(p, false),
+    );
 }
 
 /// C-Reduce's return-void, for Rust: the result type, the tail expression and the values
