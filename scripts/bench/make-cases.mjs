@@ -40,17 +40,17 @@ function shellQuote(word) {
 }
 
 /**
- * check.sh in the style of the shared cases: runs `command` with at most 30 s, requires its
- * exit status (0, or non-zero when `fails`: a program that must throw) and that each regex
- * matches a line of its output. `setup` lines run first.
+ * check.sh in the style of the shared cases: runs `command` with at most `seconds` (30 s
+ * unless told), requires its exit status (0, or non-zero when `fails`: a program that must
+ * throw) and that each regex matches a line of its output. `setup` lines run first.
  */
-function checkScript({ comment, command, regexes, fails = false, setup = [] }) {
+function checkScript({ comment, command, regexes, fails = false, setup = [], seconds = 30 }) {
   return [
     '#!/bin/sh',
     `# ${comment}`,
     'export LC_ALL=C',
     ...setup,
-    `out=$(timeout -s KILL 30 ${command} 2>&1) ${fails ? '&& exit 1' : '|| exit 1'}`,
+    `out=$(timeout -s KILL ${seconds} ${command} 2>&1) ${fails ? '&& exit 1' : '|| exit 1'}`,
     regexes.map((re) => `printf '%s\\n' "$out" | grep -qE ${shellQuote(re)}`).join(' &&\n'),
     '',
   ].join('\n');
@@ -170,7 +170,13 @@ function makeJsAcorn({ dir, downloads }) {
       // Read from stdin as CommonJS: `node input.js` would take the file as an ES module under
       // a package.json saying "type": "module" (this repository's own, for one).
       comment: 'Interesting iff node throws acorn\'s SyntaxError for `let x = ;` through a function named raise.',
-      command: 'node --input-type=commonjs < input.js',
+      // The program runs in 0.1 s, but a candidate whose loop lost its exit runs until killed.
+      // Late in a run under a 10 s limit such candidates took 85% of the time: a whole run
+      // took 20 minutes instead of 12. One that allocates as it loops would run 13 s until
+      // V8's default heap limit; acorn needs 20 MB, so 64 MB ends it in under a second. One
+      // that loops without allocating is killed after 2 s.
+      command: 'node --max-old-space-size=64 --input-type=commonjs < input.js',
+      seconds: 2,
       fails: true,
       regexes: [regex, '^ +at ([^ ]+\\.)?raise \\('],
     },
@@ -208,7 +214,9 @@ function makeJavaLint({ root, dir, downloads }) {
     about: 'a GNU-style command-line parser; -Xlint:serial: the exception NotFlagException (three classes down from Exception) declares no serialVersionUID',
     check: {
       comment: 'Interesting iff javac accepts CmdLineParser.java and still prints the [serial] warning below.',
-      command: 'javac -Xlint:all -d out CmdLineParser.java',
+      // javac's JVM spends most of a 0.7 s run starting up; C1 alone and the serial collector
+      // take a quarter off every query, for every tool.
+      command: 'javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -Xlint:all -d out CmdLineParser.java',
       regexes: [regex],
     },
   };

@@ -183,8 +183,8 @@ function readLog(log) {
 }
 
 /**
- * The reducers `--vs` can compare with. Both take `--n JOBS ./check.sh FILE` and reduce the file
- * in place in its folder.
+ * The reducers `--vs` can compare with. Both take `--n JOBS [--not-c] ./check.sh FILE` and reduce
+ * the file in place in its folder.
  */
 export const REDUCERS = {
   cvise: { command: 'cvise', queries: cviseQueries },
@@ -197,7 +197,9 @@ export async function runReducer(tool, { whittle, bench, dir, jobs, limitSeconds
   const file = place(bench.file, dir, bench.name);
   place(bench.check, dir, basename(bench.check), true);
   const log = join(dir, `${tool}.log`);
-  const args = ['--n', String(jobs), `./${basename(bench.check)}`, bench.name];
+  // Their clang passes only parse C and C++: on other languages --not-c spares them the time.
+  const notC = CLANG_LANGUAGES.has(extname(bench.name).toLowerCase()) ? [] : ['--not-c'];
+  const args = ['--n', String(jobs), ...notC, `./${basename(bench.check)}`, bench.name];
   const run = await runWithLimit(command, args, { cwd: dir, logPath: log, limitSeconds });
   return {
     tool,
