@@ -27,10 +27,17 @@ pub struct Generated<G: Generator> {
     pub(super) failed_runs: u64,
 }
 
-/// A pass over the trace: ddmin over the units of each level in turn (HDD), or over the
-/// decisions of the flat sequence.
+/// A pass over the trace.
 #[derive(Clone)]
-pub struct TracePass {
+pub enum TracePass {
+    Delete(DeletePass),
+    Hoist(HoistPass),
+}
+
+/// ddmin over the units of each level in turn (HDD), or over the decisions of the flat
+/// sequence.
+#[derive(Clone)]
+pub struct DeletePass {
     /// Unit numbers by level (one level for the flat sequence).
     levels: Rc<Vec<Vec<u32>>>,
     /// Each unit's enclosing unit (none for the flat sequence).
@@ -39,8 +46,21 @@ pub struct TracePass {
     dd: Option<Chunks>,
 }
 
+/// Each unit replaced by one inside it of its own label and kind (a statement by a statement
+/// nested in it, an operation by one nested in its operand), units in preorder and for each the
+/// replacements in preorder: a nested part hoisted, which deleting units cannot do. HDD
+/// only; the flat baseline stays plain ddmin.
+#[derive(Clone, Default)]
+pub struct HoistPass {
+    /// The unit being replaced (preorder number in the best's trace; units before it are
+    /// done), and which of its replacements is next.
+    unit: u32,
+    replacement: usize,
+}
+
 pub struct GeneratedChange {
-    deleted: Vec<bool>,
+    /// The units deleted from the base, or `None` for a hoist: the new trace is the base.
+    deleted: Option<Vec<bool>>,
     trace: Trace,
 }
 
@@ -78,9 +98,111 @@ impl<G: Generator> Generated<G> {
 
     /// Runs the generator on a replay of the base without `deleted`.
     pub(super) fn run(&mut self, deleted: &[bool]) -> Result<(String, Trace), Halt> {
-        let mut source = self.source(deleted);
+        let source = self.source(deleted);
+        self.run_on(source)
+    }
+
+    fn run_on(&mut self, mut source: Source) -> Result<(String, Trace), Halt> {
         let output = self.generator.run(&mut source)?;
         Ok((output, source.finish()?))
+    }
+
+    /// A candidate from a re-run, if it made a shorter output. Only a shorter output is
+    /// progress: a re-run may make a different output of the same size or larger (GReduce's
+    /// monotonicity caveat), and accepting those could cycle for ever.
+    fn candidate(
+        &mut self,
+        run: Result<(String, Trace), Halt>,
+        deleted: Option<Vec<bool>>,
+        stats: &mut Stats,
+    ) -> Proposal<GeneratedChange> {
+        match run {
+            Ok((output, trace)) if output.len() < self.best.len() => Proposal::Candidate {
+                texts: vec![output],
+                change: GeneratedChange { deleted, trace },
+            },
+            Ok(_) => Proposal::Skip,
+            Err(_) => {
+                self.failed_runs += 1;
+                stats.invalid_skipped += 1;
+                Proposal::Skip
+            }
+        }
+    }
+
+    /// HDD's pass over the base's units, level by level (one level for the flat sequence).
+    fn delete_pass(&self) -> DeletePass {
+        let units = units_of(self.strategy, &self.base);
+        let mut levels: Vec<Vec<u32>> = Vec::new();
+        for (id, u) in units.iter().enumerate() {
+            if levels.len() <= u.depth {
+                levels.resize(u.depth + 1, Vec::new());
+            }
+            levels[u.depth].push(id as u32);
+        }
+        DeletePass {
+            levels: Rc::new(levels),
+            parents: Rc::new(units.iter().map(|u| u.parent).collect()),
+            level: 0,
+            dd: None,
+        }
+    }
+
+    fn propose_deletion(
+        &mut self,
+        pass: &mut DeletePass,
+        stats: &mut Stats,
+    ) -> Proposal<GeneratedChange> {
+        loop {
+            if pass.dd.is_none() {
+                let Some(units) = pass.levels.get(pass.level) else {
+                    return Proposal::Over;
+                };
+                let alive: Vec<u32> = units
+                    .iter()
+                    .copied()
+                    .filter(|&u| !Self::dead(&self.deleted, &pass.parents, u))
+                    .collect();
+                pass.dd = Some(Chunks::new(alive, true));
+            }
+            let Some(set) = pass.dd.as_mut().unwrap().propose() else {
+                pass.level += 1;
+                pass.dd = None;
+                continue;
+            };
+            let mut deleted = self.deleted.as_ref().clone();
+            for u in set {
+                deleted[u as usize] = true;
+            }
+            let run = self.run(&deleted);
+            return self.candidate(run, Some(deleted), stats);
+        }
+    }
+
+    fn propose_hoist(
+        &mut self,
+        pass: &mut HoistPass,
+        stats: &mut Stats,
+    ) -> Proposal<GeneratedChange> {
+        let hoists = self.best_trace.same_kind_descendants();
+        loop {
+            let Some((unit, inside)) = hoists.iter().find(|(u, _)| *u >= pass.unit) else {
+                return Proposal::Over;
+            };
+            if *unit > pass.unit {
+                pass.unit = *unit;
+                pass.replacement = 0;
+            }
+            let Some(&replacement) = inside.get(pass.replacement) else {
+                pass.unit += 1;
+                pass.replacement = 0;
+                continue;
+            };
+            pass.replacement += 1;
+            let trace = self.best_trace.replaced(*unit, replacement);
+            let run = self.run_on(Source::replay(&trace, self.align));
+            return self.candidate(run, None, stats);
+        }
     }
 
     /// Whether unit `u` or one enclosing it is deleted.
@@ -107,8 +229,11 @@ impl<G: Generator> Subject for Generated<G> {
         "generator"
     }
 
-    fn pass_name(_pass: &TracePass) -> &'static str {
-        "trace"
+    fn pass_name(pass: &TracePass) -> &'static str {
+        match pass {
+            TracePass::Delete(_) => "trace",
+            TracePass::Hoist(_) => "hoist",
+        }
     }
 
     fn pass_deferred(_pass: &TracePass) -> bool {
@@ -116,23 +241,11 @@ impl<G: Generator> Subject for Generated<G> {
     }
 
     fn pass(&mut self, i: usize, _round: Round) -> Option<TracePass> {
-        if i > 0 {
-            return None;
+        match (i, self.strategy) {
+            (0, _) => Some(TracePass::Delete(self.delete_pass())),
+            (1, TraceStrategy::Hdd) => Some(TracePass::Hoist(HoistPass::default())),
+            _ => None,
         }
-        let units = units_of(self.strategy, &self.base);
-        let mut levels: Vec<Vec<u32>> = Vec::new();
-        for (id, u) in units.iter().enumerate() {
-            if levels.len() <= u.depth {
-                levels.resize(u.depth + 1, Vec::new());
-            }
-            levels[u.depth].push(id as u32);
-        }
-        Some(TracePass {
-            levels: Rc::new(levels),
-            parents: Rc::new(units.iter().map(|u| u.parent).collect()),
-            level: 0,
-            dd: None,
-        })
     }
 
     fn refresh(&mut self) {
@@ -142,51 +255,30 @@ impl<G: Generator> Subject for Generated<G> {
     }
 
     fn propose(&mut self, pass: &mut TracePass, stats: &mut Stats) -> Proposal<GeneratedChange> {
-        loop {
-            if pass.dd.is_none() {
-                let Some(units) = pass.levels.get(pass.level) else {
-                    return Proposal::Over;
-                };
-                let alive: Vec<u32> = units
-                    .iter()
-                    .copied()
-                    .filter(|&u| !Self::dead(&self.deleted, &pass.parents, u))
-                    .collect();
-                pass.dd = Some(Chunks::new(alive, true));
-            }
-            let Some(set) = pass.dd.as_mut().unwrap().propose() else {
-                pass.level += 1;
-                pass.dd = None;
-                continue;
-            };
-            let mut deleted = self.deleted.as_ref().clone();
-            for u in set {
-                deleted[u as usize] = true;
-            }
-            return match self.run(&deleted) {
-                // Only a shorter output is progress: a re-run may make a different output of
-                // the same size or larger (GReduce's monotonicity caveat), and accepting those
-                // could cycle for ever.
-                Ok((output, trace)) if output.len() < self.best.len() => Proposal::Candidate {
-                    texts: vec![output],
-                    change: GeneratedChange { deleted, trace },
-                },
-                Ok(_) => Proposal::Skip,
-                Err(_) => {
-                    self.failed_runs += 1;
-                    stats.invalid_skipped += 1;
-                    Proposal::Skip
-                }
-            };
+        match pass {
+            TracePass::Delete(pass) => self.propose_deletion(pass, stats),
+            TracePass::Hoist(pass) => self.propose_hoist(pass, stats),
         }
     }
 
     fn accept(&mut self, mut texts: Vec<String>, change: GeneratedChange, pass: &mut TracePass) {
         self.best = texts.swap_remove(0);
         self.best_trace = Rc::new(change.trace);
-        self.deleted = Rc::new(change.deleted);
-        if let Some(dd) = &mut pass.dd {
-            dd.accepted();
+        match (change.deleted, pass) {
+            (Some(deleted), TracePass::Delete(pass)) => {
+                self.deleted = Rc::new(deleted);
+                if let Some(dd) = &mut pass.dd {
+                    dd.accepted();
+                }
+            }
+            (_, pass) => {
+                // Hoists work on the best's own trace; the unit now holds what replaced it,
+                // which may hold more of its kind: try it again from its first replacement.
+                self.refresh();
+                if let TracePass::Hoist(h) = pass {
+                    h.replacement = 0;
+                }
+            }
         }
     }
 

@@ -286,3 +286,70 @@ fn reducers_of_the_output_cannot_reduce_the_password() {
         assert_eq!(s.best(), "abc\nabc\n", "{strategy:?}");
     }
 }
+
+/// Statements that are a digit or a block of statements, nested as the decisions say.
+fn blocks(s: &mut Source) -> Result<String, Halt> {
+    fn statements(s: &mut Source, out: &mut String) -> Result<(), Halt> {
+        s.repeat("stmt", 1, 2, |s| {
+            if s.pick("kind", 2)? == 1 {
+                out.push('{');
+                statements(s, out)?;
+                out.push('}');
+            } else {
+                out.push_str(&s.pick("digit", 10)?.to_string());
+            }
+            Ok(())
+        })
+    }
+    let mut out = String::new();
+    statements(s, &mut out)?;
+    Ok(out)
+}
+
+#[test]
+fn each_unit_lists_the_units_of_its_kind_inside_it_and_can_be_replaced_by_one() {
+    let trace = {
+        // Three statements deep: { { 5 } }.
+        let mut s = Source::flat(vec![1, 1, 1, 1, 1, 0, 5]);
+        blocks(&mut s).unwrap();
+        s.finish().unwrap()
+    };
+    assert_eq!(
+        blocks(&mut Source::replay(&trace, Align::Halt)).unwrap(),
+        "{{5}}"
+    );
+    // Units 0, 1, 2: each statement holds the ones nested in it.
+    assert_eq!(
+        trace.same_kind_descendants(),
+        vec![(0, vec![1, 2]), (1, vec![2])]
+    );
+    let hoisted = trace.replaced(0, 2);
+    assert_eq!(
+        blocks(&mut Source::replay(&hoisted, Align::Halt)).unwrap(),
+        "5"
+    );
+    assert_eq!(trace.replaced(0, 1).units().len(), 2);
+}
+
+/// What deleting units cannot do: the digit deep in blocks comes out only if a statement is
+/// replaced by one nested in it.
+#[test]
+fn a_nested_statement_is_hoisted_out_of_its_blocks() {
+    // A seed whose free run nests a digit other than 0 at least two blocks deep.
+    let (seed, digit) = (0..1000u64)
+        .find_map(|seed| {
+            let out = blocks(&mut Source::free(seed)).ok()?;
+            let d = out.chars().find(|c| c.is_ascii_digit() && *c != '0')?;
+            out.starts_with("{{").then_some((seed, d))
+        })
+        .expect("some seed nests a digit");
+    let keeps = move |t: &str| t.contains(digit);
+    let settings = GeneratorSettings {
+        seed,
+        align: Align::Realign,
+        trace: TraceStrategy::Hdd,
+    };
+    let mut session = GeneratorSession::new(blocks, settings).unwrap();
+    drive_engine(&mut session, 2, false, |q: &Query| keeps(&q.text));
+    assert_eq!(session.best(), digit.to_string());
+}

@@ -119,6 +119,117 @@ impl Trace {
         }
     }
 
+    /// For each unit in preorder that has any, the units inside it of its own label and kind
+    /// (iterations of a loop of the same label, or bodies of a selection of the same label),
+    /// in preorder: what it can be replaced by.
+    pub fn same_kind_descendants(&self) -> Vec<(u32, Vec<u32>)> {
+        // The units enclosing the walk's position, with their label and kind.
+        struct Open<'a> {
+            id: u32,
+            label: &'a str,
+            iteration: bool,
+            found: Vec<u32>,
+        }
+        fn enter<'a>(id: u32, label: &'a str, iteration: bool, open: &mut [Open<'a>]) {
+            for o in open
+                .iter_mut()
+                .filter(|o| o.label == label && o.iteration == iteration)
+            {
+                o.found.push(id);
+            }
+        }
+        fn walk<'a>(
+            nodes: &'a [Node],
+            next: &mut u32,
+            open: &mut Vec<Open<'a>>,
+            out: &mut Vec<(u32, Vec<u32>)>,
+        ) {
+            for n in nodes {
+                let (label, iteration, contents): (&str, bool, Vec<&Vec<Node>>) = match n {
+                    Node::Int { .. } | Node::Maybe { body: None, .. } => continue,
+                    Node::Loop { label, iterations } => (label, true, iterations.iter().collect()),
+                    Node::Maybe {
+                        label,
+                        body: Some(body),
+                    } => (label, false, vec![body]),
+                };
+                for inner in contents {
+                    let id = *next;
+                    *next += 1;
+                    enter(id, label, iteration, open);
+                    open.push(Open {
+                        id,
+                        label,
+                        iteration,
+                        found: Vec::new(),
+                    });
+                    walk(inner, next, open, out);
+                    let done = open.pop().expect("pushed above");
+                    if !done.found.is_empty() {
+                        out.push((done.id, done.found));
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.nodes, &mut 0, &mut Vec::new(), &mut out);
+        out.sort_by_key(|(id, _)| *id);
+        out
+    }
+
+    /// The trace with unit `target`'s decisions replaced by a copy of unit `source`'s: an
+    /// iteration or a selection's body made of what one inside it decided (Perses's
+    /// replacement of a node by a compatible descendant, on the trace).
+    pub fn replaced(&self, target: u32, source: u32) -> Trace {
+        fn contents(n: &Node) -> Vec<&Vec<Node>> {
+            match n {
+                Node::Int { .. } | Node::Maybe { body: None, .. } => Vec::new(),
+                Node::Loop { iterations, .. } => iterations.iter().collect(),
+                Node::Maybe { body: Some(b), .. } => vec![b],
+            }
+        }
+        fn find(nodes: &[Node], want: u32, next: &mut u32) -> Option<Vec<Node>> {
+            for n in nodes {
+                for inner in contents(n) {
+                    if *next == want {
+                        return Some(inner.clone());
+                    }
+                    *next += 1;
+                    if let Some(found) = find(inner, want, next) {
+                        return Some(found);
+                    }
+                }
+            }
+            None
+        }
+        fn put(nodes: &mut [Node], want: u32, next: &mut u32, with: &mut Option<Vec<Node>>) {
+            for n in nodes {
+                let inners: Vec<&mut Vec<Node>> = match n {
+                    Node::Int { .. } | Node::Maybe { body: None, .. } => continue,
+                    Node::Loop { iterations, .. } => iterations.iter_mut().collect(),
+                    Node::Maybe { body: Some(b), .. } => vec![b],
+                };
+                for inner in inners {
+                    if *next == want {
+                        if let Some(w) = with.take() {
+                            *inner = w;
+                        }
+                        return;
+                    }
+                    *next += 1;
+                    put(inner, want, next, with);
+                    if with.is_none() {
+                        return;
+                    }
+                }
+            }
+        }
+        let mut out = self.clone();
+        let mut with = find(&self.nodes, source, &mut 0);
+        put(&mut out.nodes, target, &mut 0, &mut with);
+        out
+    }
+
     /// The decisions in the order the run made them (a loop's count before its iterations,
     /// a selection's bit before its body): the flat choice sequence.
     pub fn flat(&self) -> Vec<i64> {
