@@ -50,12 +50,24 @@ pub struct DeletePass {
 /// nested in it, an operation by one nested in its operand), units in preorder and for each the
 /// replacements in preorder: a nested part hoisted, which deleting units cannot do. HDD
 /// only; the flat baseline stays plain ddmin.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct HoistPass {
+    /// [`Trace::same_kind_descendants`] of the best's trace.
+    hoists: Rc<Vec<(u32, Vec<u32>)>>,
     /// The unit being replaced (preorder number in the best's trace; units before it are
     /// done), and which of its replacements is next.
     unit: u32,
     replacement: usize,
+}
+
+impl HoistPass {
+    fn new(trace: &Trace) -> HoistPass {
+        HoistPass {
+            hoists: Rc::new(trace.same_kind_descendants()),
+            unit: 0,
+            replacement: 0,
+        }
+    }
 }
 
 pub struct GeneratedChange {
@@ -184,9 +196,8 @@ impl<G: Generator> Generated<G> {
         pass: &mut HoistPass,
         stats: &mut Stats,
     ) -> Proposal<GeneratedChange> {
-        let hoists = self.best_trace.same_kind_descendants();
         loop {
-            let Some((unit, inside)) = hoists.iter().find(|(u, _)| *u >= pass.unit) else {
+            let Some((unit, inside)) = pass.hoists.iter().find(|(u, _)| *u >= pass.unit) else {
                 return Proposal::Over;
             };
             if *unit > pass.unit {
@@ -243,7 +254,7 @@ impl<G: Generator> Subject for Generated<G> {
     fn pass(&mut self, i: usize, _round: Round) -> Option<TracePass> {
         match (i, self.strategy) {
             (0, _) => Some(TracePass::Delete(self.delete_pass())),
-            (1, TraceStrategy::Hdd) => Some(TracePass::Hoist(HoistPass::default())),
+            (1, TraceStrategy::Hdd) => Some(TracePass::Hoist(HoistPass::new(&self.best_trace))),
             _ => None,
         }
     }
@@ -276,7 +287,10 @@ impl<G: Generator> Subject for Generated<G> {
                 // which may hold more of its kind: try it again from its first replacement.
                 self.refresh();
                 if let TracePass::Hoist(h) = pass {
-                    h.replacement = 0;
+                    *h = HoistPass {
+                        unit: h.unit,
+                        ..HoistPass::new(&self.best_trace)
+                    };
                 }
             }
         }

@@ -145,15 +145,8 @@ impl Trace {
             out: &mut Vec<(u32, Vec<u32>)>,
         ) {
             for n in nodes {
-                let (label, iteration, contents): (&str, bool, Vec<&Vec<Node>>) = match n {
-                    Node::Int { .. } | Node::Maybe { body: None, .. } => continue,
-                    Node::Loop { label, iterations } => (label, true, iterations.iter().collect()),
-                    Node::Maybe {
-                        label,
-                        body: Some(body),
-                    } => (label, false, vec![body]),
-                };
-                for inner in contents {
+                let (label, iteration) = (n.label(), matches!(n, Node::Loop { .. }));
+                for inner in contents(n) {
                     let id = *next;
                     *next += 1;
                     enter(id, label, iteration, open);
@@ -181,52 +174,12 @@ impl Trace {
     /// iteration or a selection's body made of what one inside it decided (Perses's
     /// replacement of a node by a compatible descendant, on the trace).
     pub fn replaced(&self, target: u32, source: u32) -> Trace {
-        fn contents(n: &Node) -> Vec<&Vec<Node>> {
-            match n {
-                Node::Int { .. } | Node::Maybe { body: None, .. } => Vec::new(),
-                Node::Loop { iterations, .. } => iterations.iter().collect(),
-                Node::Maybe { body: Some(b), .. } => vec![b],
-            }
-        }
-        fn find(nodes: &[Node], want: u32, next: &mut u32) -> Option<Vec<Node>> {
-            for n in nodes {
-                for inner in contents(n) {
-                    if *next == want {
-                        return Some(inner.clone());
-                    }
-                    *next += 1;
-                    if let Some(found) = find(inner, want, next) {
-                        return Some(found);
-                    }
-                }
-            }
-            None
-        }
-        fn put(nodes: &mut [Node], want: u32, next: &mut u32, with: &mut Option<Vec<Node>>) {
-            for n in nodes {
-                let inners: Vec<&mut Vec<Node>> = match n {
-                    Node::Int { .. } | Node::Maybe { body: None, .. } => continue,
-                    Node::Loop { iterations, .. } => iterations.iter_mut().collect(),
-                    Node::Maybe { body: Some(b), .. } => vec![b],
-                };
-                for inner in inners {
-                    if *next == want {
-                        if let Some(w) = with.take() {
-                            *inner = w;
-                        }
-                        return;
-                    }
-                    *next += 1;
-                    put(inner, want, next, with);
-                    if with.is_none() {
-                        return;
-                    }
-                }
-            }
-        }
         let mut out = self.clone();
-        let mut with = find(&self.nodes, source, &mut 0);
-        put(&mut out.nodes, target, &mut 0, &mut with);
+        if let Some(with) = unit_mut(&mut out.nodes, source, &mut 0).map(|c| c.clone()) {
+            if let Some(unit) = unit_mut(&mut out.nodes, target, &mut 0) {
+                *unit = with;
+            }
+        }
         out
     }
 
@@ -254,4 +207,34 @@ impl Trace {
         walk(&self.nodes, &mut out);
         out
     }
+}
+
+/// What a node holds: a loop's iterations, or a taken selection's body (units, in order).
+fn contents(n: &Node) -> Vec<&Vec<Node>> {
+    match n {
+        Node::Int { .. } | Node::Maybe { body: None, .. } => Vec::new(),
+        Node::Loop { iterations, .. } => iterations.iter().collect(),
+        Node::Maybe { body: Some(b), .. } => vec![b],
+    }
+}
+
+/// Unit `want`'s decisions (numbered in preorder from `next`, as [`Trace::units`]).
+fn unit_mut<'a>(nodes: &'a mut [Node], want: u32, next: &mut u32) -> Option<&'a mut Vec<Node>> {
+    for n in nodes {
+        let inners: Vec<&mut Vec<Node>> = match n {
+            Node::Int { .. } | Node::Maybe { body: None, .. } => Vec::new(),
+            Node::Loop { iterations, .. } => iterations.iter_mut().collect(),
+            Node::Maybe { body: Some(b), .. } => vec![b],
+        };
+        for inner in inners {
+            if *next == want {
+                return Some(inner);
+            }
+            *next += 1;
+            if let Some(found) = unit_mut(inner, want, next) {
+                return Some(found);
+            }
+        }
+    }
+    None
 }
