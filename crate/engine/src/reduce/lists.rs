@@ -170,6 +170,14 @@ pub fn is_assigned(tree: &Tree, n: NodeId) -> bool {
             .is_some_and(|p| tree.node(p).kind.contains("assignment"))
 }
 
+/// Whether `n` is a variable where it is read: not a name being declared, called or
+/// selected.
+pub fn is_read(tree: &Tree, n: NodeId) -> bool {
+    let node = tree.node(n);
+    node.kind == tree.lang.kinds().identifier
+        && !matches!(node.field, Some("declarator" | "function" | "name"))
+}
+
 /// Whether `n` is an element of a repeated slot of its parent.
 pub fn in_repeated_slot(tree: &Tree, n: NodeId) -> bool {
     let node = tree.node(n);

@@ -31,6 +31,7 @@ mod transform;
 mod types;
 mod unparsed;
 mod unwrap;
+mod update;
 
 pub use session::{Engine, HistoryStep, PassStats, Proposal, Stats, Subject};
 pub use single::{Session, Settings, Single, SingleChange};

@@ -3,7 +3,7 @@
 
 use super::{
     comments, ddmin, dependencies, format, hdd, implicit_int, inline, local, merge, perses, rename,
-    transform, types, unparsed, unwrap, Pass, Program,
+    transform, types, unparsed, unwrap, update, Pass, Program,
 };
 
 /// A single-program pass, by name.
@@ -26,6 +26,7 @@ pub enum PassKind {
     ImplicitInt,
     Format,
     Local,
+    Update,
 }
 
 impl PassKind {
@@ -50,6 +51,7 @@ impl PassKind {
             PassKind::ImplicitInt => Box::new(implicit_int::pass(prog)),
             PassKind::Format => Box::new(format::Format::default()),
             PassKind::Local => Box::new(local::pass(prog)),
+            PassKind::Update => Box::new(update::pass(prog)),
         }
     }
 }
@@ -114,6 +116,7 @@ const PERSES: &[Step] = &[
     fine_only(PassKind::Merge),
     every_round(PassKind::Rename),
     stalled_only(PassKind::Local),
+    stalled_only(PassKind::Update),
 ];
 /// After the fixpoint, once: the layout, then (when the settings ask for it,
 /// `Settings::implicit_int`) the pass whose candidates the grammar cannot parse.

@@ -19,7 +19,8 @@
 //! ([`crate::grammars::Kinds`]); a rewrite whose kinds a language lacks is not tried there.
 
 use super::lists::{
-    deletion_edit, field_child, function_declarator, is_a, kept_tokens, list_slots, replace_by,
+    deletion_edit, field_child, function_declarator, is_a, is_read, kept_tokens, list_slots,
+    replace_by,
 };
 use super::literals::{is_number, is_string_text, shorter_spellings, shorter_strings};
 use super::sites::Sites;
@@ -147,9 +148,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
             }
             // A variable read as `0` no longer needs its declaration (C-Reduce's
             // "replace a variable by a constant"); names being declared or called stay.
-            let read = kind == k.identifier
-                && !matches!(node.field, Some("declarator" | "function" | "name"));
-            if size >= 2 || read {
+            if size >= 2 || is_read(tree, n) {
                 zeros.push((size, n));
             }
         }
