@@ -10,7 +10,7 @@
 //
 //   npm run bench [-- --vs cvise [--vs creduce]] [--cases DIR] [--pairs DIR] [-j N]
 //                 [--only NAME[,NAME]] [--strategy S] [--no-pairs] [--no-generated]
-//                 [--limit SECONDS] [--no-build]
+//                 [--limit SECONDS] [--settle SECONDS] [--no-build]
 //
 // Exit status 0 when the bench ran (a result failing its check prints a FAIL line), 1 when the
 // harness itself failed.
@@ -49,6 +49,9 @@ const USAGE = `usage: npm run bench [-- options]
   --no-generated    skip the cases made at bench time in .bench/generated:
                     ${GENERATED_CASES.join(', ')}
   --limit S         seconds each tool run may take before it is killed (default 1800)
+  --settle S        the other tools get S seconds a case (at most --limit), or twice whittle's
+                    time and 30 s if that is more: a timeout still settles whether whittle took
+                    at most half their time, and whittle may run to the end (up to --limit)
   --no-build        do not run cargo build first`;
 
 function parseArgs(argv) {
@@ -62,6 +65,7 @@ function parseArgs(argv) {
     noPairs: false,
     generated: true,
     limit: 1800,
+    settle: null,
     build: true,
   };
   const value = (i, flag) => {
@@ -84,6 +88,7 @@ function parseArgs(argv) {
     else if (a === '--no-pairs') opts.noPairs = true;
     else if (a === '--no-generated') opts.generated = false;
     else if (a === '--limit') opts.limit = number(value(++i, a), a);
+    else if (a === '--settle') opts.settle = number(value(++i, a), a);
     else if (a === '--no-build') opts.build = false;
     else if (a === '-h' || a === '--help') {
       console.log(USAGE);
@@ -177,14 +182,26 @@ async function benchCase(bench, opts, scratch) {
   for (const tool of ['whittle', ...opts.vs]) {
     progress(`running ${tool} on ${bench.id} ...`);
     const dir = join(scratch, 'cases', bench.id, tool);
-    const common = { whittle: WHITTLE, bench, dir, jobs: opts.jobs, limitSeconds: opts.limit };
+    const limitSeconds = tool === 'whittle' ? opts.limit : othersLimit(opts, entry.runs[0]);
+    const common = { whittle: WHITTLE, bench, dir, jobs: opts.jobs, limitSeconds };
     const run = tool === 'whittle' ? await runWhittleReduce({ ...common, strategy: opts.strategy }) : await runReducer(tool, common);
     run.passes = await passesCheck(run.result, bench.name, bench.check, `${dir}-check`);
+    run.limitSeconds = limitSeconds;
     progress(describeRun(run));
     entry.runs.push(run);
   }
   entry.vs = versus(entry.runs, (r) => r.after);
   return entry;
+}
+
+/**
+ * The limit of another tool on a case: with --settle S, S seconds or, when whittle took longer
+ * than half that, twice whittle's time and half a minute, so that even a timeout settles whether
+ * whittle took at most half the other's time; never more than --limit.
+ */
+function othersLimit(opts, whittleRun) {
+  if (opts.settle == null || !whittleRun) return opts.limit;
+  return Math.min(opts.limit, Math.max(opts.settle, Math.ceil(2 * whittleRun.wallSeconds) + 30));
 }
 
 /**
