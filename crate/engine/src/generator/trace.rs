@@ -51,24 +51,10 @@ impl Trace {
     /// The units in preorder (loop iterations and taken selections' bodies).
     pub fn units(&self) -> Vec<Unit> {
         fn walk(nodes: &[Node], parent: Option<u32>, depth: usize, out: &mut Vec<Unit>) {
-            for n in nodes {
-                match n {
-                    Node::Int { .. } | Node::Maybe { body: None, .. } => {}
-                    Node::Loop { iterations, .. } => {
-                        for it in iterations {
-                            let id = out.len() as u32;
-                            out.push(Unit { depth, parent });
-                            walk(it, Some(id), depth + 1, out);
-                        }
-                    }
-                    Node::Maybe {
-                        body: Some(body), ..
-                    } => {
-                        let id = out.len() as u32;
-                        out.push(Unit { depth, parent });
-                        walk(body, Some(id), depth + 1, out);
-                    }
-                }
+            for inner in nodes.iter().flat_map(contents) {
+                let id = out.len() as u32;
+                out.push(Unit { depth, parent });
+                walk(inner, Some(id), depth + 1, out);
             }
         }
         let mut out = Vec::new();

@@ -45,12 +45,15 @@ fn sites(prog: &Program) -> Vec<Site> {
         }
         let bytes: usize = tokens.iter().map(|&t| prog.text_of(t).len()).sum();
         let mut targets: Vec<String> = Vec::new();
-        for v in (n..node_end(tree, n)).filter(|&v| is_read(tree, v) && prog.alive(v)) {
-            let target = updated(tree, v);
-            let text = compact(prog, &kept_tokens(prog, target));
+        // A variable is one token, so the statement's kept tokens find every read in it.
+        for v in tokens.iter().map(|&t| tree.tokens[t as usize].node) {
+            if !is_read(tree, v) {
+                continue;
+            }
+            let target = kept_tokens(prog, updated(tree, v));
+            let text = compact(prog, &target);
             // Strictly smaller: as many tokens at most, fewer bytes (`++` and `;` are three).
-            let smaller =
-                text.len() + 3 < bytes && kept_tokens(prog, target).len() + 2 <= tokens.len();
+            let smaller = text.len() + 3 < bytes && target.len() + 2 <= tokens.len();
             if smaller && !targets.contains(&text) {
                 targets.push(text);
             }
@@ -59,15 +62,6 @@ fn sites(prog: &Program) -> Vec<Site> {
     }
     out.truncate(MAX_SITES);
     out
-}
-
-/// One past the last node under `n` (nodes are numbered in preorder).
-fn node_end(tree: &Tree, n: NodeId) -> NodeId {
-    let mut end = n;
-    while let Some(&last) = tree.node(end).children.last() {
-        end = last;
-    }
-    end + 1
 }
 
 /// What an update of variable `v` updates: `v`, or the subscripts of it around it.
