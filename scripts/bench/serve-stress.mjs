@@ -9,7 +9,13 @@
 //  (c) the server's resident memory while it answers a program that prints 64 MiB of output
 //      (short lines, the worst case for an answer that is a list of line objects), sampled from
 //      /proc/<pid>/status every 20 ms; goal: under 64 MB above idle (needs gcc);
-//  (d) how the server ends on SIGTERM (goal: exit status 143).
+//  (d) how the server ends on SIGTERM (goal: exit status 143);
+//  (e) the server's resident memory while 300 clients each send most of a 2 MiB body and then
+//      stall (a fresh server, default limits), and after they close; goal: under 100 MB, and
+//      back near idle after;
+//  (f) how soon a normal compile is answered after 40 clients sent a compile of a program that
+//      never ends and hung up (a fresh server, --job-timeout 3 --max-queue 16: 429s are
+//      retried); goal: within one job's time (3 s). Both (e) and (f) need gcc.
 //
 //   node scripts/bench/serve-stress.mjs [--bin target/release/whittle]
 //
@@ -31,7 +37,9 @@ const IDLE_CONNECTIONS = 200;
 const LATENCY_SAMPLES = 50;
 const REFUSED_REQUESTS = 1000;
 const REFUSED_AT_ONCE = 8;
-const STOP_AFTER_MS = 120_000;
+const STOP_AFTER_MS = 300_000;
+const SLOW_BODIES = 300;
+const ABANDONED = 40;
 const HOST = '127.0.0.1';
 
 if (!existsSync(BIN)) {
@@ -48,8 +56,8 @@ const watchdog = setTimeout(() => {
 let server;
 
 /** Starts the server; resolves with its port once it printed its address. */
-function startServer() {
-  server = spawn(BIN, ['serve', '--host', HOST, '--port', '0', '--root', ROOT, '--max-body', '64'], {
+function startServer(args = ['--max-body', '64']) {
+  server = spawn(BIN, ['serve', '--host', HOST, '--port', '0', '--root', ROOT, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((ok, fail) => {
@@ -181,14 +189,96 @@ async function main() {
   const compile = `POST /api/compiler/gcc/compile HTTP/1.1\r\nHost: ${HOST}:${port}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
   const answer = await exchange(port, compile, body, 60_000);
   clearInterval(sampler);
-  const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
   console.log(`(c) a program printing 64 MiB (32 Mi lines): answer ${answer.status}, ${answer.bytes} bytes; server RSS idle ${mb(idleRss)}, peak ${mb(peak)}, growth ${mb(peak - idleRss)} (goal < 64 MB: ${peak - idleRss < 64e6 ? 'met' : 'NOT met'})`);
 
   // (d) SIGTERM.
   const exited = new Promise((r) => server.once('exit', (code, signal) => r(code ?? signal)));
   server.kill('SIGTERM');
   console.log(`(d) on SIGTERM the server exited with ${await exited} (goal 143)`);
+
+  await slowBodies();
+  await abandonedJobs();
   clearTimeout(watchdog);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
+
+/** Stops the current server (SIGTERM) and waits for it. */
+async function stopServer() {
+  const exited = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM');
+  await exited;
+}
+
+/** (e) RSS under 300 stalled 2 MiB bodies, and after they close. */
+async function slowBodies() {
+  const port = await startServer([]);
+  const get = `GET /api/compilers HTTP/1.1\r\nHost: ${HOST}:${port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`;
+  await exchange(port, get);
+  const idleRss = rss();
+  const length = 2 << 20;
+  const sent = Buffer.alloc(length - (512 << 10), 0x20); // all but the last 512 KiB
+  const head = `POST /api/compiler/gcc/compile HTTP/1.1\r\nHost: ${HOST}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+  const sockets = [];
+  const answers = new Map();
+  let peak = idleRss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rss());
+  }, 20);
+  for (let i = 0; i < SLOW_BODIES; i++) {
+    const s = net.connect({ host: HOST, port }, () => {
+      s.write(head);
+      s.write(sent);
+    });
+    s.on('error', () => {});
+    s.once('data', (d) => {
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(d.toString('latin1', 0, 16))?.[1] ?? '?';
+      answers.set(status, (answers.get(status) ?? 0) + 1);
+    });
+    sockets.push(s);
+  }
+  await sleep(5000); // the bodies arrive and stall
+  const during = rss();
+  for (const s of sockets) s.destroy();
+  await sleep(3000);
+  clearInterval(sampler);
+  const after = rss();
+  const shown = [...answers].map(([s, n]) => `${n} x ${s}`).join(', ') || 'none';
+  console.log(`(e) ${SLOW_BODIES} clients each sent ${mb(sent.length)} of a ${mb(length)} body and stalled (early answers: ${shown}): server RSS idle ${mb(idleRss)}, while stalled ${mb(during)}, peak ${mb(peak)} (goal < 100 MB: ${peak < 100e6 ? 'met' : 'NOT met'}); 3 s after they closed ${mb(after)} (goal near idle: ${after < idleRss + 10e6 ? 'met' : 'NOT met'})`);
+  await stopServer();
+}
+
+/** (f) A normal compile after 40 abandoned never-ending ones. */
+async function abandonedJobs() {
+  const port = await startServer(['--job-timeout', '3', '--max-queue', '16']);
+  const request = (source) => {
+    const body = Buffer.from(JSON.stringify({ source, options: { filters: { execute: true } } }));
+    const head = `POST /api/compiler/gcc/compile HTTP/1.1\r\nHost: ${HOST}:${port}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    return [head, body];
+  };
+  const [loopHead, loopBody] = request('int main(void) { for (;;); }');
+  const abandoned = [];
+  for (let i = 0; i < ABANDONED; i++) {
+    const s = net.connect({ host: HOST, port }, () => s.write(Buffer.concat([Buffer.from(loopHead), loopBody])));
+    s.on('error', () => {});
+    abandoned.push(s);
+  }
+  await sleep(500);
+  for (const s of abandoned) s.destroy(); // the clients hang up
+  const [head, body] = request('int main(void) { return 0; }');
+  const t0 = Date.now();
+  let refused = 0;
+  let answer;
+  while (Date.now() - t0 < 120_000) {
+    answer = await exchange(port, head, body, 60_000);
+    if (answer.status !== 429) break;
+    refused++;
+    await sleep(1000); // Retry-After: 1
+  }
+  const took = Date.now() - t0;
+  console.log(`(f) after ${ABANDONED} abandoned never-ending jobs, a normal compile was answered ${answer.status} after ${(took / 1000).toFixed(1)} s (${refused} x 429 first; goal within one job's time, 3 s: ${answer.status === 200 && took <= 3000 ? 'met' : 'NOT met'})`);
+  await stopServer();
 }
 
 main().catch((e) => {

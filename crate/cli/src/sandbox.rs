@@ -306,19 +306,25 @@ impl JobGroups {
         Ok(())
     }
 
-    /// Whether the memory cap was hit (the kernel killed something for it).
+    /// Whether the kernel killed something of the job for passing its memory cap: the OOM
+    /// killer's count (v2 `memory.events`, v1 `memory.oom_control`), or v1 `under_oom` on
+    /// kernels without that count. Not v1's `memory.failcnt`, which also counts the times the
+    /// cap was merely reached and memory reclaimed (page cache), with nothing killed.
     pub fn hit_memory_cap(&self) -> bool {
-        self.dirs.iter().any(|d| {
-            ["memory.failcnt", "memory.events"].iter().any(|f| {
-                std::fs::read_to_string(d.join(f)).is_ok_and(|s| {
-                    if f.ends_with("failcnt") {
-                        s.trim() != "0"
-                    } else {
-                        s.lines()
-                            .any(|l| l.starts_with("oom_kill ") && !l.ends_with(" 0"))
-                    }
-                })
+        let counted = |text: &str, key: &str| {
+            text.lines().any(|l| {
+                l.strip_prefix(key)
+                    .and_then(|n| n.trim().parse::<u64>().ok())
+                    .is_some_and(|n| n > 0)
             })
+        };
+        self.dirs.iter().any(|d| {
+            let read = |f: &str| std::fs::read_to_string(d.join(f)).unwrap_or_default();
+            let events = read("memory.events");
+            let control = read("memory.oom_control");
+            counted(&events, "oom_kill ")
+                || counted(&control, "oom_kill ")
+                || (!control.contains("oom_kill ") && counted(&control, "under_oom "))
         })
     }
 }

@@ -27,7 +27,7 @@ use hyper::http::request::Parts;
 use hyper::Method;
 use serde_json::{json, Value};
 
-use super::cancel::{Cancels, Owner};
+use super::cancel::{CallOffOnDrop, Cancels, Owner};
 use super::compile::{self, CompileRequest};
 use super::compilers::{self, Compiler};
 use super::http::{self, header_value, BodyError, Resp};
@@ -94,32 +94,38 @@ fn unless_json(headers: &HeaderMap, what: &str) -> Option<Resp> {
     ))
 }
 
-/// Reads a body within the size and time limits; the error is the answer to send.
-async fn body_within_limits(state: &State, body: Incoming) -> Result<hyper::body::Bytes, Resp> {
-    match http::read_body(body, state.limits.body_bytes, BODY_TIMEOUT).await {
-        Ok(b) => Ok(b),
-        Err(BodyError::TooLarge { limit }) => {
-            let mut r = http::error(413, format!("the request body is larger than {limit} bytes; send a smaller program or start whittle serve with a larger --max-body"));
-            http::set(&mut r, "connection", "close");
-            Err(r)
-        }
-        Err(BodyError::TimedOut { after }) => {
+/// Reads a body within the size and time limits and the server's budget for bodies; the
+/// charge keeps its bytes counted until dropped. The error is the answer to send.
+async fn body_within_limits(
+    state: &State,
+    body: Incoming,
+) -> Result<(Vec<u8>, http::Charge), Resp> {
+    let refused = match http::read_body(body, state.limits.body_bytes, BODY_TIMEOUT, &state.bodies).await {
+        Ok(read) => return Ok(read),
+        Err(BodyError::TooLarge { limit }) => http::error(413, format!("the request body is larger than {limit} bytes; send a smaller program or start whittle serve with a larger --max-body")),
+        Err(BodyError::TimedOut { after }) => http::error(
+            408,
+            format!(
+                "the request body did not arrive within {} s",
+                after.as_secs()
+            ),
+        ),
+        Err(BodyError::OverBudget { budget }) => {
             let mut r = http::error(
-                408,
+                503,
                 format!(
-                    "the request body did not arrive within {} s",
-                    after.as_secs()
+                    "the server is holding as many request bodies as it can ({} MiB in all, for requests being received or waiting for their job); try again shortly",
+                    budget >> 20
                 ),
             );
-            http::set(&mut r, "connection", "close");
-            Err(r)
+            http::set(&mut r, "retry-after", "1");
+            r
         }
-        Err(BodyError::Io(e)) => {
-            let mut r = http::error(400, format!("could not read the request body: {e}"));
-            http::set(&mut r, "connection", "close");
-            Err(r)
-        }
-    }
+        Err(BodyError::Io(e)) => http::error(400, format!("could not read the request body: {e}")),
+    };
+    let mut r = refused;
+    http::set(&mut r, "connection", "close");
+    Err(r)
 }
 
 /// `POST /api/cancel/<key>`: calls off the job whose request carried `X-Whittle-Job: <key>`,
@@ -293,11 +299,14 @@ async fn compile_request(
     if let Some(r) = unless_json(headers, "POST /api/compiler/<id>/compile") {
         return r;
     }
-    let body = match body_within_limits(state, body).await {
+    // The charge stays until the answer: the job's copy of the source takes the body's place.
+    let (body, _charge) = match body_within_limits(state, body).await {
         Ok(b) => b,
         Err(r) => return r,
     };
-    let request = match serde_json::from_slice::<CompileRequest>(&body) {
+    let parsed = serde_json::from_slice::<CompileRequest>(&body);
+    drop(body);
+    let request = match parsed {
         Ok(r) => r,
         Err(e) => return http::error(400, format!("malformed JSON in the request body: {e}")),
     };
@@ -326,6 +335,7 @@ async fn compile_request(
     };
     let as_json = http::wants_json(headers);
     job.cancel = registration.flag.clone();
+    let job_flag = registration.flag.clone();
     let work = move || {
         let _registration = registration; // the key is forgotten when the job ends
         if job.cancel.load(Ordering::SeqCst) {
@@ -341,17 +351,21 @@ async fn compile_request(
         }
     };
     // The job runs on the blocking job pool; this task waits for its answer without holding
-    // a thread. A client that goes away drops the receiver; the job still ends by its limits.
+    // a thread. A client that hangs up closes its connection, which drops this task: then
+    // the job is called off (killed, or skipped if it still waits), freeing its place.
+    let hang_up = CallOffOnDrop::new(&job_flag);
     let (tx, rx) = tokio::sync::oneshot::channel();
     state.jobs.submit(ticket, work, move |response| {
         let _ = tx.send(response);
     });
-    rx.await.unwrap_or_else(|_| {
+    let answer = rx.await.unwrap_or_else(|_| {
         http::error(
             500,
             "the compile job failed without an answer (see the server's log)",
         )
-    })
+    });
+    hang_up.disarm();
+    answer
 }
 
 /// Compiler Explorer's plain-text answer: the asm, then the messages and the run's output.

@@ -3,6 +3,9 @@
 //! `POST /api/cancel/<key>` kills that job's processes (or keeps it from starting), freeing
 //! its slot for a query that still matters, as the CLI kills a stale test.
 //!
+//! A client that hangs up calls its job off too ([`CallOffOnDrop`]): its connection closes,
+//! and the task waiting for the answer is dropped.
+//!
 //! The server decides whose a key is: a key is bound to the client that registered it (its
 //! `Origin`, or the lack of one, and its IP address), and only that client can call the job
 //! off; anyone else's cancel does nothing. A key stays taken while its job is admitted: a
@@ -114,6 +117,29 @@ impl Drop for Registration {
     }
 }
 
+/// Calls a job off when dropped before [`CallOffOnDrop::disarm`]: held by the task that
+/// waits for the job's answer, which hyper drops when the client closes its connection.
+pub struct CallOffOnDrop(Option<Arc<AtomicBool>>);
+
+impl CallOffOnDrop {
+    pub fn new(flag: &Arc<AtomicBool>) -> CallOffOnDrop {
+        CallOffOnDrop(Some(Arc::clone(flag)))
+    }
+
+    /// The answer is in: nothing to call off.
+    pub fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for CallOffOnDrop {
+    fn drop(&mut self) {
+        if let Some(flag) = &self.0 {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +187,15 @@ mod tests {
         );
         assert!(cancels.cancel("k", &same));
         assert!(reg.flag.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn dropping_the_guard_calls_the_job_off_unless_disarmed() {
+        let flag = Arc::new(AtomicBool::new(false));
+        CallOffOnDrop::new(&flag).disarm();
+        assert!(!flag.load(Ordering::SeqCst));
+        drop(CallOffOnDrop::new(&flag));
+        assert!(flag.load(Ordering::SeqCst));
     }
 
     #[test]

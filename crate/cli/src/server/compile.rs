@@ -29,7 +29,7 @@ use serde_json::{json, Map, Value};
 
 use super::compilers::{self, Compiler, Kind};
 use super::jobs::Limits;
-use super::{source_facts, user_args};
+use super::{pragmas, source_facts, user_args};
 use crate::process::{self, Confinement, Outcome, Spec};
 use whittle::witness::Coverage;
 
@@ -101,6 +101,7 @@ pub fn prepare(compiler: &Compiler, req: CompileRequest, limits: &Limits) -> Res
     let source = req.source.ok_or("the body has no \"source\": send {\"source\": \"...\", \"options\": {\"userArguments\": \"-O2\"}}")?;
     let user_args = user_args::split(&req.options.user_arguments)?;
     user_args::check(compiler.kind, &user_args)?;
+    pragmas::check(compiler.kind, &source)?;
     let program_args = match req.options.execute_parameters.args {
         ProgramArgs::List(v) => v,
         ProgramArgs::Line(s) => user_args::split(&s)?,
@@ -266,7 +267,9 @@ impl Ctx<'_> {
             stderr: e.into_bytes(),
             ..Outcome::default()
         });
-        if out.out_of_memory {
+        // The kernel's OOM count says something was killed; a step that still succeeded (a
+        // killed helper it retried, or another process of the job) did not fail for it.
+        if out.out_of_memory && out.code != 0 {
             let note = format!(
                 "\nKilled - the job passed its memory limit of {} MiB\n",
                 limits.memory_bytes >> 20

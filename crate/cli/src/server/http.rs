@@ -1,11 +1,13 @@
-//! Small HTTP helpers over hyper: responses, headers, bodies with a size and time limit, URL
-//! paths, and the checks every request goes through (Host names on loopback, JSON content
+//! Small HTTP helpers over hyper: responses, headers, bodies with a size and time limit and
+//! the server's budget for all bodies together, URL paths, and the checks every request goes through (Host names on loopback, JSON content
 //! types).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
-use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::{Bytes, Incoming};
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Body, Bytes, Incoming};
 use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use hyper::{Response, StatusCode};
 use serde_json::{json, Value};
@@ -101,25 +103,114 @@ pub fn is_json_content_type(value: Option<&str>) -> bool {
 }
 
 pub enum BodyError {
-    TooLarge { limit: usize },
-    TimedOut { after: Duration },
+    TooLarge {
+        limit: usize,
+    },
+    TimedOut {
+        after: Duration,
+    },
+    /// The bytes of all bodies held at once would pass the server's budget.
+    OverBudget {
+        budget: usize,
+    },
     Io(String),
 }
 
-/// Reads the request body within `deadline`, refusing it once it passes `limit` bytes.
+/// The bytes of request bodies the server holds at once, all connections together: bodies
+/// being received, and those kept as the source of a job that waits or runs. A body that
+/// would pass it is refused (503), so that many clients sending large bodies slowly cannot
+/// grow the server's memory without bound.
+pub struct BodyBudget {
+    limit: usize,
+    used: AtomicUsize,
+    /// Bytes given back since memory was last returned to the system.
+    freed: AtomicUsize,
+}
+
+/// After this many bytes of bodies are given back, the allocator returns its free memory to
+/// the system (glibc keeps freed memory for reuse otherwise).
+const TRIM_AFTER: usize = 4 << 20;
+
+impl BodyBudget {
+    pub fn new(limit: usize) -> Arc<BodyBudget> {
+        Arc::new(BodyBudget {
+            limit,
+            used: AtomicUsize::new(0),
+            freed: AtomicUsize::new(0),
+        })
+    }
+}
+
+/// Bytes taken from a [`BodyBudget`], given back when dropped.
+pub struct Charge {
+    budget: Arc<BodyBudget>,
+    bytes: usize,
+}
+
+impl Charge {
+    pub fn new(budget: &Arc<BodyBudget>) -> Charge {
+        Charge {
+            budget: Arc::clone(budget),
+            bytes: 0,
+        }
+    }
+
+    /// Takes `n` more bytes; false (taking none) when the budget has no room for them.
+    fn take(&mut self, n: usize) -> bool {
+        let b = &self.budget;
+        let before = b.used.fetch_add(n, Ordering::SeqCst);
+        if before + n > b.limit {
+            b.used.fetch_sub(n, Ordering::SeqCst);
+            return false;
+        }
+        self.bytes += n;
+        true
+    }
+}
+
+impl Drop for Charge {
+    fn drop(&mut self) {
+        let b = &self.budget;
+        b.used.fetch_sub(self.bytes, Ordering::SeqCst);
+        if b.freed.fetch_add(self.bytes, Ordering::SeqCst) + self.bytes >= TRIM_AFTER {
+            b.freed.store(0, Ordering::SeqCst);
+            super::memory::give_back();
+        }
+    }
+}
+
+/// Reads the request body within `deadline`, refusing it once it passes `limit` bytes or the
+/// server's `budget`. The charge holds the body's bytes in the budget until it is dropped.
 pub async fn read_body(
-    body: Incoming,
+    mut body: Incoming,
     limit: usize,
     deadline: Duration,
-) -> Result<Bytes, BodyError> {
-    let collect = Limited::new(body, limit).collect();
-    match tokio::time::timeout(deadline, collect).await {
-        Err(_) => Err(BodyError::TimedOut { after: deadline }),
-        Ok(Ok(collected)) => Ok(collected.to_bytes()),
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
-            Err(BodyError::TooLarge { limit })
+    budget: &Arc<BodyBudget>,
+) -> Result<(Vec<u8>, Charge), BodyError> {
+    let mut charge = Charge::new(budget);
+    // Room for what the client says it sends, within the limit: reserved, not yet touched.
+    let expected = body.size_hint().exact().unwrap_or(0).min(limit as u64);
+    let mut bytes = Vec::with_capacity(expected as usize);
+    let until = tokio::time::Instant::now() + deadline;
+    loop {
+        let frame = match tokio::time::timeout_at(until, body.frame()).await {
+            Err(_) => return Err(BodyError::TimedOut { after: deadline }),
+            Ok(None) => return Ok((bytes, charge)),
+            Ok(Some(Err(e))) => return Err(BodyError::Io(e.to_string())),
+            Ok(Some(Ok(frame))) => frame,
+        };
+        let Ok(data) = frame.into_data() else {
+            continue; // trailers
+        };
+        if bytes.len() + data.len() > limit {
+            return Err(BodyError::TooLarge { limit });
         }
-        Ok(Err(e)) => Err(BodyError::Io(e.to_string())),
+        if !charge.take(data.len()) {
+            return Err(BodyError::OverBudget {
+                budget: budget.limit,
+            });
+        }
+        bytes.extend_from_slice(&data);
     }
 }
 

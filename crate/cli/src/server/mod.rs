@@ -5,14 +5,19 @@
 //! - `compilers`: which compilers this machine has (probed once at start).
 //! - `compile`: one job: its commands per compiler and its JSON answer.
 //! - `jobs`: the limits and the bounded queue of jobs; `process`: one limited process.
-//! - `user_args`: splitting and vetting the user's flags; `source_facts`: what the source says
+//! - `user_args`: splitting and vetting the user's flags; `pragmas`: refusing sources that
+//!   pass their compiler options or file names; `source_facts`: what the source says
 //!   (Java class names, Rust `fn main`, ES modules); `http`: small HTTP helpers;
 //!   `cancel`: the keys that call jobs off.
 //!
 //! HTTP is hyper's HTTP/1.1 on a small tokio runtime: a task per connection, so idle or slow
 //! clients cost a little memory, never a thread. Headers must arrive within
 //! [`HEADER_READ_TIMEOUT`], bodies within `api::BODY_TIMEOUT`; a connection that moves no byte
-//! for [`STALL_TIMEOUT`] while no request of its own is being answered is closed. Compile jobs
+//! for [`STALL_TIMEOUT`] while no request of its own is being answered is closed. At most
+//! [`MAX_CONNECTIONS`] are open at once (more are answered 503 at once), and the request
+//! bodies held at once share one budget (`http::BodyBudget`: past it, 503), so that clients
+//! sending bodies slowly cannot grow the server's memory without bound. A client that closes
+//! its connection while its compile job waits or runs calls the job off. Compile jobs
 //! run on their own pool of threads (`jobs`), static files on tokio's blocking threads, so the
 //! page keeps loading while jobs run.
 //!
@@ -26,6 +31,8 @@ pub(crate) mod compile;
 mod compilers;
 mod http;
 mod jobs;
+mod memory;
+mod pragmas;
 mod source_facts;
 mod static_files;
 mod user_args;
@@ -89,6 +96,8 @@ pub(crate) struct State {
     compilers: Vec<compilers::Compiler>,
     limits: Limits,
     jobs: jobs::JobQueue,
+    /// The bytes of request bodies held at once.
+    bodies: Arc<http::BodyBudget>,
     cancels: Arc<cancel::Cancels>,
     files: static_files::StaticFiles,
     allowed_origins: Vec<String>,
@@ -113,9 +122,18 @@ const LINGER_BYTES: usize = 64 << 20;
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 /// Threads running the HTTP tasks; blocking work (files) has its own.
 const HTTP_THREADS: usize = 2;
+/// Connections open at once; past it a connection is answered 503 and closed.
+pub const MAX_CONNECTIONS: usize = 256;
+/// A connection's read buffer at most (request heads must fit; bodies stream through it).
+const READ_BUFFER: usize = 64 << 10;
+/// The request bodies held at once, all together: this, or four of the largest allowed.
+const BODY_BUDGET: usize = 32 << 20;
+/// How long a connection refused for the cap lingers to let its client read the answer.
+const REFUSED_LINGER: Duration = Duration::from_secs(1);
 
 /// Serves until the process is stopped.
 pub fn run(opts: ServeOptions) -> Result<(), String> {
+    memory::tune();
     let found = compilers::probe(opts.tcc.as_deref());
     if let (true, Some(why)) = (opts.tcc_required, &found.tcc_problem) {
         return Err(format!("--tcc: {why}"));
@@ -159,13 +177,15 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
     report_compilers(&found);
     let l = &opts.limits;
     println!(
-        "whittle serve: limits: {} job(s) at once ({} may wait), {} s per job, {} MiB of memory, {} KiB of output per stream, {} KiB request bodies{}",
+        "whittle serve: limits: {} job(s) at once ({} may wait), {} s per job, {} MiB of memory, {} KiB of output per stream, {} KiB request bodies ({} MiB of bodies at once), {} connections{}",
         l.max_jobs,
         l.queue_len,
         l.job_timeout.as_secs_f64(),
         l.memory_bytes >> 20,
         l.output_bytes >> 10,
         l.body_bytes >> 10,
+        body_budget(l.body_bytes) >> 20,
+        MAX_CONNECTIONS,
         if l.allow_execute { "" } else { "; execution off" }
     );
     if !opts.root.join("index.html").is_file() {
@@ -184,6 +204,7 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
     let state = Arc::new(State {
         compilers: found.compilers,
         jobs: jobs::JobQueue::new(opts.limits.max_jobs, opts.limits.queue_len),
+        bodies: http::BodyBudget::new(body_budget(opts.limits.body_bytes)),
         cancels: Arc::default(),
         limits: opts.limits,
         files: static_files::StaticFiles::new(opts.root),
@@ -194,6 +215,10 @@ pub fn run(opts: ServeOptions) -> Result<(), String> {
     });
     runtime.block_on(accept_loop(listener, state));
     Ok(())
+}
+
+fn body_budget(body_bytes: usize) -> usize {
+    BODY_BUDGET.max(body_bytes.saturating_mul(4))
 }
 
 /// On SIGINT or SIGTERM: kill the jobs' processes, remove their folders, exit 130 or 143.
@@ -220,11 +245,21 @@ fn on_signals_stop() -> Result<(), String> {
 async fn accept_loop(listener: TcpListener, state: Arc<State>) {
     let mut last_report: Option<Instant> = None;
     let mut unreported = 0u64;
+    let open = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
         match listener.accept().await {
-            Ok((stream, peer)) => {
-                tokio::spawn(serve_connection(Arc::clone(&state), stream, peer));
-            }
+            Ok((stream, peer)) => match Arc::clone(&open).try_acquire_owned() {
+                Ok(place) => {
+                    let state = Arc::clone(&state);
+                    tokio::spawn(async move {
+                        serve_connection(state, stream, peer).await;
+                        drop(place);
+                    });
+                }
+                Err(_) => {
+                    tokio::spawn(refuse_connection(stream));
+                }
+            },
             Err(e) => {
                 use std::io::ErrorKind::*;
                 if matches!(
@@ -244,6 +279,21 @@ async fn accept_loop(listener: TcpListener, state: Arc<State>) {
                 tokio::time::sleep(ACCEPT_BACKOFF).await;
             }
         }
+    }
+}
+
+/// Answers a connection past [`MAX_CONNECTIONS`] with a 503 without reading its request.
+async fn refuse_connection(mut stream: TcpStream) {
+    let body = format!(
+        "{{\"error\": \"whittle serve has {MAX_CONNECTIONS} connections open, as many as it keeps; try again shortly\"}}\n"
+    );
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json; charset=utf-8\r\nretry-after: 1\r\naccess-control-allow-origin: *\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let write = stream.write_all(answer.as_bytes());
+    if let Ok(Ok(())) = tokio::time::timeout(REFUSED_LINGER, write).await {
+        linger_close(stream, REFUSED_LINGER).await;
     }
 }
 
@@ -271,6 +321,7 @@ async fn serve_connection(state: Arc<State>, stream: TcpStream, peer: SocketAddr
     let mut conn = http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(HEADER_READ_TIMEOUT)
+        .max_buf_size(READ_BUFFER)
         .serve_connection(io, service);
     let mut watchdog = tokio::time::interval(Duration::from_secs(1));
     let ended = loop {
@@ -286,18 +337,18 @@ async fn serve_connection(state: Arc<State>, stream: TcpStream, peer: SocketAddr
     if ended.is_err() {
         return; // timed out, malformed or reset: close at once
     }
-    linger_close(conn.into_parts().io.into_inner().inner).await;
+    linger_close(conn.into_parts().io.into_inner().inner, LINGER).await;
 }
 
 /// Closes our side, then reads and drops whatever the client still sends (a body we refused)
 /// until it closes too, for a bounded time and size: closing a socket with unread data sends
 /// a reset, which can destroy the answer before the client reads it.
-async fn linger_close(mut stream: TcpStream) {
+async fn linger_close(mut stream: TcpStream, linger: Duration) {
     if stream.shutdown().await.is_err() {
         return;
     }
-    let deadline = tokio::time::Instant::now() + LINGER;
-    let mut buf = vec![0u8; 16 << 10];
+    let deadline = tokio::time::Instant::now() + linger;
+    let mut buf = vec![0u8; 4 << 10];
     let mut drained = 0;
     while drained < LINGER_BYTES {
         match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {

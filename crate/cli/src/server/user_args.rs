@@ -20,6 +20,15 @@ pub fn check(kind: Kind, args: &[String]) -> Result<(), String> {
     let mut i = 0;
     while i < args.len() {
         let next = args.get(i + 1).map(String::as_str);
+        let c_family = matches!(kind, Kind::Gcc | Kind::Clang | Kind::Tcc);
+        if let Some(carrier) = carries_flags(&args[i]).filter(|_| c_family) {
+            return Err(format!(
+                "argument {:?} is not allowed: {carrier} hands other flags on to the compiler or another tool (which could load a plugin or name files); whittle serve refuses every flag that carries flags. Write the flags themselves instead: it accepts only {} ({})",
+                args[i],
+                family(kind).what,
+                family(kind).name
+            ));
+        }
         match allowed(kind, &args[i], next) {
             Some(taken) => i += taken,
             None => {
@@ -33,6 +42,33 @@ pub fn check(kind: Kind, args: &[String]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The flag family of `arg` when it carries further flags as its value for gcc, clang or tcc
+/// (`-fcompare-debug=-fplugin=…`, `-Wl,…`, `-Xlinker …`, `-mllvm …`, `@file`, …): the
+/// allowlist vets one flag, not the flags inside it.
+fn carries_flags(arg: &str) -> Option<&'static str> {
+    const CARRIERS: &[(&str, &str)] = &[
+        ("-fcompare-debug", "-fcompare-debug…"),
+        ("-foffload", "-foffload…"),
+        ("-fplugin-arg", "-fplugin-arg-…"),
+        ("-mllvm", "-mllvm"),
+        ("-X", "-X… (-Xlinker, -Xassembler, -Xpreprocessor, -Xclang)"),
+        ("-Wl,", "-Wl,"),
+        ("-Wa,", "-Wa,"),
+        ("-Wp,", "-Wp,"),
+        ("-specs", "-specs="),
+        ("--specs", "--specs="),
+        ("-wrapper", "-wrapper"),
+        ("@", "@file"),
+    ];
+    if let Some((_, name)) = CARRIERS.iter().find(|(p, _)| arg.starts_with(p)) {
+        return Some(name);
+    }
+    // A value part that is itself a flag: `-fwhatever=-fplugin=x`, `-mfoo=a,-b`.
+    let value = arg.split_once('=').map_or("", |(_, v)| v);
+    (arg.starts_with('-') && value.split([',', '=']).any(|part| part.starts_with('-')))
+        .then_some("a flag whose value is a flag")
 }
 
 /// A compiler family's allowlist, described.
@@ -124,7 +160,7 @@ fn c_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
         return Some(1);
     }
     if arg == "-x" {
-        return next.filter(|l| word(l)).map(|_| 2);
+        return next.filter(|l| word(l) && !l.starts_with('-')).map(|_| 2);
     }
     if let Some(v) = arg.strip_prefix("-std=").or(arg.strip_prefix("--std=")) {
         return word(v).then_some(1);
@@ -436,6 +472,53 @@ mod tests {
         ] {
             assert!(check(Kind::Javac, &words(bad)).is_err(), "{bad}");
         }
+    }
+
+    /// Flags whose value is more flags: the one that loaded a plugin through gcc's
+    /// `-fcompare-debug=` and its relatives, refused by name.
+    #[test]
+    fn refuses_flags_that_carry_flags() {
+        for bad in [
+            "-fcompare-debug=-fplugin=p.so",
+            "-fcompare-debug",
+            "-fcompare-debug-second",
+            "-foffload-options=-fplugin=p.so",
+            "-foffload=nvptx-none=-fplugin=p.so",
+            "-mllvm -load=plugin.so",
+            "-Xlinker -plugin",
+            "-Xassembler --MD",
+            "-Xpreprocessor -MD",
+            "-Xclang -load",
+            "-Wl,-plugin,p.so",
+            "-Wa,-adhln=x",
+            "-Wp,-MD,x",
+            "-specs=x",
+            "--specs=x",
+            "-wrapper sh",
+            "@args",
+            "-fsanitize=address,-fplugin=p.so",
+            "-mtune=-fplugin",
+        ] {
+            for kind in [Kind::Gcc, Kind::Clang, Kind::Tcc] {
+                let err = check(kind, &words(bad)).expect_err(bad);
+                let first = words(bad).remove(0);
+                assert!(
+                    err.contains(&format!("{first:?}")) && err.contains("carries flags"),
+                    "{bad}: {err}"
+                );
+            }
+        }
+        assert!(check(Kind::Gcc, &words("-x -fplugin=p.so")).is_err());
+        // Values that merely contain a dash still pass.
+        assert_eq!(
+            check(
+                Kind::Gcc,
+                &words("-fsanitize-coverage=trace-pc -march=x86-64-v3")
+            ),
+            Ok(())
+        );
+        // javac's own -X flags and `-` in its lint lists are not C flags.
+        assert_eq!(check(Kind::Javac, &words("-Xlint:all,-serial")), Ok(()));
     }
 
     #[test]
