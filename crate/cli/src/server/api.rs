@@ -100,7 +100,8 @@ async fn body_within_limits(
     state: &State,
     body: Incoming,
 ) -> Result<(Vec<u8>, http::Charge), Resp> {
-    let refused = match http::read_body(body, state.limits.body_bytes, BODY_TIMEOUT, &state.bodies).await {
+    let limit = state.limits.body_bytes;
+    let mut refused = match http::read_body(body, limit, BODY_TIMEOUT, &state.bodies).await {
         Ok(read) => return Ok(read),
         Err(BodyError::TooLarge { limit }) => http::error(413, format!("the request body is larger than {limit} bytes; send a smaller program or start whittle serve with a larger --max-body")),
         Err(BodyError::TimedOut { after }) => http::error(
@@ -123,9 +124,8 @@ async fn body_within_limits(
         }
         Err(BodyError::Io(e)) => http::error(400, format!("could not read the request body: {e}")),
     };
-    let mut r = refused;
-    http::set(&mut r, "connection", "close");
-    Err(r)
+    http::set(&mut refused, "connection", "close");
+    Err(refused)
 }
 
 /// `POST /api/cancel/<key>`: calls off the job whose request carried `X-Whittle-Job: <key>`,
