@@ -65,9 +65,11 @@ fn carries_flags(arg: &str) -> Option<&'static str> {
     if let Some((_, name)) = CARRIERS.iter().find(|(p, _)| arg.starts_with(p)) {
         return Some(name);
     }
-    // A value part that is itself a flag: `-fwhatever=-fplugin=x`, `-mfoo=a,-b`.
+    // An option of the compiler proper whose value is itself a flag: `-fwhatever=-fplugin=x`,
+    // `-mfoo=a,-b` (not `-DN=-1`, which is macro text).
     let value = arg.split_once('=').map_or("", |(_, v)| v);
-    (arg.starts_with('-') && value.split([',', '=']).any(|part| part.starts_with('-')))
+    let proper = arg.starts_with("-f") || arg.starts_with("-m");
+    (proper && value.split([',', '=']).any(|part| part.starts_with('-')))
         .then_some("a flag whose value is a flag")
 }
 
@@ -509,11 +511,11 @@ mod tests {
             }
         }
         assert!(check(Kind::Gcc, &words("-x -fplugin=p.so")).is_err());
-        // Values that merely contain a dash still pass.
+        // Values that merely contain a dash, and macros with negative values, still pass.
         assert_eq!(
             check(
                 Kind::Gcc,
-                &words("-fsanitize-coverage=trace-pc -march=x86-64-v3")
+                &words("-fsanitize-coverage=trace-pc -march=x86-64-v3 -DOFFSET=-1 -UX")
             ),
             Ok(())
         );
