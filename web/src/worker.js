@@ -23,6 +23,7 @@ import { Reduction } from './reduction.js';
 import { WitnessSearch } from './witness-search.js';
 import { AutoSeededPair } from './auto-seed.js';
 import { RemoteCompiler, compiled } from './remote-compiler.js';
+import { Compiler } from './endpoint.js';
 import { makeProperty } from './property.js';
 import { generateOnce } from './generator-module.js';
 
@@ -42,7 +43,9 @@ async function boot(wasm) {
   for (const msg of queued.splice(0)) handle(msg);
 }
 
-const remoteCompilers = (run) => () => new RemoteCompiler(run, (m) => postMessage(m));
+// A run's compiler: the page's, unless there is no endpoint (nothing to compile, no round trip).
+const remoteCompilers = (run) => (config) =>
+  config.endpoint?.kind === 'none' ? new Compiler(config) : new RemoteCompiler(run, (m) => postMessage(m));
 
 onmessage = (event) => {
   const msg = event.data;
