@@ -12,6 +12,7 @@
   const BOOT_URL = URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(WORKER_URL)});`], { type: 'text/javascript' }));
   let wasm = null;
   let worker = null;
+  const early = []; // messages that came before the engine's bytes
 
   function start() {
     // A worker's script must be this frame's own (an opaque origin's): a Blob that loads the
@@ -31,11 +32,15 @@
     if (msg?.type === 'boot') {
       wasm = msg.wasm;
       start();
+      for (const m of early.splice(0)) worker.postMessage(m);
     } else if (msg?.type === 'restart') {
-      worker?.terminate();
+      if (!worker) return; // not booted yet: nothing is stuck
+      worker.terminate();
       start();
+    } else if (worker) {
+      worker.postMessage(msg);
     } else {
-      worker?.postMessage(msg);
+      early.push(msg);
     }
   });
   parent.postMessage({ type: 'sandbox-ready' }, '*');
