@@ -1,6 +1,9 @@
-// Bundles the playground's JavaScript with esbuild: web/src/{main,worker}.js -> web/dist/
-// (ESM, minified, with source maps). The engine's wasm-bindgen glue (web/pkg/whittle.js) stays a
-// separate file: the worker imports it at run time and it fetches whittle_bg.wasm next to itself.
+// Bundles the playground's JavaScript with esbuild (minified, with source maps):
+//   web/src/main.js -> web/dist/main.js (ESM, split: the editor's grammars load on demand);
+//   web/src/sandbox.js -> web/dist/sandbox.js and web/src/worker.js -> web/dist/engine-worker.js,
+//     classic scripts, since they run in the sandbox frame (web/sandbox.html), an opaque origin
+//     that may load scripts but not import modules from this site. The engine worker includes
+//     the wasm-bindgen glue (web/pkg/whittle.js); the page hands it the wasm's bytes.
 //
 //   node scripts/bundle-web.mjs           build once, print sizes (raw and gzipped)
 //   node scripts/bundle-web.mjs --watch   rebuild on change
@@ -13,36 +16,40 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
-// Keep the import of the wasm-bindgen glue as is (relative to web/dist it is the same path).
-const engineIsExternal = {
-  name: 'engine-is-external',
-  setup(build) {
-    build.onResolve({ filter: /\/pkg\/whittle\.js$/ }, (args) => ({ path: args.path, external: true }));
-  },
-};
-
-const options = {
-  entryPoints: ['web/src/main.js', 'web/src/worker.js'],
-  outdir: 'web/dist',
+const common = {
   bundle: true,
-  format: 'esm',
-  splitting: true, // the editor's language grammars load on demand
-  chunkNames: 'chunks/[name]-[hash]',
   minify: true,
   sourcemap: true,
   target: ['es2022', 'chrome110', 'firefox115', 'safari16'],
-  plugins: [engineIsExternal],
   metafile: true,
   logLevel: 'warning',
 };
 
+const page = {
+  ...common,
+  entryPoints: ['web/src/main.js'],
+  outdir: 'web/dist',
+  format: 'esm',
+  splitting: true, // the editor's language grammars load on demand
+  chunkNames: 'chunks/[name]-[hash]',
+};
+
+const sandbox = {
+  ...common,
+  entryPoints: { sandbox: 'web/src/sandbox.js', 'engine-worker': 'web/src/worker.js' },
+  outdir: 'web/dist',
+  format: 'iife',
+  // The glue's default wasm URL (import.meta.url) is never used: the bytes are passed in.
+  define: { 'import.meta.url': '"about:blank"' },
+};
+
 if (process.argv.includes('--watch')) {
-  const ctx = await esbuild.context({ ...options, logLevel: 'info' });
-  await ctx.watch();
+  for (const options of [page, sandbox]) await (await esbuild.context({ ...options, logLevel: 'info' })).watch();
 } else {
   rmSync('web/dist', { recursive: true, force: true }); // no stale chunks
-  const result = await esbuild.build(options);
-  for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'))) {
+  const results = await Promise.all([page, sandbox].map((options) => esbuild.build(options)));
+  const outputs = results.flatMap((r) => Object.keys(r.metafile.outputs));
+  for (const file of outputs.filter((f) => f.endsWith('.js'))) {
     const bytes = readFileSync(file);
     const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
     console.log(`bundle: ${relative(root, file)}: ${kb(bytes.length)}, ${kb(gzipSync(bytes, { level: 9 }).length)} gzipped`);

@@ -225,7 +225,7 @@ test('(c) a link naming a Compiler Explorer URL sends it nothing before it is al
   await page.close();
 });
 
-test('a JavaScript property from a link: the prompt says it can reach the network; Run allows the link', async (t) => {
+test('a JavaScript property from a link: the prompt says it runs sandboxed with no network; Run allows the link', async (t) => {
   const server = await startServer();
   t.after(() => server.stop());
   const state = linkState({
@@ -233,12 +233,12 @@ test('a JavaScript property from a link: the prompt says it can reach the networ
     property: { kind: 'js', js: '(result, input) => input.includes("helper")' },
   });
   const page = await openPage(`${server.url}${encodeHash(state)}`);
-  assert.match(await page.textContent('#js-trust'), /can reach the network/);
+  assert.match(await page.textContent('#js-trust'), /sandbox.*no network access/s);
   const asks = await page.textContent('#link-requests');
-  assert.match(asks, /JavaScript property.*can reach the network/);
+  assert.match(asks, /JavaScript property.*sandbox.*no network access/);
   assert.match(asks, /compiles nothing/);
   await page.click('#check');
-  await waitCheck(page, /has not been allowed.*network/, 5000);
+  await waitCheck(page, /has not been allowed.*someone else’s code/, 5000);
   await page.click('#js-run'); // one confirmation: the pending check runs
   await waitCheck(page, /has the property/);
   assert.ok(await page.locator('#link-allow').isHidden());

@@ -78,7 +78,7 @@ test('a generator link asks first, even to replay; a generator the person edited
   const asks = S.linkRequests(s);
   const gen = asks.find((a) => a.key === 'generator');
   assert.ok(gen?.warn, 'the generator is listed as a warning');
-  assert.match(gen.text, /runs in this page’s engine worker/);
+  assert.match(gen.text, /in a sandbox.*no network access/);
   assert.ok(!asks.some((a) => a.key === 'nothing'), 'a generator is code that runs');
   assert.equal(S.needsConsent(s, { untrustedLink: true }), true, 'no endpoint, but a generator: ask');
   assert.equal(S.needsConsent(s, { untrustedLink: true, jsTrusted: true }), false);

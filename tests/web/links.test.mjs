@@ -55,13 +55,13 @@ test("a Compiler Explorer link names the endpoint's URL (the default when it has
   assert.match(textOf(noFlags, 'compiler'), /you choose/);
 });
 
-test('a JavaScript property is listed, and it says it can reach the network', async () => {
+test('a JavaScript property is listed, and it says it runs sandboxed with no network', async () => {
   const js = await viaLink(S.setProperty(base(), 'variant', { kind: 'js', js: '() => true' }));
   const asks = S.linkRequests(js);
   const line = asks.find((a) => a.key === 'js');
   assert.ok(line, 'the JavaScript property is listed');
   assert.match(line.text, /JavaScript property/);
-  assert.match(line.text, /can reach the network/);
+  assert.match(line.text, /sandbox.*no network access/);
   assert.equal(line.warn, true);
   // A pair whose seed alone has one still carries it.
   const pair = S.setProperty(S.setMode(base(), 'pair'), 'seed', { kind: 'js', js: '() => false' });
@@ -115,10 +115,54 @@ test('blocker: a link not yet allowed, an embed, and the JavaScript gate', () =>
   const pair = S.setMode(state, 'pair');
   const bad = { variant: { ok: true }, seed: { ok: false } };
   assert.match(S.blocker(pair, { reports: bad, jsTrusted: true, untrustedLink: true }), /does not parse/);
-  // The JavaScript prompt says the property can reach the network.
+  // The JavaScript prompt says the property is someone else's code.
   const js = S.setProperty(state, 'variant', { kind: 'js', js: '() => true' });
   const why = S.blocker(js, { reports, jsTrusted: false, untrustedLink: true });
   assert.match(why, /JavaScript property has not been allowed/);
-  assert.match(why, /network/);
+  assert.match(why, /someone else’s code/);
   assert.equal(S.blocker(js, { reports, jsTrusted: true, untrustedLink: false }), null);
+});
+
+test("a link's numbers are clamped to the settings' ranges", async () => {
+  const greedy = {
+    ...base(),
+    settings: { k: 1_000_000, timeoutS: 1e9, shareVerdicts: true },
+    witness: { seed: -5, budget: 1e12, autoSeed: false },
+    property: { ...S.DEFAULT_PROPERTY, exitValue: 1e300 },
+  };
+  const state = await viaLink({ ...greedy, mode: 'witness' });
+  assert.equal(state.settings.k, S.LIMITS.k[1]);
+  assert.equal(state.settings.timeoutS, S.LIMITS.timeoutS[1]);
+  assert.equal(state.witness.budget, S.LIMITS.budget[1]);
+  assert.equal(state.witness.seed, 0);
+  assert.equal(state.property.exitValue, S.LIMITS.exitValue[1]);
+  assert.match(textOf(S.linkRequests(state), 'parallel'), /up to 16 compile requests/);
+  // Too small, fractional, or no number at all (JSON has no NaN: a hand-made state may).
+  const low = S.withDefaults({ settings: { k: 0, timeoutS: 0.2 }, witness: { budget: 1.6 } });
+  assert.deepEqual([low.settings.k, low.settings.timeoutS, low.witness.budget], [1, 1, 2]);
+  const nan = S.withDefaults({ settings: { k: NaN, timeoutS: Infinity } });
+  assert.deepEqual([nan.settings.k, nan.settings.timeoutS], [S.defaultState().settings.k, S.defaultState().settings.timeoutS]);
+  // What the worker gets follows: at most 16 in flight, a timeout of at most 600 s.
+  const config = S.reduceConfig(state, 'c');
+  assert.equal(config.k, 16);
+  assert.equal(config.timeoutMs, 600_000);
+});
+
+test("a generator link records its outputs, which an embed shows instead of running it", async () => {
+  const state = S.setMode(base(), 'generator');
+  const run = {
+    ...S.startRun(state, null, { lang: null }),
+    state: 'done', verdicts: '0101', best: 'c\n', original: { variant: 'abc\n', seed: null },
+    originalTrace: { nodes: [] }, trace: { nodes: [] },
+  };
+  const shared = S.shareableState(state, { run, engineId: 'e1' });
+  assert.deepEqual(shared.outputs, { original: 'abc\n', best: 'c\n', originalTrace: { nodes: [] }, trace: { nodes: [] } });
+  const { link } = S.fromLink(await decodeState(await encodeState(shared)));
+  assert.deepEqual(link.outputs, shared.outputs);
+  const shown = S.recordedRun(state, link.outputs);
+  assert.deepEqual([shown.state, shown.replay, shown.best, shown.stats.tokens_before, shown.stats.tokens_now], ['done', true, 'c\n', 4, 2]);
+  // Outputs of the wrong shape are dropped (an embed then has nothing to show), as are
+  // verdicts that are not a recording.
+  assert.equal(S.fromLink({ ...shared, outputs: { original: 1, best: 'x' } }).link.outputs, undefined);
+  assert.equal(S.fromLink({ ...shared, verdicts: '01<script>' }).link, null);
 });

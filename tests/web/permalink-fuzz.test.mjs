@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { decodeState, encodeState } from '../../web/src/permalink.js';
+import { MAX_INFLATED_BYTES, decodeState, encodeState } from '../../web/src/permalink.js';
 import * as S from '../../web/src/state.js';
 
 const SEED = Number(process.env.PERMALINK_FUZZ_SEED ?? 0x5eed);
@@ -200,11 +200,19 @@ test('real states survive the round trip, and a huge program too', async () => {
   assert.deepEqual(outcome.value, big);
 });
 
-test('a link that inflates to a lot of white space settles', async () => {
-  // 20 MB of spaces around {} deflates to ~20 KB: decoding must still settle, and to an object.
+test('a link that inflates past the cap is refused, quickly, with what is wrong', async () => {
+  // 20 MB of spaces around {} deflates to ~20 KB: decoding stops at MAX_INFLATED_BYTES.
   const hash = linkOfJson(`${' '.repeat(20_000_000)}{}`);
+  assert.ok(hash.length < 40_000, `a small link (${hash.length} chars)`);
+  const started = performance.now();
   const outcome = await decode(hash);
-  assert.equal(assertContract(hash, outcome, 'inflating link'), 'state');
+  const ms = performance.now() - started;
+  assert.equal(assertContract(hash, outcome, 'inflating link'), 'error');
+  assert.match(outcome.error.message, /link is too large.*more than 8 MiB/);
+  assert.ok(ms < 2000, `refused in ${Math.round(ms)} ms`);
+  // Just under the cap still opens.
+  const under = linkOfJson(`${' '.repeat(MAX_INFLATED_BYTES - 2)}{}`);
+  assert.equal(assertContract(under, await decode(under), 'link at the cap'), 'state');
 });
 
 // decodeState hands back any object as it is, and the page reads it through fromLink

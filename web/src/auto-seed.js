@@ -12,13 +12,14 @@ import { Reduction } from './reduction.js';
 import { WitnessSearch } from './witness-search.js';
 
 export class AutoSeededPair {
-  constructor(engine, msg, post) {
+  constructor(engine, msg, post, compilers) {
     this.engine = engine;
+    this.compilers = compilers;
     this.msg = msg;
     this.run = msg.run;
     this.post = (m) => post(m); // (postMessage must not be called as a method)
     const config = { ...msg.config, witness: { ...msg.config.witness, want: 1 } };
-    this.phase = new WitnessSearch(engine, { ...msg, config }, (m) => this.fromSearch(m));
+    this.phase = new WitnessSearch(engine, { ...msg, config }, (m) => this.fromSearch(m), compilers);
   }
 
   start() {
@@ -55,7 +56,7 @@ export class AutoSeededPair {
     this.post({ type: 'seed', run: m.run, seed: witness.text, changes: witness.changes, stats: m.stats });
     const search = this.phase;
     setTimeout(() => search.dispose(), 0); // (its finish is still on the stack)
-    this.phase = new Reduction(this.engine, { ...this.msg, config: { ...this.msg.config, seed: witness.text } }, this.post);
+    this.phase = new Reduction(this.engine, { ...this.msg, config: { ...this.msg.config, seed: witness.text } }, this.post, this.compilers);
     this.phase.activeMs = m.elapsedMs; // the run's time includes the search's
     this.phase.start();
   }

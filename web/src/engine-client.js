@@ -1,35 +1,64 @@
-// The page's side of the engine worker: request/answer calls (parse, diff) and a stream of
-// reduction events. Only the latest answer of each kind matters to the page, so each call
-// supersedes the previous one of the same kind.
+// The page's side of the engine. The engine worker (worker.js) lives in a sandbox frame
+// (web/sandbox.html, sandbox.js): an opaque origin with no network, where users' JavaScript
+// runs. The page fetches the engine's bytes and hands them over, then talks to it by
+// postMessage only: request/answer calls (parse, diff, generate, test), a stream of reduction
+// events, and the engine's compile requests, which the page answers (onCompile) since the
+// page, not the sandbox, compiles. Everything from the frame is data, never code.
+
+const WASM_URL = new URL('../pkg/whittle_bg.wasm', import.meta.url);
+const SANDBOX_URL = new URL('../sandbox.html', import.meta.url);
 
 export class EngineClient {
   constructor() {
     this.seq = 0;
     this.waiting = new Map(); // seq -> {resolve, reject}
     this.onReduction = () => {};
+    this.onCompile = () => {}; // (request) => void: the engine asks for a compile
+    this.wasm = loadWasm();
+    this.frame = document.createElement('iframe');
+    this.frame.sandbox = 'allow-scripts'; // no allow-same-origin: an opaque origin
+    this.frame.hidden = true;
+    this.frame.title = 'Whittle engine sandbox';
+    this.frameReady = new Promise((resolve) => (this.frameLoaded = resolve));
+    addEventListener('message', (e) => {
+      if (e.source !== this.frame.contentWindow || typeof e.data !== 'object' || e.data === null) return;
+      if (e.data.type === 'sandbox-ready') this.frameLoaded();
+      else this.heard(e.data);
+    });
+    this.frame.src = SANDBOX_URL.href;
+    document.body.append(this.frame);
     this.start();
   }
 
+  /** Boots the engine worker in the frame. */
   start() {
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    this.heard = 0; // messages from this worker, to tell a stuck one
-    this.ready = new Promise((resolve, reject) => {
-      this.worker.onmessage = (e) => {
-        const msg = e.data;
-        this.heard++;
-        if (msg.type === 'ready') resolve(msg);
-        else if (msg.type === 'fatal') reject(new Error(msg.message));
-        else this.dispatch(msg);
-      };
-      this.worker.onerror = (e) => reject(new Error(`the engine worker failed to start: ${e.message ?? 'see the console'}`));
-    });
+    this.expectReady();
+    Promise.all([this.wasm, this.frameReady]).then(
+      ([{ bytes }]) => this.frame.contentWindow.postMessage({ type: 'boot', wasm: bytes }, '*'),
+      (e) => this.booting.reject(e),
+    );
+  }
+
+  /** A worker is starting: `ready` resolves once it says so. */
+  expectReady() {
+    this.messages = 0; // from this worker, to tell a stuck one
+    this.ready = new Promise((resolve, reject) => (this.booting = { resolve, reject }));
+    this.ready.catch(() => {}); // (the page reports it where it awaits it)
+  }
+
+  heard(msg) {
+    this.messages++;
+    if (msg.type === 'ready') this.wasm.then(({ engineId }) => this.booting.resolve({ ...msg, engineId }));
+    else if (msg.type === 'fatal') this.booting.reject(new Error(String(msg.message)));
+    else if (msg.type === 'compile' || msg.type === 'uncompile') this.onCompile(msg);
+    else this.dispatch(msg);
   }
 
   dispatch(msg) {
     if ('seq' in msg && this.waiting.has(msg.seq)) {
       const { resolve, reject } = this.waiting.get(msg.seq);
       this.waiting.delete(msg.seq);
-      if (msg.type === 'error') reject(new Error(msg.message));
+      if (msg.type === 'error') reject(new Error(String(msg.message)));
       else resolve(msg);
     } else if ('run' in msg) {
       this.onReduction(msg);
@@ -40,7 +69,7 @@ export class EngineClient {
     const seq = ++this.seq;
     return new Promise((resolve, reject) => {
       this.waiting.set(seq, { resolve, reject });
-      this.worker.postMessage({ ...msg, seq });
+      this.post({ ...msg, seq });
     });
   }
 
@@ -54,23 +83,43 @@ export class EngineClient {
     return (await this.call({ type: 'diff', a, b })).chunks;
   }
 
+  /** Whether `property` holds of one compile answer: the property runs in the sandbox. */
+  async test(property, result, text) {
+    return (await this.call({ type: 'test', property, result, text })).verdict === true;
+  }
+
   post(msg) {
-    this.worker.postMessage(msg);
+    this.frameReady.then(() => this.frame.contentWindow.postMessage(msg, '*'));
   }
 
   /** Cancels run `run`. A worker busy in a run's own code (a generator that never returns)
    *  cannot hear that: if it says nothing within `graceMs`, it is replaced by a fresh one
    *  (the run's best so far is the page's already) and `onStuck` is called. */
   cancel(run, onStuck, graceMs = 3000) {
-    const heard = this.heard;
+    const heard = this.messages;
     this.post({ type: 'cancel', run });
     setTimeout(() => {
-      if (this.heard !== heard) return;
-      this.worker.terminate();
+      if (this.messages !== heard) return;
+      this.expectReady();
+      this.post({ type: 'restart' }); // the frame starts a fresh worker with the same bytes
       for (const { reject } of this.waiting.values()) reject(new Error('the engine worker was restarted'));
       this.waiting.clear();
-      this.start();
       onStuck();
     }, graceMs);
   }
+}
+
+/** The engine's bytes, and its build's name: a hash of them. A recorded reduction replays
+ *  exactly only on the engine that recorded it, so permalinks carry this id. */
+async function loadWasm() {
+  let res;
+  try {
+    res = await fetch(WASM_URL);
+  } catch (e) {
+    throw new Error(`could not load the engine (${WASM_URL.pathname}): ${e.message}`);
+  }
+  if (!res.ok) throw new Error(`could not load the engine (web/pkg/whittle_bg.wasm): HTTP ${res.status}. Run \`npm run build\`.`);
+  const bytes = await res.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return { bytes, engineId: Array.from(digest.subarray(0, 6), (b) => b.toString(16).padStart(2, '0')).join('') };
 }

@@ -11,6 +11,8 @@
 // the pair's variant, or the generator's output) and 'seed'.
 import { createEditor } from './editor.js';
 import { EngineClient } from './engine-client.js';
+import { CompileService } from './compile-service.js';
+import { Compiler } from './endpoint.js';
 import { ParsePanel } from './parse-panel.js';
 import { RunView, finishedStatus, resultText } from './run-view.js';
 import { enterEmbedMode, isEmbed, setUpSharing } from './share.js';
@@ -32,6 +34,13 @@ if (embed) {
 }
 
 const engine = new EngineClient();
+// The engine (in its sandbox) asks the page for each compile; an embed never compiles.
+const compiles = new CompileService({
+  answer: (msg) => engine.post(msg),
+  onNotice: (text) => showNotice(text),
+  refusal: embed ? 'an embed never compiles' : null,
+});
+engine.onCompile = (msg) => compiles.handle(msg);
 let state = S.defaultState();
 let run = null; // the current or last reduction (state.js)
 let link = null; // a permalink's recorded reduction, while it fits the state
@@ -235,15 +244,18 @@ $('check').addEventListener('click', async () => {
       return;
     }
   }
-  const answer = await engine.call({ type: 'check', config: S.testConfig(state, side), text });
-  if (answer.result) runView.showOutputs({ [side]: answer.result }, `the ${name} as it is now`, S.isPair(state));
-  if (answer.error) {
-    out.textContent = answer.error;
-    out.className = 'check-result err';
-  } else {
+  // The page compiles; the property (maybe JavaScript) runs in the engine's sandbox.
+  const config = S.testConfig(state, side);
+  try {
+    const result = await new Compiler(config).compile(text, new AbortController().signal);
+    runView.showOutputs({ [side]: result }, `the ${name} as it is now`, S.isPair(state));
+    const verdict = await engine.test(config.property, result, text);
     const what = S.isPair(state) ? `the ${name} ` : '';
-    out.textContent = answer.verdict ? `✓ ${what}has the property` : `✗ ${what}does not have the property`;
-    out.className = `check-result ${answer.verdict ? 'yes' : 'no'}`;
+    out.textContent = verdict ? `✓ ${what}has the property` : `✗ ${what}does not have the property`;
+    out.className = `check-result ${verdict ? 'yes' : 'no'}`;
+  } catch (e) {
+    out.textContent = e.message;
+    out.className = 'check-result err';
   }
 });
 
@@ -273,6 +285,8 @@ function startReduction({ replayVerdicts = null } = {}) {
   witnessView.reset();
   replayWaits = false;
   const config = S.reduceConfig(state, lang);
+  if (replayVerdicts) compiles.stop(); // a replay compiles nothing
+  else compiles.start(run.id, config);
   engine.post(replayVerdicts
     ? { type: 'replay', run: run.id, config, verdicts: replayVerdicts }
     : { type: 'reduce', run: run.id, config });
@@ -299,6 +313,7 @@ engine.onReduction = (msg) => {
       break;
     case 'progress':
     case 'finished':
+      if (msg.type === 'finished') compiles.stop();
       if (run.witness) witnessesMessage(msg);
       else reductionMessage(msg);
       break;
@@ -390,13 +405,30 @@ function improved(finished) {
   if (tab === 'diff') runView.showDiff(run);
 }
 
-$('reduce').addEventListener('click', () => startReduction({ replayVerdicts: embed ? link?.verdicts : null }));
+$('reduce').addEventListener('click', () => {
+  if (embed && S.usesGenerator(state)) showRecordedRun();
+  else startReduction({ replayVerdicts: embed ? link?.verdicts : null });
+});
+
+/** An embed's Replay of a generator link: the outputs the link recorded, since an embed never
+ *  runs a link's code. */
+function showRecordedRun() {
+  if (!link?.outputs) return;
+  run = S.recordedRun(state, link.outputs);
+  runView.reset('');
+  generatorView.reset();
+  improved(true);
+  showTab('result');
+  setStatus(`done: ${run.stats.tokens_before} → ${run.stats.tokens_now} bytes (replayed the link’s recorded outputs; an embed does not run the generator)`, 'done');
+  updateButtons();
+}
 for (const action of ['pause', 'resume']) {
   $(action).addEventListener('click', () => run && engine.post({ type: action, run: run.id }));
 }
 $('cancel').addEventListener('click', () => {
   if (!run) return;
   const id = run.id;
+  compiles.stop();
   engine.cancel(id, () => {
     engine.onReduction({ run: id, type: 'finished', state: 'cancelled', message: 'stopped: the run did not give the engine back (a generator that never returns?), so the engine was restarted; the best so far is kept' });
     for (const side of S.sidesOf(state)) parsePanel.schedule(side, 0);
@@ -427,7 +459,7 @@ function updateButtons() {
   if (embed) {
     // An embed only replays: without a recording there is nothing it may do.
     $('reduce').textContent = 'Replay';
-    $('reduce').hidden = active || !link;
+    $('reduce').hidden = active || !link || (S.usesGenerator(state) && !link.outputs);
   }
 }
 
@@ -494,7 +526,9 @@ async function boot() {
   if (!embed && !fromLink && !S.isWitness(state)) restoreBest();
   if (fromLink && !embed) linkPanel.show(state, { consent: consentPending(), replays: !!link && !S.usesGenerator(state) });
   if (embed && link && S.usesGenerator(state)) {
-    showNotice('This embed’s reduction re-runs the generator shown here: JavaScript from the link, which runs in this page’s worker. Read it, then press Replay.');
+    showNotice(link.outputs
+      ? 'This embed shows the generator’s recorded run (press Replay); it never runs the generator. Open it in the playground to run it.'
+      : 'This link’s generator run carries no recorded outputs, and an embed never runs a generator: open it in the playground to run it.');
   }
   if (embed && !link) {
     $('result-info').textContent = 'This link carries no recorded reduction: open it in the playground to reduce it.';
@@ -521,13 +555,15 @@ async function boot() {
       const fresh = embed ? 'Open it in the playground for a fresh result.' : 'Press Reduce for a fresh result.';
       showNotice(`This link’s reduction was recorded by another build of the engine (${link.engine}; this page runs ${engineId}), so its replay may end differently. ${fresh}`);
     }
-    // A generator's replay runs the link's JavaScript: only once allowed (an embed's Replay
-    // button is that leave).
-    if (S.mayReplay(state, { untrustedLink, jsTrusted: settings.jsTrusted }) && !(embed && S.usesGenerator(state))) {
+    // A generator's replay runs the link's JavaScript: only once allowed, and never in an
+    // embed (whose Replay shows the recorded outputs).
+    if (embed && S.usesGenerator(state)) {
+      if (link.outputs) setStatus('press Replay to see the generator’s recorded run', 'idle');
+    } else if (S.mayReplay(state, { untrustedLink, jsTrusted: settings.jsTrusted })) {
       startReduction({ replayVerdicts: link.verdicts });
     } else {
-      replayWaits = !embed;
-      setStatus(embed ? 'press Replay to run the generator and replay its reduction' : 'allow the link (at the top of the page) to run its generator and replay its reduction', 'idle');
+      replayWaits = true;
+      setStatus('allow the link (at the top of the page) to run its generator and replay its reduction', 'idle');
     }
   }
 }

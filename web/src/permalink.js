@@ -5,6 +5,10 @@
 
 const PREFIX = 'v1,';
 
+/** The most a link may inflate to: more is no playground state anyone made (a deflate bomb
+ *  would otherwise hold the tab for seconds), so decoding stops there. */
+export const MAX_INFLATED_BYTES = 8 << 20;
+
 export async function encodeState(state) {
   const json = new TextEncoder().encode(JSON.stringify(state));
   const packed = await pipe(json, new CompressionStream('deflate-raw'));
@@ -19,10 +23,13 @@ export async function decodeState(hash) {
   const version = comma > 0 ? body.slice(0, comma) : '';
   if (!/^v\d+$/.test(version)) throw new Error('the link’s fragment is not Whittle playground state');
   if (`${version},` !== PREFIX) throw new Error(`the link was made by a newer playground (format ${version}); this page reads ${PREFIX.slice(0, -1)}`);
+  // (base64 of at most the cap, deflated: a longer fragment is no link this page made)
+  if (body.length > MAX_INFLATED_BYTES) throw tooLarge();
   let json;
   try {
-    json = new TextDecoder().decode(await pipe(fromBase64Url(body.slice(comma + 1)), new DecompressionStream('deflate-raw')));
-  } catch {
+    json = new TextDecoder().decode(await inflateCapped(fromBase64Url(body.slice(comma + 1)), MAX_INFLATED_BYTES));
+  } catch (e) {
+    if (e instanceof LinkTooLarge) throw e;
     throw new Error('the link is damaged (it does not decompress); was it cut short when copied?');
   }
   let state;
@@ -34,6 +41,35 @@ export async function decodeState(hash) {
   // A state is an object: anything else (null, a number, an array) is no playground state.
   if (state === null || typeof state !== 'object' || Array.isArray(state)) throw new Error('the link holds no playground state');
   return state;
+}
+
+class LinkTooLarge extends Error {}
+
+const tooLarge = () =>
+  new LinkTooLarge(`the link is too large: its state would take more than ${MAX_INFLATED_BYTES >> 20} MiB, which no playground state needs, so it was not opened`);
+
+/** deflate-raw `bytes`, read chunk by chunk, stopping (and throwing LinkTooLarge) past `cap` bytes. */
+async function inflateCapped(bytes, cap) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > cap) {
+      reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 async function pipe(bytes, transform) {

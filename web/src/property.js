@@ -2,7 +2,8 @@
 //
 //  - regex: a regular expression over chosen streams (stdout, stderr, asm, run output, the
 //    program text), optionally negated, plus an exit-code condition;
-//  - js: a function `(result, input) => boolean` (or a promise of one), run in a sandbox.
+//  - js: a function `(result, input) => boolean` (or a promise of one), run in a sandbox
+//    with no network.
 //
 // A property that throws makes PropertyError, with the thrower's message.
 
@@ -64,8 +65,9 @@ function streamText(result, input, stream) {
   }
 }
 
-// The sandbox is a worker made from a data: URL, so it has an opaque origin: it can read
-// neither the page, nor this site's storage, nor send this site's cookies.
+// The property runs in a worker of its own (so that one that loops for ever can be killed),
+// made from a Blob inside the engine's worker, which lives in the sandbox frame (sandbox.js):
+// an opaque origin whose CSP lets no code fetch anything.
 const SANDBOX_SOURCE = `
 let fn = null;
 onmessage = async (e) => {
@@ -83,6 +85,8 @@ onmessage = async (e) => {
   }
 };`;
 
+let sandboxUrl = null; // one Blob URL for every property worker
+
 class SandboxedProperty {
   constructor(source, timeoutMs) {
     this.source = source;
@@ -93,7 +97,8 @@ class SandboxedProperty {
   }
 
   start() {
-    this.worker = new Worker(`data:text/javascript,${encodeURIComponent(SANDBOX_SOURCE)}`);
+    sandboxUrl ??= URL.createObjectURL(new Blob([SANDBOX_SOURCE], { type: 'text/javascript' }));
+    this.worker = new Worker(sandboxUrl);
     this.worker.onmessage = (e) => {
       const w = this.waiting.get(e.data.id);
       if (!w) return;

@@ -31,9 +31,14 @@ const PROGRESS_EVERY_MS = 100;
 const REPLAY_STEP = 64; // candidates per replay slice: small enough to hear "cancel" at once
 const REPLAY_STUCK_SLICES = 200;
 
+/** How a run gets its compiler: directly from the endpoint (node's tests), or in the page's
+ *  worker through the page (worker.js passes a RemoteCompiler's maker). */
+export const directCompilers = (config, onBackoff) => new Compiler(config, onBackoff);
+
 export class Reduction {
-  constructor(engine, msg, post) {
+  constructor(engine, msg, post, compilers = directCompilers) {
     this.engine = engine;
+    this.compilers = compilers;
     this.run = msg.run;
     this.config = msg.config;
     this.recording = msg.type === 'replay' ? msg.verdicts : null;
@@ -74,7 +79,7 @@ export class Reduction {
           // An automatic seed is a witness of the variant: it compiles and lacks the property.
           this.properties.seed = this.config.witness?.autoSeed ? compilesWithout(this.properties.variant) : makeProperty(this.config.seedProperty);
         }
-        this.compiler = new Compiler(this.config, (e) =>
+        this.compiler = this.compilers(this.config, (e) =>
           this.send({ type: 'notice', message: `${e.seconds > 0 ? `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` : 'rate limited'}` }));
         this.reducer = new Reducer(...args);
       }

@@ -97,8 +97,9 @@ export const propertySides = (state) => (autoSeeded(state) ? ['variant'] : sides
 /** Whether a property is JavaScript (which a link's state may not run unasked). */
 export const usesJs = (state) => propertySides(state).some((side) => propertyOf(state, side).kind === 'js');
 
-/** Whether the state runs a generator: JavaScript that runs in the page's engine worker (not
- *  sandboxed), to reduce and to replay alike, so a link's may not run unasked either. */
+/** Whether the state runs a generator: JavaScript that runs in the engine's sandbox (no
+ *  network, away from the page), to reduce and to replay alike; a link's may not run unasked
+ *  either, and an embed never runs one (it shows the recorded outputs). */
 export const usesGenerator = (state) => isGenerator(state);
 
 /** Whether acting on the state runs JavaScript it carries (a property or a generator). */
@@ -164,7 +165,44 @@ export function withDefaults(saved) {
   const out = typedMerge(defaultState(), rest);
   out.seedProperty = typedMerge(seedPropertyFrom(out.property), seedProperty);
   if (!MODES.includes(out.mode)) out.mode = 'single';
-  return out;
+  return clamped(out);
+}
+
+/** The ranges a state's numbers must keep (the settings form's): a link asking for a million
+ *  compiles at once or a timeout of years gets the nearest sane value. */
+export const LIMITS = Object.freeze({
+  k: [1, 16],
+  timeoutS: [1, 600],
+  budget: [2, 100000],
+  searchSeed: [0, 0xffffffff],
+  exitValue: [-(2 ** 31), 2 ** 32 - 1],
+});
+
+/** `n` as a whole number in [lo, hi]; `fallback` when it is no finite number. */
+export function clampInt(n, [lo, hi], fallback) {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return fallback;
+  return Math.min(hi, Math.max(lo, Math.round(n)));
+}
+
+/** The state with its numbers in their LIMITS. */
+function clamped(state) {
+  const d = defaultState();
+  const exit = (p, dp) => ({ ...p, exitValue: clampInt(p.exitValue, LIMITS.exitValue, dp.exitValue) });
+  return {
+    ...state,
+    settings: {
+      ...state.settings,
+      k: clampInt(state.settings.k, LIMITS.k, d.settings.k),
+      timeoutS: clampInt(state.settings.timeoutS, LIMITS.timeoutS, d.settings.timeoutS),
+    },
+    witness: {
+      ...state.witness,
+      budget: clampInt(state.witness.budget, LIMITS.budget, d.witness.budget),
+      seed: clampInt(state.witness.seed, LIMITS.searchSeed, d.witness.seed),
+    },
+    property: exit(state.property, d.property),
+    seedProperty: exit(state.seedProperty, d.seedProperty),
+  };
 }
 
 const isPlainObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -186,14 +224,48 @@ function typedMerge(defaults, saved) {
 
 // --- links -----------------------------------------------------------------------------------
 
-/** What a decoded permalink asks for: its state, and the reduction it recorded (if any). */
+/** What a decoded permalink asks for: its state, and the reduction it recorded (if any; a
+ *  generator's with its recorded outputs, which an embed shows instead of running it). */
 export function fromLink(decoded) {
-  const { verdicts, engine, ...rest } = decoded;
+  const { verdicts, engine, outputs, ...rest } = decoded;
   const state = withDefaults(rest);
+  // A witness search records nothing to replay.
+  if (typeof verdicts !== 'string' || !/^[01]*$/.test(verdicts) || isWitness(state)) return { state, link: null };
+  const link = { verdicts, engine: typeof engine === 'string' ? engine : null };
+  const recorded = isGenerator(state) && recordedOutputs(outputs);
+  if (recorded) link.outputs = recorded;
+  return { state, link };
+}
+
+const isTrace = (t) => isPlainObject(t) && Array.isArray(t.nodes);
+
+/** A generator run's recorded outputs from a link, or null when they are not all there:
+ *  {original, best} (texts) and, when recorded, {originalTrace, trace}. */
+export function recordedOutputs(o) {
+  if (!isPlainObject(o) || typeof o.original !== 'string' || typeof o.best !== 'string') return null;
+  const out = { original: o.original, best: o.best };
+  if (isTrace(o.originalTrace)) out.originalTrace = o.originalTrace;
+  if (isTrace(o.trace)) out.trace = o.trace;
+  return out;
+}
+
+/** A finished generator run's outputs, to record in its link. */
+const outputsOf = (run) =>
+  recordedOutputs({ original: run.original?.variant, best: run.best, originalTrace: run.originalTrace, trace: run.trace });
+
+/** The run an embed shows for a generator link's recording: the recorded outputs, as a
+ *  finished replay (nothing runs: an embed never runs a link's code). */
+export function recordedRun(state, outputs) {
+  const bytes = (text) => new TextEncoder().encode(text).length;
   return {
-    state,
-    // A witness search records nothing to replay.
-    link: typeof verdicts === 'string' && !isWitness(state) ? { verdicts, engine: engine ?? null } : null,
+    ...startRun(state, null, { lang: null, replay: true }),
+    state: 'done',
+    original: { variant: outputs.original, seed: null },
+    originalTrace: outputs.originalTrace ?? null,
+    trace: outputs.trace ?? null,
+    best: outputs.best,
+    stats: { tokens_before: bytes(outputs.original), tokens_now: bytes(outputs.best) },
+    recorded: true,
   };
 }
 
@@ -212,10 +284,11 @@ export function shareableState(state, { run = null, link = null, engineId = null
   else delete s.generator;
   if (!isWitness(s) && !isPair(s)) delete s.witness;
   const own = run?.verdicts && run.key === runKey(state);
-  const recording = own ? { verdicts: run.verdicts, engine: engineId } : link;
+  const recording = own ? { verdicts: run.verdicts, engine: engineId, outputs: run.generator ? outputsOf(run) : null } : link;
   if (state.settings.shareVerdicts && recording?.verdicts) {
     s.verdicts = recording.verdicts;
     s.engine = recording.engine;
+    if (recording.outputs) s.outputs = recording.outputs;
   }
   return s;
 }
@@ -255,10 +328,10 @@ export function linkRequests(state) {
   }
   if (usesJs(state)) {
     const which = propertySides(state).length > 1 && propertySides(state).every((side) => propertyOf(state, side).kind === 'js') ? 'JavaScript properties' : 'a JavaScript property';
-    asks.push({ key: 'js', text: `carries ${which}: code from the link that runs in a sandbox in your browser, away from this page, but that can reach the network`, warn: true });
+    asks.push({ key: 'js', text: `carries ${which}: code from the link that runs in your browser, in a sandbox away from this page and with no network access`, warn: true });
   }
   if (usesGenerator(state)) {
-    asks.push({ key: 'generator', text: 'carries a generator: JavaScript from the link that runs in this page’s engine worker (not sandboxed: it can reach the network and this site), to reduce and to replay alike', warn: true });
+    asks.push({ key: 'generator', text: 'carries a generator: JavaScript from the link that runs in your browser, in a sandbox away from this page and with no network access, to reduce and to replay alike', warn: true });
   }
   if (endpoint.kind === 'none' && !runsCode(state)) {
     asks.push({ key: 'nothing', text: 'nothing here leaves this page or runs code', warn: false });
@@ -313,8 +386,8 @@ export function blocker(state, { reports, jsTrusted, untrustedLink = false, embe
   const syntax = syntaxBlocker(state, reports);
   if (syntax) return syntax;
   if (embed) return 'an embed only replays a recorded reduction: open it in the playground to reduce';
-  if (usesJs(state) && !jsTrusted) return 'this link’s JavaScript property has not been allowed: it can reach the network; read it, then press Run or Allow';
-  if (usesGenerator(state) && !jsTrusted) return 'this link’s generator has not been allowed to run: it is JavaScript that can reach the network; read it, then press Allow';
+  if (usesJs(state) && !jsTrusted) return 'this link’s JavaScript property has not been allowed to run: it is someone else’s code; read it, then press Run or Allow';
+  if (usesGenerator(state) && !jsTrusted) return 'this link’s generator has not been allowed to run: it is someone else’s JavaScript; read it, then press Allow';
   if (needsConsent(state, { untrustedLink, jsTrusted })) return 'this link has not been allowed to compile yet: read what it asks (at the top of the page) and press Allow';
   if (state.endpoint.kind !== 'none' && !state.compiler) return 'choose a compiler';
   return null;

@@ -14,7 +14,6 @@
 //   {type: 'progress', stats, elapsedMs, clientCacheHits, inFlight, witnesses?, ranking?}
 //        (witnesses: the ones found since the last message; ranking: when it changed)
 //   {type: 'finished', state, message?, stats, witnesses, ranking, rules, elapsedMs}
-import { Compiler } from './endpoint.js';
 import { makeProperty, PropertyError } from './property.js';
 import { Reduction } from './reduction.js';
 
@@ -36,8 +35,8 @@ export function aboutBug(property) {
 }
 
 export class WitnessSearch extends Reduction {
-  constructor(engine, msg, post) {
-    super(engine, msg, post);
+  constructor(engine, msg, post, compilers) {
+    super(engine, msg, post, compilers);
     this.sent = 0; // witnesses sent so far
     this.rankedWith = -1; // the witness count the last ranking sent was made with
     // The failing program is a pair's variant when this search finds its seed.
@@ -51,7 +50,7 @@ export class WitnessSearch extends Reduction {
       if (this.recording !== null) throw new Error('a witness search has no recording to replay: press Find witnesses');
       this.properties = { variant: makeProperty(this.config.property) };
       this.about = aboutBug(this.config.property);
-      this.compiler = new Compiler(this.config, (e) =>
+      this.compiler = this.compilers(this.config, (e) =>
         this.send({ type: 'notice', message: `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` }));
       this.reducer = new this.engine.WitnessReducer({ lang, text: variant, seed: witness.seed, budget: witness.budget, want: witness.want });
     } catch (e) {

@@ -1,23 +1,28 @@
-// The engine's Web Worker: loads the wasm, parses on request, and drives reductions.
-// Everything heavy happens here so that the page stays responsive.
+// The engine's Web Worker, inside the sandbox frame (sandbox.js): loads the wasm, parses on
+// request, drives reductions, and runs users' JavaScript (generators, JavaScript properties).
+// It cannot reach the network: every compile is a request to the page (remote-compiler.js).
 //
-// Messages in:  {type: 'parse', seq, key, text, lang, wantTree}  (key: which text: a side)
+// Messages in:  {type: 'boot', wasm}: the engine's bytes (the page fetched them)
+//               {type: 'parse', seq, key, text, lang, wantTree}  (key: which text: a side)
 //               {type: 'reduce', run, config}   {type: 'replay', run, config, verdicts}
 //                 (config.mode 'witness': a witness search; 'pair' with witness.autoSeed: its
 //                 seed found by one first)
 //               {type: 'pause' | 'resume' | 'cancel', run}
 //               {type: 'diff', seq, a, b}
-//               {type: 'check', seq, config, text}: one query of the program as it is
+//               {type: 'test', seq, property, result, text}: a property on one compile answer
 //               {type: 'generate', seq, generator}: one free run of a generator module
-// Messages out: {type: 'ready', ms, engineId} | {type: 'fatal', message}
+//               {type: 'compiled', id, ...}: the page's answer to a compile request
+// Messages out: {type: 'ready', ms} | {type: 'fatal', message}
 //               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
-//               {type: 'checked', seq, result, verdict: bool | null, error?}
+//               {type: 'tested', seq, verdict} | {type: 'error', seq, request, message}
 //               {type: 'generated', seq, output, trace, seed}
+//               {type: 'compile' | 'uncompile', run, id, text?}: see remote-compiler.js
 //               reduction messages, see reduction.js (witness-search.js, auto-seed.js)
 import init, * as engine from '../pkg/whittle.js';
 import { Reduction } from './reduction.js';
 import { WitnessSearch } from './witness-search.js';
 import { AutoSeededPair } from './auto-seed.js';
+import { RemoteCompiler, compiled } from './remote-compiler.js';
 import { Compiler } from './endpoint.js';
 import { makeProperty } from './property.js';
 import { generateOnce } from './generator-module.js';
@@ -27,26 +32,28 @@ let ready = false;
 const queued = [];
 let reduction = null;
 
-load()
-  .then((engineId) => {
-    ready = true;
-    postMessage({ type: 'ready', ms: performance.now() - started, engineId });
-    for (const msg of queued.splice(0)) handle(msg);
-  })
-  .catch((e) => postMessage({ type: 'fatal', message: `could not load the engine (web/pkg/whittle_bg.wasm): ${e.message}. Run \`npm run build\`.` }));
-
-// Loads the wasm and names this build of the engine by a hash of it: a recorded reduction
-// replays exactly only on the engine that recorded it, so permalinks carry this id.
-async function load() {
-  const res = await fetch(new URL('../pkg/whittle_bg.wasm', import.meta.url));
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  const bytes = await res.arrayBuffer();
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  await init({ module_or_path: bytes });
-  return Array.from(digest.subarray(0, 6), (b) => b.toString(16).padStart(2, '0')).join('');
+async function boot(wasm) {
+  try {
+    await init({ module_or_path: wasm });
+  } catch (e) {
+    return postMessage({ type: 'fatal', message: `could not load the engine (web/pkg/whittle_bg.wasm): ${e.message}. Run \`npm run build\`.` });
+  }
+  ready = true;
+  postMessage({ type: 'ready', ms: performance.now() - started });
+  for (const msg of queued.splice(0)) handle(msg);
 }
 
-onmessage = (event) => (ready ? handle(event.data) : queued.push(event.data));
+// A run's compiler: the page's, unless there is no endpoint (nothing to compile, no round trip).
+const remoteCompilers = (run) => (config) =>
+  config.endpoint?.kind === 'none' ? new Compiler(config) : new RemoteCompiler(run, (m) => postMessage(m));
+
+onmessage = (event) => {
+  const msg = event.data;
+  if (msg?.type === 'boot') boot(msg.wasm);
+  else if (msg?.type === 'compiled') compiled(msg);
+  else if (ready) handle(msg);
+  else queued.push(msg);
+};
 
 // Only the latest parse request of each text matters: an edit supersedes the previous one.
 const pendingParses = new Map(); // key -> message
@@ -61,8 +68,8 @@ function handle(msg) {
     case 'diff':
       reply(msg, () => ({ type: 'diffed', seq: msg.seq, chunks: engine.diff(msg.a, msg.b) }));
       break;
-    case 'check':
-      check(msg);
+    case 'test':
+      test(msg);
       break;
     case 'generate':
       generateOnce(engine, msg.generator).then(
@@ -89,9 +96,10 @@ function handle(msg) {
  *  seed is the one the recorded reduction had). */
 function newRun(msg) {
   const { mode, witness } = msg.config;
-  if (mode === 'witness') return new WitnessSearch(engine, msg, postMessage);
-  if (mode === 'pair' && witness?.autoSeed && msg.type === 'reduce') return new AutoSeededPair(engine, msg, postMessage);
-  return new Reduction(engine, msg, postMessage);
+  const compilers = remoteCompilers(msg.run);
+  if (mode === 'witness') return new WitnessSearch(engine, msg, postMessage, compilers);
+  if (mode === 'pair' && witness?.autoSeed && msg.type === 'reduce') return new AutoSeededPair(engine, msg, postMessage, compilers);
+  return new Reduction(engine, msg, postMessage, compilers);
 }
 
 function parseLatest(key) {
@@ -100,18 +108,16 @@ function parseLatest(key) {
   reply(msg, () => ({ type: 'parsed', seq: msg.seq, report: engine.parse(msg.text, msg.lang, !!msg.wantTree) }));
 }
 
-async function check({ seq, config, text }) {
-  let result = null;
-  let property = null;
+/** Tests a property on one compile answer (the page compiled; Check). */
+async function test({ seq, property, result, text }) {
+  let tester = null;
   try {
-    result = await new Compiler(config).compile(text, new AbortController().signal);
-    property = makeProperty(config.property);
-    const verdict = await property.test(result, text);
-    postMessage({ type: 'checked', seq, result, verdict });
+    tester = makeProperty(property);
+    postMessage({ type: 'tested', seq, verdict: await tester.test(result, text) });
   } catch (e) {
-    postMessage({ type: 'checked', seq, result, verdict: null, error: e.message });
+    postMessage({ type: 'error', seq, request: 'test', message: e.message });
   } finally {
-    property?.dispose();
+    tester?.dispose();
   }
 }
 

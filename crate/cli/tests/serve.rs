@@ -970,14 +970,21 @@ fn cancel_keys_belong_to_the_client_that_sent_them() {
 #[test]
 fn only_the_embed_may_be_framed_by_other_sites() {
     let s = Server::start(&[]);
-    for path in [
-        "/",
-        "/index.html",
-        "/web/x.js",
-        "/web/nope.js",
-        "/api/compilers",
-        "/nope",
-    ] {
+    // The page: its own policy (its scripts only; any endpoint; framed by this server only).
+    for path in ["/", "/index.html"] {
+        let r = s.get(path);
+        let csp = r.header("content-security-policy").unwrap_or_default();
+        for part in [
+            "frame-ancestors 'self'",
+            "script-src 'self';",
+            "connect-src *;",
+            "frame-src 'self'",
+        ] {
+            assert!(csp.contains(part), "{path}: {csp}");
+        }
+        assert_eq!(r.header("x-frame-options"), Some("SAMEORIGIN"), "{path}");
+    }
+    for path in ["/web/x.js", "/web/nope.js", "/api/compilers", "/nope"] {
         let r = s.get(path);
         assert_eq!(
             r.header("content-security-policy"),
@@ -986,11 +993,14 @@ fn only_the_embed_may_be_framed_by_other_sites() {
         );
         assert_eq!(r.header("x-frame-options"), Some("SAMEORIGIN"), "{path}");
     }
+    // The embed: any site may frame it; it connects only to this server.
     for path in ["/e", "/e/"] {
         let r = s.get(path);
         assert_eq!(r.status, 200);
         assert_eq!(r.text(), INDEX);
-        assert_eq!(r.header("content-security-policy"), None, "{path}");
+        let csp = r.header("content-security-policy").unwrap_or_default();
+        assert!(csp.contains("frame-ancestors *"), "{path}: {csp}");
+        assert!(csp.contains("connect-src 'self';"), "{path}: {csp}");
         assert_eq!(r.header("x-frame-options"), None, "{path}");
     }
 }

@@ -463,12 +463,13 @@ impl AsyncWrite for Watched {
 }
 
 /// One request: the checks every request passes, then the API or a file; then the framing
-/// headers (every answer but the embed's may be framed only by this server's own pages).
+/// headers (an answer without its own policy, as the page, the embed and the engine's sandbox
+/// have (static_files.rs), may be framed only by this server's own pages).
 async fn handle(state: Arc<State>, req: Request<Incoming>, peer: IpAddr) -> Resp {
     let (parts, body) = req.into_parts();
     let path = parts.uri.path().to_string();
     let mut response = route(state, parts, body, peer, &path).await;
-    if !matches!(path.as_str(), "/e" | "/e/") {
+    if !response.headers().contains_key("content-security-policy") {
         http::set(
             &mut response,
             "content-security-policy",

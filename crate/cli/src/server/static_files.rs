@@ -3,6 +3,9 @@
 //! `..` or `.` segments are refused before the file system is touched, and resolved files must
 //! stay inside the root even through symbolic links.
 //!
+//! The page, the embed and the engine's sandbox frame go out with their Content-Security-Policy
+//! ([`policy`]); other answers get the server's default framing headers (mod.rs).
+//!
 //! Text-like files (and wasm) over [`GZIP_MIN_LEN`] go out gzip-compressed to clients whose
 //! `Accept-Encoding` names gzip. The compressed bytes are kept in memory per path, valid while the
 //! file's length and modification time stay the same, so the engine's wasm is compressed once.
@@ -59,7 +62,16 @@ impl StaticFiles {
             return http::text(400, format!("bad percent-encoding in {raw_path}\n"));
         };
         match self.resolve(&path) {
-            Ok(file) => self.file(headers, &file),
+            Ok(file) => {
+                let mut r = self.file(headers, &file);
+                if let Some(csp) = policy(&path) {
+                    http::set(&mut r, "content-security-policy", csp);
+                    if csp == PAGE_CSP {
+                        http::set(&mut r, "x-frame-options", "SAMEORIGIN");
+                    }
+                }
+                r
+            }
             Err(Refusal::Traversal) => http::text(
                 403,
                 format!("refused {path}: paths may not contain `..` or `.` segments\n"),
@@ -203,6 +215,39 @@ impl StaticFiles {
     }
 }
 
+/// The playground (`/`): its own scripts (no inline code, no eval, no wasm: the engine runs in
+/// the sandbox frame), styles (CodeMirror adds style elements), the sandbox frame; it may
+/// connect anywhere, for the Compiler Explorer endpoint a person chooses (users' JavaScript
+/// cannot: it runs in the sandbox, which connects nowhere); framed only by this server's pages.
+pub const PAGE_CSP: &str =
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+    img-src 'self' data:; connect-src *; frame-src 'self'; base-uri 'none'; form-action 'self'; \
+    frame-ancestors 'self'";
+
+/// The embed (`/e`): as the page, but it connects only to this server (for the engine's bytes:
+/// it never compiles), and any site may frame it.
+pub const EMBED_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+    img-src 'self' data:; connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'self'; \
+    frame-ancestors *";
+
+/// The engine's sandbox frame (`/web/sandbox.html`), where users' JavaScript runs (generators,
+/// JavaScript properties): an opaque origin (`sandbox allow-scripts`, also when opened on its
+/// own), with Blob workers, eval and wasm, that can fetch nothing at all (`connect-src 'none'`)
+/// and load scripts only from this server. Framed by the page and by embeds on any site.
+pub const SANDBOX_CSP: &str = "sandbox allow-scripts; default-src 'none'; \
+    script-src 'self' blob: 'unsafe-eval' 'wasm-unsafe-eval'; worker-src blob:; connect-src 'none'; \
+    base-uri 'none'; form-action 'none'; frame-ancestors *";
+
+/// The policy of the file at `path` (as requested), if it has its own.
+pub fn policy(path: &str) -> Option<&'static str> {
+    match path {
+        "/" | "/index.html" => Some(PAGE_CSP),
+        "/e" | "/e/" => Some(EMBED_CSP),
+        "/web/sandbox.html" => Some(SANDBOX_CSP),
+        _ => None,
+    }
+}
+
 #[derive(Debug)]
 enum Refusal {
     Traversal,
@@ -299,6 +344,19 @@ mod tests {
         ));
         assert!(matches!(s.resolve("/web/pkg"), Err(Refusal::NotFound)));
         assert!(matches!(s.resolve("/nope"), Err(Refusal::NotFound)));
+    }
+
+    #[test]
+    fn policies() {
+        assert!(policy("/").unwrap().contains("frame-ancestors 'self'"));
+        assert!(policy("/").unwrap().contains("connect-src *"));
+        assert!(policy("/e").unwrap().contains("frame-ancestors *"));
+        assert!(policy("/e").unwrap().contains("connect-src 'self'"));
+        let sandbox = policy("/web/sandbox.html").unwrap();
+        assert!(
+            sandbox.starts_with("sandbox allow-scripts;") && sandbox.contains("connect-src 'none'")
+        );
+        assert_eq!(policy("/web/dist/main.js"), None);
     }
 
     #[test]

@@ -1,0 +1,55 @@
+// The page's compiles for the engine. The engine, in its sandbox (engine-client.js), asks for
+// each query's compile; the page does it with the settings the person set when the run started
+// (never any a message names), only for the run under way, at most k at a time. Whatever the
+// sandbox's code sends, it can have no other compile than one the run could make anyway.
+import { Compiler, EndpointError } from './endpoint.js';
+
+export class CompileService {
+  /** answer(msg): to the engine; onNotice(text): a back-off to tell the person;
+   *  refusal: why this page compiles nothing at all (an embed), or null. */
+  constructor({ answer, onNotice, refusal = null }) {
+    this.answer = answer;
+    this.onNotice = onNotice;
+    this.refusal = refusal;
+    this.run = null;
+    this.inflight = new Map(); // request id -> AbortController
+  }
+
+  /** Compiles for run `run` from now on, with `config` (S.reduceConfig). */
+  start(run, config) {
+    this.stop();
+    if (this.refusal) return;
+    this.run = run;
+    this.k = Math.max(1, config.k | 0);
+    this.compiler = new Compiler(config, (e) =>
+      this.onNotice(e.seconds > 0 ? `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` : 'rate limited'));
+  }
+
+  /** No more compiles: the run is over (its requests under way are called off). */
+  stop() {
+    for (const abort of this.inflight.values()) abort.abort();
+    this.inflight.clear();
+    this.run = null;
+  }
+
+  /** A request from the engine: {type: 'compile', run, id, text} or {type: 'uncompile', run, id}. */
+  handle(msg) {
+    if (msg.type === 'uncompile') {
+      this.inflight.get(msg.id)?.abort();
+      this.inflight.delete(msg.id);
+      return;
+    }
+    const refuse = (why) => this.answer({ type: 'compiled', id: msg.id, error: `the page compiles nothing here: ${why}`, endpoint: false });
+    if (this.refusal) return refuse(this.refusal);
+    if (this.run === null || msg.run !== this.run) return refuse('no run of this page asked for it');
+    if (typeof msg.text !== 'string') return refuse('the request has no program text');
+    if (this.inflight.size >= this.k || this.inflight.has(msg.id)) return refuse(`more than ${this.k} compiles at once`);
+    const abort = new AbortController();
+    this.inflight.set(msg.id, abort);
+    const { compiler } = this;
+    compiler.compile(msg.text, abort.signal).then(
+      (result) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, result, cacheHits: compiler.cacheHits }),
+      (e) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, error: e.message, endpoint: e instanceof EndpointError, cacheHits: compiler.cacheHits }),
+    ).finally(() => this.inflight.get(msg.id) === abort && this.inflight.delete(msg.id));
+  }
+}
