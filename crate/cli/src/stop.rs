@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// How long a command has to end by itself after the signal.
-const GRACE: Duration = Duration::from_millis(600);
+const GRACE: Duration = Duration::from_millis(400);
 
 /// The worker's stack: the engine walks trees recursively, as deep as the program nests.
 const STACK: usize = 256 << 20;

@@ -167,6 +167,8 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     let orig = PathBuf::from(format!("{}.orig", args.file.display()));
     // An existing FILE.orig may be the only copy of an earlier run's original: never touched.
     let made_orig = crate::files::keep_original(&orig, &text, mode)?;
+    // The session has its own copies: a big input is not held once more.
+    drop(text);
     let interrupted = interrupt_flag();
     let runner = Runner::new(
         Properties {
