@@ -134,7 +134,7 @@ pub fn run_tests<S: Subject>(
         if out == 0 {
             continue; // the session is between passes or filtering invalid candidates
         }
-        let done = match runner.results.recv_timeout(Duration::from_millis(200)) {
+        let done = match runner.results.recv_timeout(Duration::from_millis(100)) {
             Ok(d) => d,
             Err(_) => {
                 progress.show(session.stats(), started.elapsed(), shell.sizes(session));

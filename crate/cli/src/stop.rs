@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// How long a command has to end by itself after the signal.
-const GRACE: Duration = Duration::from_millis(400);
+const GRACE: Duration = Duration::from_millis(300);
 
 /// The worker's stack: the engine walks trees recursively, as deep as the program nests.
 const STACK: usize = 256 << 20;
@@ -92,7 +92,7 @@ fn end_now(name: &str) -> ! {
         hook();
     }
     // The killed tests' folders go as their workers see them end; what is left, here.
-    let deadline = Instant::now() + Duration::from_millis(300);
+    let deadline = Instant::now() + Duration::from_millis(200);
     while crate::scratch::count() > 0 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }

@@ -6,8 +6,10 @@
 mod support;
 
 use std::os::unix::fs::{symlink, PermissionsExt};
+use std::os::unix::io::AsRawFd;
 use std::path::Path;
 use std::process::{Command, Output};
+use std::time::{Duration, SystemTime};
 
 const PROGRAM: &str = "int helper(int x) { return x * 2; }\nint unused(void) { return 7; }\nint main(void) {\n  int marker = 42;\n  return helper(marker);\n}\n";
 
@@ -211,18 +213,29 @@ fn a_symlinked_witness_folder_is_refused() {
 fn no_temporary_folder_outlives_a_run_and_stale_ones_are_swept() {
     let d = setup();
     let tmp = d.path().join("tmp");
-    // A run killed outright left its folder: its PID is no process now.
-    let mut gone = Command::new("true").spawn().unwrap();
-    let dead = gone.id();
-    gone.wait().unwrap();
-    std::fs::create_dir(tmp.join(format!("whittle-{dead}-abc123"))).unwrap();
-    // A live process's folder, and someone else's, stay.
-    let live = format!("whittle-{}-def456", std::process::id());
-    std::fs::create_dir(tmp.join(&live)).unwrap();
-    std::fs::create_dir(tmp.join("whittle-notes")).unwrap();
+    let folder = |name: &str, age: u64| {
+        let path = tmp.join(name);
+        std::fs::create_dir(&path).unwrap();
+        let f = std::fs::File::open(&path).unwrap();
+        f.set_modified(SystemTime::now() - Duration::from_secs(age))
+            .unwrap();
+        f
+    };
+    // A run killed outright left its folder a minute ago: no one holds its lock.
+    folder("whittle-999999-stale", 60);
+    // A live run's folder (maybe in another PID namespace: the PID says nothing) is locked.
+    let held = folder("whittle-999999-held", 60);
+    // SAFETY: flock on a descriptor we own.
+    assert_eq!(unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX) }, 0);
+    // One just made (its owner may not have locked it yet), and someone else's.
+    folder("whittle-999999-new", 0);
+    folder("whittle-notes", 60);
     let out = reduce(d.path(), &["-j", "2"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let mut left = named(&tmp, "whittle-");
     left.sort();
-    assert_eq!(left, vec![live, "whittle-notes".to_string()]);
+    assert_eq!(
+        left,
+        ["whittle-999999-held", "whittle-999999-new", "whittle-notes"]
+    );
 }

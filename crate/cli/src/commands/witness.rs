@@ -242,7 +242,7 @@ pub fn search(
         if out == 0 {
             continue;
         }
-        let Ok((id, original, result)) = pool.results.recv_timeout(Duration::from_millis(200))
+        let Ok((id, original, result)) = pool.results.recv_timeout(Duration::from_millis(100))
         else {
             continue;
         };
