@@ -48,8 +48,10 @@ fn thread_cpu() -> Duration {
 
 /// Writes a run's statistics (`--stats-json`) as pretty JSON.
 pub fn write_stats(path: &Path, json: &serde_json::Value) -> Result<(), String> {
-    std::fs::write(path, serde_json::to_string_pretty(json).unwrap_or_default())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::files::save(
+        path,
+        &serde_json::to_string_pretty(json).unwrap_or_default(),
+    )
 }
 
 /// The exit status of a run that ended: 130 after Ctrl-C, as shells expect.
@@ -132,7 +134,7 @@ pub fn run_tests<S: Subject>(
         if out == 0 {
             continue; // the session is between passes or filtering invalid candidates
         }
-        let done = match runner.results.recv_timeout(Duration::from_millis(200)) {
+        let done = match runner.results.recv_timeout(Duration::from_millis(100)) {
             Ok(d) => d,
             Err(_) => {
                 progress.show(session.stats(), started.elapsed(), shell.sizes(session));
@@ -259,24 +261,9 @@ pub fn property_from(
     }
 }
 
-/// Writes `text` to `path` through a temporary file and a rename, so a crash never leaves
-/// half a file.
-pub fn save(path: &Path, text: &str) -> Result<(), String> {
-    // Beside the file (a rename stays on one file system), named after all of it and this
-    // process: `foo.c` and `foo.cpp`, or two runs, never share one.
-    let name = path
-        .file_name()
-        .map_or_else(Default::default, |n| n.to_string_lossy());
-    let tmp = path.with_file_name(format!(".{name}.whittle-{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("cannot save {}: {e}", path.display()))
-}
+pub use crate::files::save;
 
-/// Ctrl-C sets this; the loops stop, kill their tests and keep what they saved.
+/// Ctrl-C and SIGTERM set this; the loops stop, kill their tests and keep what they saved.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let f = flag.clone();
-    let _ = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst));
-    flag
+    crate::stop::flag()
 }

@@ -16,6 +16,11 @@ pub fn pick_lang(flag: Option<&str>, path: &std::path::Path, text: &str) -> Resu
 /// Reads a program file, with a message that names the file when it cannot.
 pub fn read_program(path: &std::path::Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    utf8(path, bytes)
+}
+
+/// A program's bytes as text, or a message that says where they are not UTF-8.
+pub fn utf8(path: &std::path::Path, bytes: Vec<u8>) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "{} is not UTF-8 text (first bad byte at offset {})",

@@ -4,13 +4,16 @@
 mod commands;
 mod coverage;
 mod drive;
+mod files;
 mod generator_process;
 mod input;
 mod process;
 mod progress;
 mod runner;
 mod sandbox;
+mod scratch;
 mod server;
+mod stop;
 
 use clap::{Parser, Subcommand};
 use commands::{coverage as cov, generate, pair, parse, reduce, serve, witness};
@@ -48,12 +51,13 @@ fn main() {
     let args = Args::parse();
     let code = match args.command {
         Command::Parse(a) => parse::run(a),
-        Command::Reduce(a) => reduce::run(a),
-        Command::Pair(a) => pair::run(a),
-        Command::Generate(a) => generate::run(a),
+        // Runs that Ctrl-C and SIGTERM must stop within a second, even mid-parse.
+        Command::Reduce(a) => stop::run("reduce", || reduce::run(a)),
+        Command::Pair(a) => stop::run("pair", || pair::run(a)),
+        Command::Generate(a) => stop::run("generate", || generate::run(a)),
+        Command::Witness(a) => stop::run("witness", || witness::run(a)),
         Command::Serve(a) => serve::run(a),
         Command::Coverage(a) => cov::run(a),
-        Command::Witness(a) => witness::run(a),
     };
     std::process::exit(code);
 }

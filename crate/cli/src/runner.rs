@@ -4,6 +4,7 @@
 
 use crate::process::{self, Confinement, Spec};
 use crate::sandbox::Sandbox;
+use crate::scratch::Scratch;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -79,11 +80,16 @@ impl Properties {
 
 /// Threads that run jobs, one at a time each, and send what `work` makes of each: the
 /// interestingness tests of `reduce`, `pair` and `generate` ([`Runner`]), a witness's checks.
+/// Dropped, it kills its jobs and waits for its threads, so no test and no temporary folder
+/// outlives it.
 pub struct Pool<R> {
-    jobs: Sender<Job>,
+    jobs: Option<Sender<Job>>,
     pub results: Receiver<R>,
     /// The cancel flag of each running job.
     running: Arc<Mutex<HashMap<u64, Arc<AtomicBool>>>>,
+    /// Set when the pool is dropped: no queued job starts.
+    closed: Arc<AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
 }
 
 /// The pool of interestingness tests.
@@ -100,6 +106,12 @@ impl Runner {
     }
 }
 
+fn cancel_each(running: &Mutex<HashMap<u64, Arc<AtomicBool>>>) {
+    for flag in running.lock().unwrap_or_else(|e| e.into_inner()).values() {
+        flag.store(true, Ordering::SeqCst);
+    }
+}
+
 impl<R: Send + 'static> Pool<R> {
     /// `threads` workers running `work(job, its cancel flag, the tether)`. Without bubblewrap
     /// a test still dies with whittle's own process (parent-death signal), but what it
@@ -112,39 +124,57 @@ impl<R: Send + 'static> Pool<R> {
         let (done_tx, done_rx) = channel::<R>();
         let job_rx = Arc::new(Mutex::new(job_rx));
         let running = Arc::new(Mutex::new(HashMap::new()));
+        let closed = Arc::new(AtomicBool::new(false));
         let work = Arc::new(work);
         let tether = Sandbox::detect().ok().map(Arc::new);
-        for _ in 0..threads.max(1) {
-            let (job_rx, done_tx, running, work, tether) = (
-                job_rx.clone(),
-                done_tx.clone(),
-                running.clone(),
-                work.clone(),
-                tether.clone(),
-            );
-            std::thread::spawn(move || loop {
-                let job = match job_rx.lock().unwrap().recv() {
-                    Ok(job) => job,
-                    Err(_) => return,
-                };
-                let cancel = Arc::new(AtomicBool::new(false));
-                running.lock().unwrap().insert(job.id, cancel.clone());
-                let result = work(&job, cancel, tether.as_ref());
-                running.lock().unwrap().remove(&job.id);
-                if done_tx.send(result).is_err() {
-                    return;
-                }
-            });
-        }
+        // A run the main thread ends at once (crate::stop) kills these tests first.
+        let weak = Arc::downgrade(&running);
+        crate::stop::on_exit(move || {
+            if let Some(running) = weak.upgrade() {
+                cancel_each(&running);
+            }
+        });
+        let threads = (0..threads.max(1))
+            .map(|_| {
+                let (job_rx, done_tx, running, work, tether, closed) = (
+                    job_rx.clone(),
+                    done_tx.clone(),
+                    running.clone(),
+                    work.clone(),
+                    tether.clone(),
+                    closed.clone(),
+                );
+                std::thread::spawn(move || loop {
+                    let job = match job_rx.lock().unwrap().recv() {
+                        Ok(job) => job,
+                        Err(_) => return,
+                    };
+                    if closed.load(Ordering::SeqCst) || crate::stop::exiting() {
+                        return;
+                    }
+                    let cancel = Arc::new(AtomicBool::new(false));
+                    running.lock().unwrap().insert(job.id, cancel.clone());
+                    let result = work(&job, cancel, tether.as_ref());
+                    running.lock().unwrap().remove(&job.id);
+                    if done_tx.send(result).is_err() {
+                        return;
+                    }
+                })
+            })
+            .collect();
         Pool {
-            jobs: job_tx,
+            jobs: Some(job_tx),
             results: done_rx,
             running,
+            closed,
+            threads,
         }
     }
 
     pub fn submit(&self, job: Job) {
-        let _ = self.jobs.send(job);
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(job);
+        }
     }
 
     /// Kills the test of query `id` (its verdict is no longer wanted).
@@ -159,8 +189,17 @@ impl<R: Send + 'static> Pool<R> {
     }
 
     pub fn cancel_all(&self) {
-        for flag in self.running.lock().unwrap().values() {
-            flag.store(true, Ordering::SeqCst);
+        cancel_each(&self.running);
+    }
+}
+
+impl<R> Drop for Pool<R> {
+    fn drop(&mut self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.jobs = None; // wakes the idle workers
+        cancel_each(&self.running);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
         }
     }
 }
@@ -201,11 +240,8 @@ fn run_job(
 }
 
 /// A fresh temporary folder holding the job's file, removed when dropped.
-pub fn job_folder(job: &Job) -> Result<tempfile::TempDir, String> {
-    let dir = tempfile::Builder::new()
-        .prefix("whittle-")
-        .tempdir()
-        .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+pub fn job_folder(job: &Job) -> Result<Scratch, String> {
+    let dir = Scratch::new("")?;
     let (name, text) = &job.file;
     std::fs::write(dir.path().join(name), text)
         .map_err(|e| format!("cannot write {name} in {}: {e}", dir.path().display()))?;

@@ -152,10 +152,17 @@ fn a_command_and_regex_instead_of_a_script() {
 #[test]
 fn a_test_past_the_timeout_is_killed() {
     let dir = scratch("timeout");
-    // Candidates without `helper` hang; they must be killed, not waited for.
+    // Candidates without `helper` hang; they must be killed, not waited for. The hanging
+    // `sleep` runs under a name only this test uses, so that the check below sees only
+    // this test's processes.
+    let marker = format!("whittle-timeout-sleep-{}", std::process::id());
+    std::os::unix::fs::symlink("/bin/sleep", dir.join(&marker)).unwrap();
     script(
         &dir,
-        "grep -q 'marker = 42' input.c || exit 1\ngrep -q helper input.c || sleep 60\nexit 0",
+        &format!(
+            "grep -q 'marker = 42' input.c || exit 1\ngrep -q helper input.c || {}/{marker} 60\nexit 0",
+            dir.display()
+        ),
     );
     let started = Instant::now();
     let out = whittle(
@@ -193,15 +200,7 @@ fn a_test_past_the_timeout_is_killed() {
         "no test timed out"
     );
     // No hung test is left behind.
-    let ps = Command::new("pgrep")
-        .args(["-f", "sleep 60"])
-        .output()
-        .unwrap();
-    assert!(
-        ps.stdout.is_empty(),
-        "left running: {}",
-        String::from_utf8_lossy(&ps.stdout)
-    );
+    assert_eq!(running(&marker), 0, "a hung test was left running");
 }
 
 #[test]
@@ -241,8 +240,10 @@ fn an_interrupted_run_keeps_its_best_and_its_figures() {
     for signal in [libc::SIGINT, libc::SIGTERM] {
         let dir = scratch(&format!("interrupt-{signal}"));
         script(&dir, "sleep 0.3; grep -q 'marker = 42' input.c");
+        let tmp = private_tmp(&dir);
         let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
             .current_dir(&dir)
+            .env("TMPDIR", &tmp)
             .args(["reduce", "--test", "./check.sh", "input.c", "-j", "1"])
             .args(["--stats-json", "stats.json"])
             .spawn()
@@ -259,7 +260,78 @@ fn an_interrupted_run_keeps_its_best_and_its_figures() {
         let stats = stats(&dir);
         assert!(stats["queries"].as_u64().unwrap() > 0, "{stats}");
         assert_eq!(stats["interrupted"], true, "{stats}");
+        // The test under way when the signal came had its folder: gone with it.
+        assert_eq!(folders(&tmp), Vec::<String>::new(), "after signal {signal}");
     }
+}
+
+/// An empty folder to serve as a run's TMPDIR, so that what the run leaves there is its own.
+fn private_tmp(dir: &Path) -> PathBuf {
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    tmp
+}
+
+/// The temporary folders whittle left in `tmp`.
+fn folders(tmp: &Path) -> Vec<String> {
+    std::fs::read_dir(tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("whittle-"))
+        .collect()
+}
+
+/// `copies` copies of a C program, each with its own names: a big input made at test time.
+fn big_program(copies: usize) -> String {
+    let mut text = String::from("int printf(const char *, ...);\n");
+    for i in 0..copies {
+        text.push_str(&format!(
+            "struct point_{i} {{ int x; int y; }};\n\
+             static int helper_{i}(int a, int b) {{\n  int s = 0;\n  for (int k = 0; k < a; k++) {{ if (k % 3 == 0) s += b * k; else s -= k; }}\n  return s + {i};\n}}\n\
+             int compute_{i}(struct point_{i} *p, int n) {{\n  int total = helper_{i}(n, p->x);\n  while (n-- > 0) {{ total += p->y * n; if (total > 1000) break; }}\n  return total;\n}}\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn a_signal_during_the_parse_of_a_big_input_stops_it_within_a_second() {
+    // About 8 MB: its parse and first pass take seconds; the signal comes in the middle.
+    let dir = scratch("big");
+    let program = big_program(20_000);
+    std::fs::write(dir.join("input.c"), &program).unwrap();
+    script(&dir, "grep -q compute_0 input.c");
+    let tmp = private_tmp(&dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .current_dir(&dir)
+        .env("TMPDIR", &tmp)
+        .args(["reduce", "--test", "./check.sh", "input.c", "-j", "1", "-q"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(
+        child.try_wait().unwrap().is_none() && !dir.join("input.c.orig").exists(),
+        "the parse was over before the signal: make the input bigger"
+    );
+    let sent = Instant::now();
+    // SAFETY: signalling our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let out = child.wait_with_output().unwrap();
+    let took = sent.elapsed();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(took < Duration::from_millis(1500), "took {took:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("input.c")).unwrap(),
+        program
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("interrupted"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(folders(&tmp), Vec::<String>::new());
 }
 
 #[test]

@@ -55,11 +55,10 @@ fn coverage(args: CoverageArgs) -> Result<i32, (i32, String)> {
     let own = |e: String| (OWN_FAILURE, e);
     let gcov = Gcov::new(&args.objects).map_err(own)?;
     let deadline = deadline(args.timeout).map_err(own)?;
-    // 0700, removed when dropped: no other compile's counters get in.
-    let counters = tempfile::Builder::new()
-        .prefix("whittle-coverage-")
-        .tempdir()
-        .map_err(|e| own(format!("cannot make a temporary folder: {e}")))?;
+    // 0700, removed when dropped: no other compile's counters get in. Named for this
+    // process, so that a run killed outright has its folder swept by the next.
+    crate::scratch::sweep();
+    let counters = crate::scratch::Scratch::new("coverage-").map_err(own)?;
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&cancel);
     // Ctrl-C kills CMD's group and still removes the folder.

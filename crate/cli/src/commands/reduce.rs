@@ -140,7 +140,8 @@ impl Shell<Single> for SingleShell<'_> {
 }
 
 fn reduce(args: ReduceArgs) -> Result<i32, String> {
-    let text = crate::input::read_program(&args.file)?;
+    // Read without following a link, with the mode its replacements keep.
+    let crate::files::OwnFile { text, mode } = crate::files::read_own(&args.file)?;
     let lang = crate::input::pick_lang(args.run.lang.as_deref(), &args.file, &text)?;
     let settings = Settings {
         strict: args.strict,
@@ -165,11 +166,9 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
 
     let orig = PathBuf::from(format!("{}.orig", args.file.display()));
     // An existing FILE.orig may be the only copy of an earlier run's original: never touched.
-    let made_orig = !orig.exists();
-    if made_orig {
-        std::fs::write(&orig, &text)
-            .map_err(|e| format!("cannot keep the original as {}: {e}", orig.display()))?;
-    }
+    let made_orig = crate::files::keep_original(&orig, &text, mode)?;
+    // The session has its own copies: a big input is not held once more.
+    drop(text);
     let interrupted = interrupt_flag();
     let runner = Runner::new(
         Properties {

@@ -242,7 +242,7 @@ pub fn search(
         if out == 0 {
             continue;
         }
-        let Ok((id, original, result)) = pool.results.recv_timeout(Duration::from_millis(200))
+        let Ok((id, original, result)) = pool.results.recv_timeout(Duration::from_millis(100))
         else {
             continue;
         };
@@ -313,7 +313,7 @@ fn witness_paths(dir: &Path, name: &str, i: usize) -> (PathBuf, PathBuf) {
 }
 
 fn write_witnesses(dir: &Path, name: &str, session: &WitnessSession) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    crate::files::own_folder(dir)?;
     for (i, w) in session.witnesses().iter().enumerate() {
         let (file, diff) = witness_paths(dir, name, i);
         if !file.exists() {
@@ -390,6 +390,8 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
         args.file.display(),
         args.search.budget
     );
+    // Refused before the search if it is a link, not after.
+    crate::files::own_folder(&dir)?;
     let interrupted = interrupt_flag();
     let ending = search(&mut session, checks, jobs, args.quiet, &interrupted, |s| {
         write_witnesses(&dir, &name, s)
