@@ -83,6 +83,14 @@ const fn every_round(pass: PassKind) -> Step {
     }
 }
 
+/// Big bites, before the fine rounds' order takes over.
+const fn coarse_only(pass: PassKind) -> Step {
+    Step {
+        pass,
+        runs_in: |r| r == Round::Coarse,
+    }
+}
+
 /// Rewrites wait until deletion has made the program small.
 const fn fine_only(pass: PassKind) -> Step {
     Step {
@@ -104,10 +112,12 @@ const fn stalled_only(pass: PassKind) -> Step {
 const PERSES: &[Step] = &[
     every_round(PassKind::Comments),
     every_round(PassKind::LineMarkers),
-    // Before Perses: once an extension the grammar lacks is gone, the next parse gives Perses
-    // whole trees where there were error regions.
-    every_round(PassKind::ErrorRegions),
+    // Coarse rounds delete big parts of the tree first, error regions with them; then what is
+    // left of the regions. Fine rounds start with the regions: once an extension the grammar
+    // lacks is gone, the next parse gives Perses whole trees where there were error regions.
+    fine_only(PassKind::ErrorRegions),
     every_round(PassKind::Perses),
+    coarse_only(PassKind::ErrorRegions),
     fine_only(PassKind::Dependencies),
     fine_only(PassKind::Inline),
     fine_only(PassKind::Unwrap),

@@ -32,7 +32,7 @@ pub fn adds_no_error(cand: &Program, marked: &[bool], text: &str, raw: &tree_sit
 
 /// Byte span of each kept, non-blank token in `text`, with its id, in order: each token's
 /// text follows the one before after nothing but white space (tokens cover every other
-/// byte). `None` if `text` is not made of the candidate's tokens.
+/// byte; a token may itself begin with white space). `None` if `text` is not made of the candidate's tokens.
 fn token_spans(cand: &Program, text: &str) -> Option<Vec<(usize, usize, TokenId)>> {
     let tree = &cand.tree;
     let mut spans = Vec::new();
@@ -42,12 +42,14 @@ fn token_spans(cand: &Program, text: &str) -> Option<Vec<(usize, usize, TokenId)
         if token.trim().is_empty() {
             continue; // a preprocessor line's newline: white space like any other
         }
-        pos += text[pos..].len() - text[pos..].trim_start().len();
-        if !text[pos..].starts_with(token) {
-            return None;
-        }
-        spans.push((pos, pos + token.len(), t));
-        pos += token.len();
+        // White space may separate tokens, but a token may begin with it too (a string's
+        // contents, ` if x`): the token starts at the latest place in the run where it fits.
+        let blank = text[pos..].len() - text[pos..].trim_start().len();
+        let at = (pos..=pos + blank)
+            .rev()
+            .find(|&p| text.is_char_boundary(p) && text[p..].starts_with(token))?;
+        spans.push((at, at + token.len(), t));
+        pos = at + token.len();
     }
     Some(spans)
 }

@@ -80,6 +80,23 @@ fn cpp_attribute_region_shrinks() {
 }
 
 #[test]
+fn a_token_that_starts_with_a_space_leaves_candidates_readable() {
+    // The string's contents are a token that begins with a space. While the error region
+    // must stay, candidates are judged by where their errors lie, never dropped as unreadable.
+    let text = "namespace std {\n\
+                inline namespace __cxx11 __attribute__((__abi_tag__ (\"cxx11\"))) { }\n\
+                }\n\
+                int twice(int v) { return v * 2; }\n\
+                const char *marker = \" if it is true\";\n";
+    let session = Session::new(Lang::Cpp, text, Settings::default()).unwrap();
+    let session = drive(session, 2, false, &|t: &str| {
+        t.contains("__attribute__") && t.contains("\" if it")
+    });
+    let best = session.best();
+    assert!(!best.contains("twice"), "{best}");
+}
+
+#[test]
 fn rust_spaced_macro_definition_reduces() {
     let text = "macro_rules ! square {\n    ($x:expr) => { $x * $x };\n}\n\
                 fn helper() -> i32 { 7 }\n\
