@@ -22,9 +22,9 @@ before(async () => {
       }
       seen.push(JSON.parse(body));
       const now = behaviour;
-      if (now === '429') {
+      if (now === '429' || now === '503') {
         behaviour = 'ok'; // once
-        res.writeHead(429, { 'Retry-After': '1' });
+        res.writeHead(Number(now), { 'Retry-After': '1' });
         return res.end('slow down');
       }
       if (now === '500') {
@@ -71,6 +71,17 @@ test('waits out HTTP 429 as Retry-After says, then retries', async () => {
   const c = new Compiler(config(), (e) => events.push(e));
   const started = Date.now();
   const r = await c.compile('int retried;', signal());
+  assert.equal(r.code, 0);
+  assert.ok(Date.now() - started >= 900, 'waited about a second');
+  assert.deepEqual(events, [{ type: 'backoff', seconds: 1 }]);
+});
+
+test('waits out HTTP 503 with Retry-After (a server at its connection cap) as it does 429', async () => {
+  behaviour = '503';
+  const events = [];
+  const c = new Compiler(config(), (e) => events.push(e));
+  const started = Date.now();
+  const r = await c.compile('int retried503;', signal());
   assert.equal(r.code, 0);
   assert.ok(Date.now() - started >= 900, 'waited about a second');
   assert.deepEqual(events, [{ type: 'backoff', seconds: 1 }]);

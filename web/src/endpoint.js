@@ -4,7 +4,8 @@
 // Answers are normalized to {code, stdout, stderr, asm, run: {code, stdout, stderr} | null}
 // with each stream as one string, plus `coverage` ({file: {function: [line]}}) when the
 // endpoint measured the compiler's (whittle serve's `tcc`). Failures a person must act on (dead endpoint, 5xx, 4xx,
-// malformed JSON, timeout) throw EndpointError; HTTP 429 is waited out (Retry-After).
+// malformed JSON, timeout) throw EndpointError; HTTP 429, and 503 with Retry-After, are waited
+// out (Retry-After).
 
 /** Compiler Explorer's language ids for ours. */
 const CE_LANG = { c: 'c', cpp: 'c++', rust: 'rust', javascript: 'javascript', java: 'java' };
@@ -83,7 +84,9 @@ export class Compiler {
       const wait = this.notBefore - Date.now();
       if (wait > 0) await sleep(wait, signal);
       const res = await this.post(source, signal);
-      if (res.status !== 429) {
+      // 429, or 503 with Retry-After (a server at its connection or body cap): busy, not broken.
+      const busy = res.status === 429 || (res.status === 503 && res.headers.get('Retry-After') !== null);
+      if (!busy) {
         this.backoffMs = 0;
         return parseAnswer(res, describe(this.cfg.endpoint));
       }
