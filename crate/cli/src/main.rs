@@ -6,10 +6,12 @@ mod coverage;
 mod drive;
 mod generator_process;
 mod input;
+mod jail;
 mod process;
 mod progress;
 mod runner;
 mod sandbox;
+mod seccomp;
 mod server;
 
 use clap::{Parser, Subcommand};
@@ -45,6 +47,11 @@ enum Command {
 }
 
 fn main() {
+    // A compile job's first program inside its sandbox (see `jail`), before any parsing.
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if argv.get(1).is_some_and(|a| a == jail::DROPPER) {
+        jail::enter(&argv[2..]);
+    }
     let args = Args::parse();
     let code = match args.command {
         Command::Parse(a) => parse::run(a),
