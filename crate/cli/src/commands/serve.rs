@@ -162,7 +162,7 @@ fn confine(l: &mut crate::server::Limits, use_cgroups: bool) {
             l.cgroups = Some(Arc::new(cgroups));
         }
         Err(why) => eprintln!(
-            "whittle serve: limits: no control groups ({why}): {} processes and threads a job (RLIMIT_NPROC in its own user namespace); memory is capped per process, at {} MiB of address space for compilers and programs, {} MiB of data (RLIMIT_DATA) for node and java, which also get a heap limit, and none for sanitizer builds' programs; {disk}",
+            "whittle serve: limits: no control groups ({why}): {} processes and threads a job (RLIMIT_NPROC in its own user namespace); memory is capped per process, at {} MiB of address space for compilers and programs, {} MiB of data (RLIMIT_DATA) for node and java, which also get a heap limit, and resident memory (the sanitizers' hard_rss_limit_mb) for sanitizer builds' programs; {disk}",
             l.processes,
             l.memory_bytes >> 20,
             l.memory_bytes >> 20,

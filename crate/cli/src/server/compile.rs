@@ -257,6 +257,13 @@ impl Ctx<'_> {
         spec.cpu_seconds = Some(limits.job_timeout.as_secs() + 1);
         spec.confinement = self.confinement();
         spec.data = self.data_limit(address_space);
+        if limits.cgroups.is_none() && spec.data.is_none() {
+            // A sanitizer build's program: its runtime enforces a resident-memory cap.
+            let cap = format!("hard_rss_limit_mb={}", limits.memory_bytes >> 20);
+            for var in ["ASAN_OPTIONS", "LSAN_OPTIONS", "MSAN_OPTIONS", "TSAN_OPTIONS"] {
+                env.push((var.into(), cap.clone().into()));
+            }
+        }
         if limits.sandbox.is_none() {
             env.push(("TMPDIR".into(), self.dir.clone().into_os_string()));
         }
@@ -292,7 +299,8 @@ impl Ctx<'_> {
 
     /// `RLIMIT_DATA` where no control group caps memory: the step's address-space limit, and
     /// the job's memory for node and the JVM (which get no address-space limit); none for a
-    /// sanitizer build's program (its shadow memory is terabytes of private mappings).
+    /// sanitizer build's program (its shadow memory is terabytes of private mappings; its
+    /// runtime's hard_rss_limit_mb caps it instead).
     fn data_limit(&self, address_space: Option<u64>) -> Option<u64> {
         let limits = &self.job.limits;
         if limits.cgroups.is_some() {
