@@ -73,10 +73,16 @@ pub fn enter(args: &[OsString]) -> ! {
         fail(&e);
     }
     if let Err(e) = std::env::set_current_dir(&args[2]) {
-        fail(&format!("cannot enter {}: {e}", Path::new(&args[2]).display()));
+        fail(&format!(
+            "cannot enter {}: {e}",
+            Path::new(&args[2]).display()
+        ));
     }
     let e = std::process::Command::new(&args[4]).args(&args[5..]).exec();
-    eprintln!("whittle jail: cannot run {}: {e}", Path::new(&args[4]).display());
+    eprintln!(
+        "whittle jail: cannot run {}: {e}",
+        Path::new(&args[4]).display()
+    );
     std::process::exit(127)
 }
 

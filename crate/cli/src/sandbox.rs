@@ -10,6 +10,7 @@
 
 use std::ffi::OsString;
 use std::fs::File;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -122,9 +123,25 @@ impl Sandbox {
         })
     }
 
-    /// Whether a compile job can run here: a probe job in the full jail (identity, user
-    /// namespace, filter); `Err` says why not.
-    pub fn check_jail(&self) -> Result<(), String> {
+    /// Readies the jail in `home` (this server's private folder) and says whether a compile
+    /// job can run here: a probe job in the full jail (identity, user namespace, filter);
+    /// `Err` says why not. The dropper is a copy of this binary in `home`, so that jobs still
+    /// run after the binary is rebuilt or reinstalled under a running server.
+    pub fn check_jail(&mut self, home: &Path) -> Result<(), String> {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(home)
+            .map_err(|e| format!("could not make {}: {e}", home.display()))?;
+        let copy = home.join("whittle-jail");
+        std::fs::copy(&self.dropper, &copy).map_err(|e| {
+            format!(
+                "could not copy {} to {}: {e}",
+                self.dropper.display(),
+                copy.display()
+            )
+        })?;
+        self.dropper = copy;
         let dir = tempfile::Builder::new()
             .prefix("whittle-jail-probe-")
             .tempdir()
@@ -215,14 +232,28 @@ impl Sandbox {
             push(&["--ro-bind".as_ref(), etc.as_os_str(), etc.as_os_str()]);
         }
         let tmp = self.tmp_bytes.to_string();
-        push(&["--perms".as_ref(), "1777".as_ref(), "--size".as_ref(), tmp.as_ref()]);
+        push(&[
+            "--perms".as_ref(),
+            "1777".as_ref(),
+            "--size".as_ref(),
+            tmp.as_ref(),
+        ]);
         push(&["--tmpfs".as_ref(), "/tmp".as_ref()]);
         for (out, inside) in &self.binds {
             push(&["--ro-bind".as_ref(), out.as_os_str(), inside.as_os_str()]);
         }
-        push(&["--ro-bind".as_ref(), self.dropper.as_os_str(), DROPPER_INSIDE.as_ref()]);
+        push(&[
+            "--ro-bind".as_ref(),
+            self.dropper.as_os_str(),
+            DROPPER_INSIDE.as_ref(),
+        ]);
         push(&["--bind".as_ref(), d, d]);
-        push(&["--dev".as_ref(), "/dev".as_ref(), "--proc".as_ref(), "/proc".as_ref()]);
+        push(&[
+            "--dev".as_ref(),
+            "/dev".as_ref(),
+            "--proc".as_ref(),
+            "/proc".as_ref(),
+        ]);
         for unshare in ["ipc", "pid", "net", "uts", "cgroup-try"] {
             a.push(format!("--unshare-{unshare}").into());
         }
@@ -272,8 +303,13 @@ impl Sandbox {
 
     pub fn describe(&self) -> String {
         format!(
-            "bubblewrap ({}): jobs run as uid and gid {id} (outside too) in their own user namespace, no capabilities, no_new_privs; they see /usr, part of /etc, the toolchains and their job folder only (the folder writable), a private /tmp of {} MiB, no network, own PID namespace, cleared environment; {}",
+            "bubblewrap ({}): jobs run as uid and gid {id} ({}) in their own user namespace, no capabilities, no_new_privs; they see /usr, part of /etc, the toolchains and their job folder only (the folder writable), a private /tmp of {} MiB, no network, own PID namespace, cleared environment; {}",
             self.bwrap.display(),
+            if self.privileged {
+                "outside too"
+            } else {
+                "this server's uid outside"
+            },
             self.tmp_bytes >> 20,
             crate::seccomp::describe(),
             id = jail::JOB_ID,

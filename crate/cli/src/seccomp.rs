@@ -176,7 +176,10 @@ mod tests {
         let p = program();
         for (i, ins) in p.iter().enumerate() {
             if ins.code & 0x07 == libc::BPF_JMP as u16 {
-                assert!(i + 1 + (ins.jt.max(ins.jf) as usize) < p.len(), "jump at {i}");
+                assert!(
+                    i + 1 + (ins.jt.max(ins.jf) as usize) < p.len(),
+                    "jump at {i}"
+                );
             }
         }
         assert_eq!(p.last().map(|i| (i.code, i.k)), Some((RET, RET_ALLOW)));

@@ -85,7 +85,12 @@ fn descendants(pid: u32) -> Vec<u32> {
     let mut i = 0;
     while i < found.len() {
         let p = found[i];
-        found.extend(parent_of.iter().filter(|&(_, &pp)| pp == p).map(|(&c, _)| c));
+        found.extend(
+            parent_of
+                .iter()
+                .filter(|&(_, &pp)| pp == p)
+                .map(|(&c, _)| c),
+        );
         i += 1;
     }
     found.remove(0);
@@ -129,7 +134,8 @@ int main(void) {
         let mut seen = None;
         while seen.is_none() && Instant::now() < deadline {
             for pid in descendants(s.child.id()) {
-                let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+                let status =
+                    std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
                 let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
                 if comm.trim() == "program" {
                     seen = Some(uids(&status));
@@ -141,7 +147,10 @@ int main(void) {
         assert_eq!(field(&out, "getuid"), "65534", "{v}");
         let status = |key: &str| -> Vec<String> {
             let line = out.lines().find_map(|l| l.strip_prefix(key));
-            line.unwrap_or_else(|| panic!("no {key} in {v}")).split_whitespace().map(String::from).collect()
+            line.unwrap_or_else(|| panic!("no {key} in {v}"))
+                .split_whitespace()
+                .map(String::from)
+                .collect()
         };
         assert_eq!(status("Uid:"), ["65534"; 4], "{v}");
         assert_eq!(status("Gid:"), ["65534"; 4], "{v}");
@@ -149,13 +158,25 @@ int main(void) {
         assert_eq!(status("CapEff:"), ["0000000000000000"], "{v}");
         assert_eq!(status("NoNewPrivs:"), ["1"], "{v}");
         // Its own user namespace maps 65534 to 65534 of the one above.
-        assert_eq!(field(&out, "uid_map").split_whitespace().collect::<Vec<_>>(), ["65534", "65534", "1"], "{v}");
+        assert_eq!(
+            field(&out, "uid_map")
+                .split_whitespace()
+                .collect::<Vec<_>>(),
+            ["65534", "65534", "1"],
+            "{v}"
+        );
         seen.expect("the job's process was not found from outside")
     });
     assert_eq!(outside.len(), 4);
-    assert!(!outside.contains(&0), "the job ran as root outside: {outside:?}");
+    assert!(
+        !outside.contains(&0),
+        "the job ran as root outside: {outside:?}"
+    );
     if is_root() {
-        assert_eq!(outside, [65534; 4], "a root server's job must be nobody outside");
+        assert_eq!(
+            outside, [65534; 4],
+            "a root server's job must be nobody outside"
+        );
     } else {
         eprintln!("skipped the 65534-outside check: the server is not root here, so its jobs run as its own uid outside");
     }
@@ -169,17 +190,29 @@ fn secrets_and_the_checkout_are_out_of_sight() {
     let secret = shadow.lines().next().unwrap_or("root:").to_string();
     // The preprocessor's output of a file it was asked to include.
     let v = s
-        .compile("gcc", &json!({"source": "#include \"/etc/shadow\"\n", "options": {"userArguments": "-E"}}))
+        .compile(
+            "gcc",
+            &json!({"source": "#include \"/etc/shadow\"\n", "options": {"userArguments": "-E"}}),
+        )
         .json();
     assert_ne!(v["code"], 0, "{v}");
     assert!(stream(&v["stderr"]).contains("/etc/shadow"), "{v}");
-    assert!(!v.to_string().contains(&secret), "the answer holds /etc/shadow: {v}");
+    assert!(
+        !v.to_string().contains(&secret),
+        "the answer holds /etc/shadow: {v}"
+    );
     if have("rustc") {
         let v = s
-            .compile("rustc", &json!({"source": "pub const S: &str = include_str!(\"/etc/shadow\");\n"}))
+            .compile(
+                "rustc",
+                &json!({"source": "pub const S: &str = include_str!(\"/etc/shadow\");\n"}),
+            )
             .json();
         assert_ne!(v["code"], 0, "{v}");
-        assert!(!v.to_string().contains(&secret), "the answer holds /etc/shadow: {v}");
+        assert!(
+            !v.to_string().contains(&secret),
+            "the answer holds /etc/shadow: {v}"
+        );
     }
     // A program looking around.
     let checkout = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -235,9 +268,16 @@ int main(void) {
 }"#;
     let (v, out) = run_c(&s, src, "");
     let refused = |key: &str| {
-        let f: Vec<i64> = field(&out, key).split(' ').map(|x| x.parse().unwrap()).collect();
+        let f: Vec<i64> = field(&out, key)
+            .split(' ')
+            .map(|x| x.parse().unwrap())
+            .collect();
         assert_eq!(f[0], -1, "{key} worked: {v}");
-        assert!([libc::EPERM as i64, libc::ENOSYS as i64].contains(&f[1]), "{key}: errno {}: {v}", f[1]);
+        assert!(
+            [libc::EPERM as i64, libc::ENOSYS as i64].contains(&f[1]),
+            "{key}: errno {}: {v}",
+            f[1]
+        );
     };
     for key in ["io_uring_setup", "unshare", "clone", "mount", "bpf"] {
         refused(key);
@@ -248,7 +288,13 @@ int main(void) {
 #[test]
 fn a_fork_bomb_is_capped_without_control_groups() {
     require_gcc();
-    let s = Server::start(&["--no-cgroups", "--max-processes", "64", "--job-timeout", "20"]);
+    let s = Server::start(&[
+        "--no-cgroups",
+        "--max-processes",
+        "64",
+        "--job-timeout",
+        "20",
+    ]);
     let bomb = r#"#include <stdio.h>
 #include <unistd.h>
 int main(void) {
@@ -267,7 +313,11 @@ int main(void) {
         std::thread::sleep(Duration::from_millis(300));
         let t = Instant::now();
         assert_eq!(s.get("/").status, 200);
-        assert!(t.elapsed() < Duration::from_secs(2), "the server answered in {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_secs(2),
+            "the server answered in {:?}",
+            t.elapsed()
+        );
         let (v, out) = job.join().unwrap();
         let n: u32 = field(&out, "forked").parse().unwrap();
         assert!(n < 64, "{n} processes started in a 64-process job: {v}");
@@ -297,15 +347,25 @@ int main(void) {
         .compile("gcc", &json!({"source": hog, "options": {"userArguments": "-fsanitize=address", "filters": {"execute": true}}}))
         .json();
     assert_eq!(v["execResult"]["didExecute"], true, "{v}");
-    assert_ne!(v["execResult"]["code"], 0, "4 GiB fit in a 2048 MiB job: {v}");
+    assert_ne!(
+        v["execResult"]["code"], 0,
+        "4 GiB fit in a 2048 MiB job: {v}"
+    );
     if have("node") {
         let js = "let r; try { r = Buffer.alloc(4 * 1024 ** 3 - 1).length; } catch (e) { r = 'refused'; } console.log('alloc: ' + r); const a = []; for (let i = 0; i < 1e6; i++) a.push({i}); console.log('objects: ' + a.length);";
         let v = s
-            .compile("node", &json!({"source": js, "options": {"filters": {"execute": true}}}))
+            .compile(
+                "node",
+                &json!({"source": js, "options": {"filters": {"execute": true}}}),
+            )
             .json();
         let out = stream(&v["execResult"]["stdout"]);
         assert_eq!(field(&out, "alloc"), "refused", "{v}");
-        assert_eq!(field(&out, "objects"), "1000000", "node no longer runs: {v}");
+        assert_eq!(
+            field(&out, "objects"),
+            "1000000",
+            "node no longer runs: {v}"
+        );
     }
 }
 
@@ -359,7 +419,10 @@ int main(void) {
     let (v, out) = run_c(&s, src, "");
     for key in ["folder", "tmp"] {
         let mib: u32 = field(&out, key).parse().unwrap();
-        assert!(mib <= 64, "{mib} MiB written in {key} past a 64 MiB cap: {v}");
+        assert!(
+            mib <= 64,
+            "{mib} MiB written in {key} past a 64 MiB cap: {v}"
+        );
         assert!(mib > 16, "{key}: only {mib} MiB could be written: {v}");
     }
 }

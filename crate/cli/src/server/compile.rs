@@ -165,9 +165,10 @@ fn wait_out_a_stop() {
     }
 }
 
-/// Where this server's job folders are: one folder per server process, so that a server
-/// killed without cleaning up leaves something to recognise.
-fn jobs_folder() -> PathBuf {
+/// Where this server's job folders are (and its copy of the dropper, see `Sandbox::check_jail`):
+/// one folder per server process, so that a server killed without cleaning up leaves
+/// something to recognise.
+pub fn jobs_folder() -> PathBuf {
     std::env::temp_dir().join(format!("whittle-serve-{}", std::process::id()))
 }
 
@@ -260,7 +261,12 @@ impl Ctx<'_> {
         if limits.cgroups.is_none() && spec.data.is_none() {
             // A sanitizer build's program: its runtime enforces a resident-memory cap.
             let cap = format!("hard_rss_limit_mb={}", limits.memory_bytes >> 20);
-            for var in ["ASAN_OPTIONS", "LSAN_OPTIONS", "MSAN_OPTIONS", "TSAN_OPTIONS"] {
+            for var in [
+                "ASAN_OPTIONS",
+                "LSAN_OPTIONS",
+                "MSAN_OPTIONS",
+                "TSAN_OPTIONS",
+            ] {
                 env.push((var.into(), cap.clone().into()));
             }
         }
