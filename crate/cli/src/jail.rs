@@ -8,7 +8,10 @@
 //!   outside too when the server runs as root (bubblewrap's own user namespace would map the
 //!   job's uid back to root there, and DAC checks would still see root);
 //! - enters a user namespace of its own, so that `RLIMIT_NPROC` counts this job's processes
-//!   only (since Linux 5.14 the count is kept per user namespace), whatever else runs as 65534;
+//!   and threads only, whatever else runs as 65534 (since Linux 5.14 the count is kept per user
+//!   namespace, and checked against the limit of each level): one uid serves every job, a job
+//!   has at most `--max-processes`, and all of them together at most that many times
+//!   `--max-jobs` (a job's steps run one after another), with or without control groups;
 //! - sets the process and memory rlimits;
 //! - installs a seccomp filter refusing what no compiler or test program needs.
 //!
