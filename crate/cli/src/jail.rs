@@ -75,6 +75,16 @@ pub fn enter(args: &[OsString]) -> ! {
     if let Err(e) = confine(processes, data) {
         fail(&e);
     }
+    // Nothing the server or bubblewrap may have left open reaches the job.
+    // SAFETY: close_range(2) with CLOSE_RANGE_CLOEXEC only marks descriptors.
+    unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            3u32,
+            u32::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        );
+    }
     if let Err(e) = std::env::set_current_dir(&args[2]) {
         fail(&format!(
             "cannot enter {}: {e}",

@@ -10,7 +10,6 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -50,7 +49,8 @@ pub struct Sandbox {
     toolchain_env: Vec<(String, OsString)>,
     /// Folders jobs read, as (outside, inside): the toolchains', the tcc build's (same path).
     binds: Vec<(PathBuf, PathBuf)>,
-    /// This binary, run inside as the dropper.
+    /// This binary, run inside as the dropper. (Bound by path: a rebuilt binary in its place
+    /// serves as well; one removed under a running server makes its jobs fail, saying so.)
     dropper: PathBuf,
     /// Whether bubblewrap runs privileged (we are root): the dropper then changes uid itself.
     privileged: bool,
@@ -123,25 +123,9 @@ impl Sandbox {
         })
     }
 
-    /// Readies the jail in `home` (this server's private folder) and says whether a compile
-    /// job can run here: a probe job in the full jail (identity, user namespace, filter);
-    /// `Err` says why not. The dropper is a copy of this binary in `home`, so that jobs still
-    /// run after the binary is rebuilt or reinstalled under a running server.
-    pub fn check_jail(&mut self, home: &Path) -> Result<(), String> {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(home)
-            .map_err(|e| format!("could not make {}: {e}", home.display()))?;
-        let copy = home.join("whittle-jail");
-        std::fs::copy(&self.dropper, &copy).map_err(|e| {
-            format!(
-                "could not copy {} to {}: {e}",
-                self.dropper.display(),
-                copy.display()
-            )
-        })?;
-        self.dropper = copy;
+    /// Whether a compile job can run here: a probe job in the full jail (identity, user
+    /// namespace, filter); `Err` says why not.
+    pub fn check_jail(&self) -> Result<(), String> {
         let dir = tempfile::Builder::new()
             .prefix("whittle-jail-probe-")
             .tempdir()

@@ -125,8 +125,7 @@ fn confine(l: &mut crate::server::Limits, use_cgroups: bool) {
     }
     let sandbox = crate::sandbox::Sandbox::detect().and_then(|mut s| {
         s.set_tmp_size(l.job_disk);
-        s.check_jail(&crate::server::compile::jobs_folder())
-            .map(|()| s)
+        s.check_jail().map(|()| s)
     });
     match sandbox {
         Ok(sandbox) => {

@@ -165,10 +165,9 @@ fn wait_out_a_stop() {
     }
 }
 
-/// Where this server's job folders are (and its copy of the dropper, see `Sandbox::check_jail`):
-/// one folder per server process, so that a server killed without cleaning up leaves
-/// something to recognise.
-pub fn jobs_folder() -> PathBuf {
+/// Where this server's job folders are: one folder per server process, so that a server
+/// killed without cleaning up leaves something to recognise.
+fn jobs_folder() -> PathBuf {
     std::env::temp_dir().join(format!("whittle-serve-{}", std::process::id()))
 }
 
