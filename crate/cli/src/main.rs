@@ -7,11 +7,13 @@ mod drive;
 mod files;
 mod generator_process;
 mod input;
+mod jail;
 mod process;
 mod progress;
 mod runner;
 mod sandbox;
 mod scratch;
+mod seccomp;
 mod server;
 mod stop;
 
@@ -48,6 +50,11 @@ enum Command {
 }
 
 fn main() {
+    // A compile job's first program inside its sandbox (see `jail`), before any parsing.
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if argv.get(1).is_some_and(|a| a == jail::DROPPER) {
+        jail::enter(&argv[2..]);
+    }
     let args = Args::parse();
     let code = match args.command {
         Command::Parse(a) => parse::run(a),

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::sandbox::{Cgroups, Sandbox};
+use crate::sandbox::{Cgroups, JobCaps, Sandbox};
 
 /// How a process is confined.
 #[derive(Clone, Default)]
@@ -28,7 +28,8 @@ pub enum Confinement {
     None,
     /// In a PID namespace that dies with us; file system and environment as they are.
     Tethered(Arc<Sandbox>),
-    /// In the sandbox, with `cwd` its only writable folder, and in control groups with these
+    /// In the sandbox, with `cwd` its only writable folder, at most `processes` processes and
+    /// threads (an rlimit in the job's own user namespace), and in control groups with these
     /// caps when the kernel offers them.
     Jailed {
         sandbox: Arc<Sandbox>,
@@ -57,6 +58,9 @@ pub struct Spec {
     pub confinement: Confinement,
     /// `RLIMIT_CPU` in seconds.
     pub cpu_seconds: Option<u64>,
+    /// `RLIMIT_DATA` in bytes, for a jailed process (its heap and private writable mappings:
+    /// unlike `RLIMIT_AS` it does not count what node and the JVM only reserve).
+    pub data: Option<u64>,
 }
 
 impl Spec {
@@ -74,6 +78,7 @@ impl Spec {
             cancel: Arc::default(),
             confinement: Confinement::None,
             cpu_seconds: None,
+            data: None,
         }
     }
 }
@@ -147,7 +152,7 @@ fn kill_group(pgid: i32) {
 const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// Largest file a job may write (the assembly of a big program is a few MiB at most).
-const FILE_SIZE_LIMIT: u64 = 512 << 20;
+pub const FILE_SIZE_LIMIT: u64 = 512 << 20;
 /// Open files per process.
 const OPEN_FILES_LIMIT: u64 = 1024;
 
@@ -178,8 +183,14 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
     let (program, args) = match &spec.confinement {
         Confinement::None => (spec.program.clone(), spec.args.clone()),
         Confinement::Tethered(sandbox) => sandbox.tether(&spec.program, &spec.args),
-        Confinement::Jailed { sandbox, .. } => {
-            sandbox.wrap(&spec.program, &spec.args, &spec.cwd, &spec.env)
+        Confinement::Jailed {
+            sandbox, processes, ..
+        } => {
+            let caps = JobCaps {
+                processes: *processes,
+                data: spec.data,
+            };
+            sandbox.wrap(&spec.program, &spec.args, &spec.cwd, &spec.env, caps)
         }
     };
     let mut cmd = Command::new(&program);

@@ -1,19 +1,44 @@
-//! Where jobs run. A compile job of `whittle serve` runs inside bubblewrap: a read-only view of
-//! the system with only its job folder writable, a private /tmp, no network, its own PID
-//! namespace (nothing outlives it), a cleared environment; and, where the kernel lets us, in
-//! its own control groups, which cap its memory (by what it really uses, so node, the JVM and
-//! sanitizer builds are covered too) and its number of processes. A user's test for `whittle
-//! reduce` runs with the whole file system (it is the user's own script), but in a PID
-//! namespace that dies with whittle, even on SIGKILL.
+//! Where jobs run. A compile job of `whittle serve` runs inside bubblewrap, in a view of the
+//! system holding only what compilers need (/usr, a few files of /etc, the toolchains' folders
+//! at neutral paths) with its job folder the only writable place, a private /tmp, no network,
+//! its own PID namespace (nothing outlives it) and a cleared environment; as uid 65534 in a
+//! user namespace of its own, with no capabilities and a seccomp filter (see [`crate::jail`]);
+//! and, where the kernel lets us, in its own control groups, which cap its memory (by what it
+//! really uses, so node, the JVM and sanitizer builds are covered too) and its number of
+//! processes. A user's test for `whittle reduce` runs with the whole file system (it is the
+//! user's own script), but in a PID namespace that dies with whittle, even on SIGKILL.
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::jail;
+
 const BWRAP: &str = "bwrap";
 /// The PATH inside the sandbox: the system's, and where rustup puts rustc.
 const PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+/// Where the dropper (this binary) and the toolchains' folders appear inside.
+const DROPPER_INSIDE: &str = "/opt/whittle/bin/whittle";
+const RUSTUP_INSIDE: &str = "/opt/whittle/rustup";
+const CARGO_INSIDE: &str = "/opt/whittle/cargo";
+/// The top-level links (or folders) of a merged /usr.
+const TOP_LEVEL: &[&str] = &["bin", "sbin", "lib", "lib32", "lib64", "libx32"];
+/// What of /etc jobs see: the dynamic loader's cache, the alternatives behind cc and java,
+/// user and group names, the time zone, TLS certificates and OpenSSL's configuration (node
+/// reads it), and the JVM's configuration (`/etc/java-*`). Never shadow, sudoers, ssh keys.
+const ETC: &[&str] = &[
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "alternatives",
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "localtime",
+    "timezone",
+    "ssl",
+];
 
 /// bubblewrap, found and shown to work on this machine.
 #[derive(Clone, Debug)]
@@ -22,12 +47,29 @@ pub struct Sandbox {
     /// Extra PATH entries and variables a toolchain needs (rustup's proxies read RUSTUP_HOME).
     path: String,
     toolchain_env: Vec<(String, OsString)>,
-    /// Folders under /tmp jobs must still read (the private /tmp hides them): a tcc build.
-    exposed: Vec<PathBuf>,
+    /// Folders jobs read, as (outside, inside): the toolchains', the tcc build's (same path).
+    binds: Vec<(PathBuf, PathBuf)>,
+    /// This binary, run inside as the dropper. (Bound by path: a rebuilt binary in its place
+    /// serves as well; one removed under a running server makes its jobs fail, saying so.)
+    dropper: PathBuf,
+    /// Whether bubblewrap runs privileged (we are root): the dropper then changes uid itself.
+    privileged: bool,
+    /// The size of a job's private /tmp.
+    tmp_bytes: u64,
+}
+
+/// The caps the dropper sets for one process.
+#[derive(Clone, Copy, Debug)]
+pub struct JobCaps {
+    /// `RLIMIT_NPROC` in the job's own user namespace: the job's processes and threads.
+    pub processes: u64,
+    /// `RLIMIT_DATA` in bytes, if any.
+    pub data: Option<u64>,
 }
 
 impl Sandbox {
-    /// bubblewrap, if it runs a program in a full sandbox here; else why not.
+    /// bubblewrap, if it runs a program in a PID namespace here; else why not. (Enough for
+    /// tethering a user's test; [`Sandbox::check_jail`] says whether compile jobs can run.)
     pub fn detect() -> Result<Sandbox, String> {
         let bwrap = find_on_path(BWRAP).ok_or(
             "bubblewrap (bwrap) is not installed: install it (apt-get install bubblewrap; scripts/setup.sh does)",
@@ -54,46 +96,141 @@ impl Sandbox {
         }
         let mut path = PATH.to_string();
         let mut toolchain_env = Vec::new();
-        // rustc is usually rustup's proxy, which finds the toolchain through these.
+        let mut binds = Vec::new();
+        // rustc is usually rustup's proxy, which finds the toolchain through these; they are
+        // shown at neutral paths, so that a home folder (root's is 0700) stays hidden.
         if let Some(home) = std::env::var_os("HOME").map(PathBuf::from) {
-            let rustup = std::env::var_os("RUSTUP_HOME").unwrap_or(home.join(".rustup").into());
-            let cargo = std::env::var_os("CARGO_HOME").unwrap_or(home.join(".cargo").into());
-            path = format!("{}:{path}", Path::new(&cargo).join("bin").display());
-            toolchain_env.push(("RUSTUP_HOME".into(), rustup));
-            toolchain_env.push(("CARGO_HOME".into(), cargo));
+            let rustup = std::env::var_os("RUSTUP_HOME").map_or(home.join(".rustup"), Into::into);
+            let cargo = std::env::var_os("CARGO_HOME").map_or(home.join(".cargo"), Into::into);
+            if rustup.is_dir() && cargo.join("bin").is_dir() {
+                path = format!("{CARGO_INSIDE}/bin:{path}");
+                toolchain_env.push(("RUSTUP_HOME".into(), RUSTUP_INSIDE.into()));
+                toolchain_env.push(("CARGO_HOME".into(), CARGO_INSIDE.into()));
+                binds.push((rustup, RUSTUP_INSIDE.into()));
+                binds.push((cargo.join("bin"), Path::new(CARGO_INSIDE).join("bin")));
+            }
         }
+        let dropper = std::env::current_exe()
+            .map_err(|e| format!("cannot find this program's own file: {e}"))?;
         Ok(Sandbox {
             bwrap,
             path,
             toolchain_env,
-            exposed: Vec::new(),
+            binds,
+            dropper,
+            privileged: jail::is_root(),
+            tmp_bytes: 256 << 20,
         })
     }
 
-    /// Lets jobs read `dir` although it is under the /tmp they do not see.
-    pub fn expose(&mut self, dir: PathBuf) {
-        if dir.starts_with("/tmp") && !self.exposed.contains(&dir) {
-            self.exposed.push(dir);
+    /// Whether a compile job can run here: a probe job in the full jail (identity, user
+    /// namespace, filter); `Err` says why not.
+    pub fn check_jail(&self) -> Result<(), String> {
+        let dir = tempfile::Builder::new()
+            .prefix("whittle-jail-probe-")
+            .tempdir()
+            .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+        jail::give_to_job(dir.path())?;
+        let caps = JobCaps {
+            processes: 16,
+            data: None,
+        };
+        let (bwrap, args) = self.wrap(Path::new("/bin/true"), &[], dir.path(), &[], caps);
+        let out = std::process::Command::new(bwrap)
+            .args(args)
+            .env_clear()
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("could not run {}: {e}", self.bwrap.display()))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "a probe job could not be confined ({}): the kernel must allow user namespaces (sysctl user.max_user_namespaces > 0)",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))
         }
     }
 
+    /// Lets jobs read `dir` (at the same path).
+    pub fn expose(&mut self, dir: PathBuf) {
+        if !self.binds.iter().any(|(d, _)| *d == dir) {
+            self.binds.push((dir.clone(), dir));
+        }
+    }
+
+    /// Caps the size of a job's private /tmp.
+    pub fn set_tmp_size(&mut self, bytes: u64) {
+        self.tmp_bytes = bytes;
+    }
+
+    /// Where `path` (outside) is inside the sandbox: toolchains appear at neutral paths.
+    fn inside(&self, path: &Path) -> PathBuf {
+        self.binds
+            .iter()
+            .find_map(|(out, inside)| path.strip_prefix(out).ok().map(|rest| inside.join(rest)))
+            .unwrap_or_else(|| path.to_path_buf())
+    }
+
     /// `program args` as run inside the sandbox, with only `dir` writable and `env` set (on
-    /// top of PATH, HOME = `dir`, TMPDIR = /tmp, LANG).
+    /// top of PATH, HOME = `dir`, TMPDIR = /tmp, LANG), through the dropper with `caps`.
     pub fn wrap(
         &self,
         program: &Path,
         args: &[OsString],
         dir: &Path,
         env: &[(String, OsString)],
+        caps: JobCaps,
     ) -> (PathBuf, Vec<OsString>) {
         let mut a: Vec<OsString> = Vec::new();
-        let mut push = |xs: &[&std::ffi::OsStr]| a.extend(xs.iter().map(|x| x.to_os_string()));
+        // bubblewrap (as root) makes the folders above a mount point 0700: the job's uid could
+        // not pass through them, so they are made first, 0755, once each.
+        let mut made: Vec<PathBuf> = vec!["/".into(), "/tmp".into()];
+        let mut push = |xs: &[&std::ffi::OsStr]| {
+            if let [op, _, dest] = xs {
+                if ["--ro-bind", "--bind", "--symlink"].iter().any(|o| op == o) {
+                    let above: Vec<&Path> = Path::new(dest).ancestors().skip(1).collect();
+                    for p in above.into_iter().rev() {
+                        if !made.iter().any(|m| m == p) {
+                            made.push(p.to_path_buf());
+                            a.extend(["--perms".into(), "0755".into(), "--dir".into()]);
+                            a.push(p.as_os_str().to_owned());
+                        }
+                    }
+                }
+            }
+            a.extend(xs.iter().map(|x| x.to_os_string()));
+        };
         let d = dir.as_os_str();
-        push(&["--ro-bind".as_ref(), "/".as_ref(), "/".as_ref()]);
-        push(&["--tmpfs".as_ref(), "/tmp".as_ref()]);
-        for e in &self.exposed {
-            push(&["--ro-bind".as_ref(), e.as_os_str(), e.as_os_str()]);
+        // Root (a tmpfs bubblewrap makes) gets /usr, the top-level links into it, some of /etc.
+        push(&["--ro-bind".as_ref(), "/usr".as_ref(), "/usr".as_ref()]);
+        for name in TOP_LEVEL {
+            let host = Path::new("/").join(name);
+            if let Ok(target) = std::fs::read_link(&host) {
+                push(&["--symlink".as_ref(), target.as_os_str(), host.as_os_str()]);
+            } else if host.is_dir() {
+                push(&["--ro-bind".as_ref(), host.as_os_str(), host.as_os_str()]);
+            }
         }
+        for etc in etc_entries() {
+            push(&["--ro-bind".as_ref(), etc.as_os_str(), etc.as_os_str()]);
+        }
+        let tmp = self.tmp_bytes.to_string();
+        push(&[
+            "--perms".as_ref(),
+            "1777".as_ref(),
+            "--size".as_ref(),
+            tmp.as_ref(),
+        ]);
+        push(&["--tmpfs".as_ref(), "/tmp".as_ref()]);
+        for (out, inside) in &self.binds {
+            push(&["--ro-bind".as_ref(), out.as_os_str(), inside.as_os_str()]);
+        }
+        push(&[
+            "--ro-bind".as_ref(),
+            self.dropper.as_os_str(),
+            DROPPER_INSIDE.as_ref(),
+        ]);
         push(&["--bind".as_ref(), d, d]);
         push(&[
             "--dev".as_ref(),
@@ -101,13 +238,18 @@ impl Sandbox {
             "--proc".as_ref(),
             "/proc".as_ref(),
         ]);
-        push(&["--unshare-all".as_ref(), "--die-with-parent".as_ref()]);
-        push(&[
-            "--new-session".as_ref(),
-            "--cap-drop".as_ref(),
-            "ALL".as_ref(),
-        ]);
-        push(&["--clearenv".as_ref(), "--chdir".as_ref(), d]);
+        for unshare in ["ipc", "pid", "net", "uts", "cgroup-try"] {
+            a.push(format!("--unshare-{unshare}").into());
+        }
+        a.extend(["--die-with-parent", "--new-session", "--cap-drop", "ALL"].map(Into::into));
+        if self.privileged {
+            // For the dropper, which gives up uid 0 (and with it these) before the job runs.
+            a.extend(["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"].map(Into::into));
+        } else {
+            let id = jail::JOB_ID.to_string();
+            a.extend(["--unshare-user", "--uid", &id, "--gid", &id].map(Into::into));
+        }
+        a.extend(["--clearenv".into(), "--chdir".into(), "/".into()]);
         let mut set = |k: &str, v: &std::ffi::OsStr| {
             a.extend(["--setenv".into(), k.into(), v.to_os_string()]);
         };
@@ -119,8 +261,14 @@ impl Sandbox {
             set(k, v);
         }
         a.push("--".into());
-        a.push(program.as_os_str().to_os_string());
-        a.extend(args.iter().cloned());
+        a.push(DROPPER_INSIDE.into());
+        a.extend(jail::dropper_args(
+            caps.processes,
+            caps.data,
+            dir,
+            &self.inside(program),
+            args,
+        ));
         (self.bwrap.clone(), a)
     }
 
@@ -139,10 +287,35 @@ impl Sandbox {
 
     pub fn describe(&self) -> String {
         format!(
-            "bubblewrap ({}): read-only system, job folder writable, private /tmp, no network, own PID namespace, cleared environment",
-            self.bwrap.display()
+            "bubblewrap ({}): jobs run as uid and gid {id} ({}) in their own user namespace, no capabilities, no_new_privs; they see /usr, part of /etc, the toolchains and their job folder only (the folder writable), a private /tmp of {} MiB, no network, own PID namespace, cleared environment; {}",
+            self.bwrap.display(),
+            if self.privileged {
+                "outside too"
+            } else {
+                "this server's uid outside"
+            },
+            self.tmp_bytes >> 20,
+            crate::seccomp::describe(),
+            id = jail::JOB_ID,
         )
     }
+}
+
+/// The entries of /etc jobs see ([`ETC`], and the JVM's `/etc/java-*`) that exist here.
+fn etc_entries() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = ETC
+        .iter()
+        .map(|n| Path::new("/etc").join(n))
+        .filter(|p| p.exists())
+        .collect();
+    if let Ok(entries) = std::fs::read_dir("/etc") {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with("java-") {
+                v.push(e.path());
+            }
+        }
+    }
+    v
 }
 
 fn find_on_path(name: &str) -> Option<PathBuf> {

@@ -46,9 +46,17 @@ pub struct ServeArgs {
     /// Lines of output in one answer (all streams together).
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub max_output_lines: usize,
-    /// Processes a job may have at once (enforced where control groups are available).
+    /// Processes and threads a job may have at once (an rlimit in the job's own user
+    /// namespace, and a control group's cap where available).
     #[arg(long, value_name = "N", default_value_t = 256)]
     pub max_processes: u64,
+    /// What a job may write in its folder, in MiB (a tmpfs of that size when the server runs
+    /// as root; else each file is capped at that size); also the size of its private /tmp.
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    pub max_job_disk: u64,
+    /// Cap jobs with rlimits only, not control groups (for testing what holds without them).
+    #[arg(long)]
+    pub no_cgroups: bool,
     /// tcc's coverage build (scripts/build-tcc.sh), offered as the compiler `tcc` whose answers
     /// carry the compile's coverage (default: target/tcc/build of the project, when built).
     #[arg(long, value_name = "DIR")]
@@ -78,7 +86,8 @@ pub fn run(args: ServeArgs) -> i32 {
     l.output_lines = args.max_output_lines.max(1);
     l.processes = args.max_processes.max(8);
     l.unsafe_no_sandbox = args.unsafe_no_sandbox;
-    confine(l);
+    l.job_disk = args.max_job_disk.max(1) << 20;
+    confine(l, !args.no_cgroups);
     l.body_bytes = args.max_body << 10;
     l.allow_execute = !args.no_execute;
     opts.allow_any_origin = args.allow_origin.iter().any(|o| o == "*");
@@ -95,8 +104,8 @@ pub fn run(args: ServeArgs) -> i32 {
     }
 }
 
-/// Jobs see the system read-only but get a private /tmp: a tcc build under /tmp (a checkout
-/// there) is bound into it, read-only.
+/// Jobs see only what compilers need: a tcc build (in a checkout they do not see) is bound
+/// into their view, read-only.
 fn expose_tcc(tcc: Option<&Path>, l: &mut crate::server::Limits) {
     let (Some(dir), Some(sandbox)) = (tcc.and_then(|d| d.canonicalize().ok()), l.sandbox.as_mut())
     else {
@@ -109,12 +118,16 @@ fn expose_tcc(tcc: Option<&Path>, l: &mut crate::server::Limits) {
 
 /// Finds the sandbox and control groups, says at start what jobs run in, and sweeps the job
 /// folders of servers that were killed.
-fn confine(l: &mut crate::server::Limits) {
+fn confine(l: &mut crate::server::Limits, use_cgroups: bool) {
     let swept = crate::server::compile::sweep_stale_job_folders();
     if swept > 0 {
         println!("whittle serve: removed {swept} job folder(s) left by servers that were killed");
     }
-    match crate::sandbox::Sandbox::detect() {
+    let sandbox = crate::sandbox::Sandbox::detect().and_then(|mut s| {
+        s.set_tmp_size(l.job_disk);
+        s.check_jail().map(|()| s)
+    });
+    match sandbox {
         Ok(sandbox) => {
             eprintln!("whittle serve: sandbox: {}", sandbox.describe());
             l.sandbox = Some(Arc::new(sandbox));
@@ -126,10 +139,22 @@ fn confine(l: &mut crate::server::Limits) {
             "whittle serve: no sandbox: {why}. Compile jobs are refused; fix that, or start with --unsafe-no-sandbox to run them unconfined"
         ),
     }
-    match crate::sandbox::Cgroups::detect() {
+    let disk = match crate::jail::disk_cap_works(&std::env::temp_dir()) {
+        Ok(()) => format!("a job folder is a tmpfs of {} MiB", l.job_disk >> 20),
+        Err(why) => format!(
+            "job folders have no size cap ({why}): each file a job writes is capped at {} MiB",
+            crate::process::FILE_SIZE_LIMIT >> 20
+        ),
+    };
+    let cgroups = if use_cgroups {
+        crate::sandbox::Cgroups::detect()
+    } else {
+        Err("--no-cgroups".into())
+    };
+    match cgroups {
         Ok(cgroups) => {
             eprintln!(
-                "whittle serve: limits: {}, {} MiB and {} processes a job",
+                "whittle serve: limits: {}, {} MiB and {} processes a job; {disk}",
                 cgroups.describe(),
                 l.memory_bytes >> 20,
                 l.processes
@@ -137,7 +162,10 @@ fn confine(l: &mut crate::server::Limits) {
             l.cgroups = Some(Arc::new(cgroups));
         }
         Err(why) => eprintln!(
-            "whittle serve: limits: no control groups ({why}): memory is an address-space limit for compilers and programs, node and java get a heap limit, sanitizer builds none; processes are not capped"
+            "whittle serve: limits: no control groups ({why}): {} processes and threads a job (RLIMIT_NPROC in its own user namespace); memory is capped per process, at {} MiB of address space for compilers and programs, {} MiB of data (RLIMIT_DATA) for node and java, which also get a heap limit, and resident memory (the sanitizers' hard_rss_limit_mb) for sanitizer builds' programs; {disk}",
+            l.processes,
+            l.memory_bytes >> 20,
+            l.memory_bytes >> 20,
         ),
     }
 }

@@ -128,13 +128,8 @@ pub fn run(job: Job) -> Result<Value, String> {
         .mode(0o700)
         .create(&parent)
         .map_err(|e| format!("could not make {}: {e}", parent.display()))?;
-    // 0700: no other user reads or writes a job.
-    let private = std::os::unix::fs::PermissionsExt::from_mode(0o700);
-    let dir = tempfile::Builder::new()
-        .prefix("job-")
-        .permissions(private)
-        .tempdir_in(&parent)
-        .map_err(|e| format!("could not make a job folder in {}: {e}", parent.display()))?;
+    // 0700: no other user reads or writes a job; a tmpfs of --max-job-disk when we are root.
+    let dir = crate::jail::JobFolder::new(&parent, job.limits.job_disk)?;
     let mut ctx = Ctx {
         job: &job,
         dir: dir.path().to_path_buf(),
@@ -184,6 +179,7 @@ pub fn stop_jobs() {
 
 /// Removes this server's job folders (on SIGINT and SIGTERM, after its jobs were killed).
 pub fn remove_job_folders() {
+    crate::jail::unmount_under(&jobs_folder());
     let _ = std::fs::remove_dir_all(jobs_folder());
     crate::sandbox::remove_server_cgroups();
 }
@@ -204,6 +200,9 @@ pub fn sweep_stale_job_folders() -> usize {
             continue;
         };
         let alive = Path::new("/proc").join(pid.to_string()).exists();
+        if !alive {
+            crate::jail::unmount_under(&e.path());
+        }
         if !alive && std::fs::remove_dir_all(e.path()).is_ok() {
             swept += 1;
         }
@@ -258,6 +257,19 @@ impl Ctx<'_> {
         spec.cancel = self.job.cancel.clone();
         spec.cpu_seconds = Some(limits.job_timeout.as_secs() + 1);
         spec.confinement = self.confinement();
+        spec.data = self.data_limit(address_space);
+        if limits.cgroups.is_none() && spec.data.is_none() {
+            // A sanitizer build's program: its runtime enforces a resident-memory cap.
+            let cap = format!("hard_rss_limit_mb={}", limits.memory_bytes >> 20);
+            for var in [
+                "ASAN_OPTIONS",
+                "LSAN_OPTIONS",
+                "MSAN_OPTIONS",
+                "TSAN_OPTIONS",
+            ] {
+                env.push((var.into(), cap.clone().into()));
+            }
+        }
         if limits.sandbox.is_none() {
             env.push(("TMPDIR".into(), self.dir.clone().into_os_string()));
         }
@@ -293,6 +305,19 @@ impl Ctx<'_> {
         }
     }
 
+    /// `RLIMIT_DATA` where no control group caps memory: the step's address-space limit, and
+    /// the job's memory for node and the JVM (which get no address-space limit); none for a
+    /// sanitizer build's program (its shadow memory is terabytes of private mappings; its
+    /// runtime's hard_rss_limit_mb caps it instead).
+    fn data_limit(&self, address_space: Option<u64>) -> Option<u64> {
+        let limits = &self.job.limits;
+        if limits.cgroups.is_some() {
+            return None;
+        }
+        address_space.or(matches!(self.job.compiler.kind, Kind::Node | Kind::Javac)
+            .then_some(limits.memory_bytes))
+    }
+
     /// Runs a compiler (messages cleaned up, memory-limited unless `address_space` says not).
     fn compile(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Outcome {
         self.compile_with_env(program, args, address_space, Vec::new())
@@ -315,6 +340,7 @@ impl Ctx<'_> {
     fn subfolder(&self, name: &str) -> Result<PathBuf, String> {
         let dir = self.dir.join(name);
         std::fs::create_dir(&dir).map_err(|e| format!("could not make {}: {e}", dir.display()))?;
+        crate::jail::give_to_job(&dir)?;
         Ok(dir)
     }
 
@@ -881,8 +907,7 @@ fn javac(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let names = source_facts::java_names(&ctx.job.source);
     ctx.write_source(&format!("{}.java", names.file_stem))?;
     let src = ctx.source_name.clone();
-    std::fs::create_dir_all(ctx.dir.join("classes"))
-        .map_err(|e| format!("could not make the classes folder: {e}"))?;
+    ctx.subfolder("classes")?;
     let heap = format!("-Xmx{}m", ctx.heap_mib());
     // The JVM reserves more address space than RLIMIT_AS would allow, so it gets -Xmx instead;
     // javac and javap start faster with the client compiler and no perf data file.

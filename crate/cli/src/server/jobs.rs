@@ -19,8 +19,10 @@ pub struct Limits {
     /// else `RLIMIT_AS` for compilers and compiled programs. Node and the JVM also get a heap
     /// limit of half of it.
     pub memory_bytes: u64,
-    /// Processes a job may have at once (with control groups).
+    /// Processes (and threads) a job may have at once.
     pub processes: u64,
+    /// Bytes a job may write into its folder (a tmpfs of that size when the server is root).
+    pub job_disk: u64,
     /// Bytes of output in one answer (all streams and the asm together); `truncated` past it.
     pub output_bytes: usize,
     /// Lines of output in one answer, likewise.
@@ -49,6 +51,7 @@ impl Default for Limits {
             job_timeout: Duration::from_secs(20),
             memory_bytes: 2 << 30,
             processes: 256,
+            job_disk: 256 << 20,
             output_bytes: 1 << 20,
             output_lines: 20_000,
             max_jobs: cores,
