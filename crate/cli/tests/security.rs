@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
   if (fork() == 0) {
     setsid();
     if (fork() == 0) {
-      prctl(PR_SET_NAME, "whittle-daemon");
+      prctl(PR_SET_NAME, argv[4]);
       sleep(30);
       FILE *late = fopen(argv[3], "w");
       if (late) fclose(late);
@@ -140,13 +140,20 @@ int main(int argc, char **argv) {
 }
 "#;
 
+/// This test's daemon's name: its own, so other programs on the machine never count.
+fn daemon_name() -> String {
+    format!("wd-{}", std::process::id())
+}
+
+/// Processes with this test's daemon's name.
 fn daemons() -> usize {
+    let name = daemon_name();
     std::fs::read_dir("/proc")
         .unwrap()
         .flatten()
         .filter(|e| {
             std::fs::read_to_string(e.path().join("comm"))
-                .is_ok_and(|c| c.trim() == "whittle-daemon")
+                .is_ok_and(|c| c.trim() == name)
         })
         .count()
 }
@@ -161,6 +168,7 @@ fn a_program_is_contained_in_its_sandbox() {
         out.path().join("pwned").display().to_string(),
         s.port.to_string(),
         out.path().join("late").display().to_string(),
+        daemon_name(),
     ];
     let v = s
         .compile(
