@@ -117,6 +117,83 @@ function makeCppStl({ dir }) {
   };
 }
 
+/**
+ * Our inventory.cpp through g++ -E -P: 1.6 MB of libstdc++ (containers, algorithms, streams)
+ * without line markers, the size of what C++ bug reports attach.
+ */
+function makeCppLarge({ dir }) {
+  const work = temporaryFolder();
+  copyFileSync(join(PROGRAMS, 'inventory.cpp'), join(work, 'inventory.cpp'));
+  run('g++', ['-std=c++17', '-E', '-P', 'inventory.cpp', '-o', join(dir, 'input.cpp')], { cwd: work });
+  rmSync(work, { recursive: true, force: true });
+  const regex = "comparison of integer expressions of different signedness: 'int' and 'std::vector<std::__cxx11::basic_string<char> >::size_type'";
+  return {
+    language: 'cpp',
+    file: 'input.cpp',
+    compiler: 'g++ -std=c++17 -Wall -fsyntax-only',
+    regex,
+    origin: "scripts/bench/programs/inventory.cpp (ours) preprocessed by this machine's g++ -std=c++17 -E -P",
+    about: 'an inventory report over map, vector, set, unordered_map, streams and algorithms; -Wsign-compare at a loop comparing an int with a vector of strings\' size()',
+    check: {
+      comment: 'Interesting iff g++ accepts input.cpp and still prints the -Wsign-compare warning below.',
+      command: 'g++ -std=c++17 -Wall -fsyntax-only input.cpp',
+      regexes: [regex],
+    },
+  };
+}
+
+/** Programs csmith makes for the large C case, and the one whose warning is the property. */
+const CSMITH_PROGRAMS = 160;
+const CSMITH_WITNESS = 97;
+
+/**
+ * 160 csmith programs (seeds 1..160) in one preprocessed C file of about 10 MB: csmith's
+ * runtime once, then each program with its globals, functions, types, locals and main renamed
+ * `pN_...`. The property is a gcc -Wall warning that names a symbol of program 97 only.
+ */
+function makeCLarge({ dir }) {
+  const include = findCsmithInclude();
+  const work = temporaryFolder();
+  writeFileSync(join(work, 'runtime.c'), '#include "csmith.h"\n');
+  const parts = [run('gcc', ['-E', '-P', `-I${include}`, 'runtime.c'], { cwd: work })];
+  for (let seed = 1; seed <= CSMITH_PROGRAMS; seed++) {
+    const file = join(work, `p${seed}.c`);
+    run('csmith', ['--seed', String(seed), '--max-funcs', '6', '--no-packed-struct', '-o', file]);
+    const body = readFileSync(file, 'utf8').split('#include "csmith.h"').at(-1);
+    parts.push(body.replace(/\b(g_\d+|func_\d+|l_\d+|p_\d+|S\d+|U\d+|main)\b/g, `p${seed}_$1`));
+  }
+  rmSync(work, { recursive: true, force: true });
+  writeFileSync(join(dir, 'input.c'), parts.join('\n'));
+  // The first warning of gcc -Wall that names one of program 97's symbols.
+  const r = spawnSync('gcc', ['-Wall', '-fsyntax-only', 'input.c'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, LC_ALL: 'C' } });
+  const prefix = `p${CSMITH_WITNESS}_`;
+  const line = (r.stderr ?? '').split('\n').find((l) => /warning: /.test(l) && l.includes(`'${prefix}`));
+  if (!line) throw new Error(`gcc -Wall printed no warning naming a symbol of program ${CSMITH_WITNESS}`);
+  const message = line.slice(line.indexOf('warning: '));
+  const regex = message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return {
+    language: 'c',
+    file: 'input.c',
+    compiler: 'gcc -Wall -fsyntax-only',
+    regex,
+    origin: `csmith ${CSMITH_PROGRAMS} programs (seeds 1..${CSMITH_PROGRAMS}, --max-funcs 6 --no-packed-struct), preprocessed and concatenated with renamed symbols`,
+    about: `ten megabytes of C; one gcc -Wall warning of program ${CSMITH_WITNESS} among thousands`,
+    check: {
+      comment: `Interesting iff gcc accepts input.c and still prints this warning of program ${CSMITH_WITNESS}.`,
+      command: 'gcc -Wall -fsyntax-only input.c',
+      regexes: [regex],
+      seconds: 60,
+    },
+  };
+}
+
+/** The folder holding csmith.h. */
+function findCsmithInclude() {
+  const found = ['/usr/include/csmith', '/usr/include/csmith-2.3.0', '/usr/local/include/csmith'].find((d) => existsSync(join(d, 'csmith.h')));
+  if (!found) throw new Skip('csmith.h not found (apt-get install csmith libcsmith-dev)');
+  return found;
+}
+
 /** rustc's check, as a lib to metadata only (no codegen, no main needed). */
 function rustCheck(comment, regex, lints = []) {
   return {
@@ -264,6 +341,8 @@ const MAKERS = [
   { name: 'js-acorn', needs: ['node', 'npm', 'tar'], make: makeJsAcorn },
   { name: 'java-lint', needs: ['apt-get', 'tar'], make: makeJavaLint },
   { name: 'rust-crate-module', needs: ['rustc'], make: makeRustCrateModule },
+  { name: 'cpp-large-stl', needs: ['g++'], make: makeCppLarge },
+  { name: 'c-large-csmith', needs: ['gcc', 'csmith'], make: makeCLarge },
 ];
 
 /** Names of the cases this module can make. */
