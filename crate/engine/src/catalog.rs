@@ -1,9 +1,9 @@
-//! The names a user may give: strategies, languages, and a generator's alignment and trace
-//! strategies, with the messages for a wrong one. Help texts and errors in every shell come
+//! The names a user may give: strategies, passes, languages, and a generator's alignment and
+//! trace strategies, with the messages for a wrong one. Help texts and errors in every shell come
 //! from here.
 
 use crate::generator::{Align, TraceStrategy};
-use crate::reduce::Strategy;
+use crate::reduce::{PassKind, Strategy, PASSES};
 use crate::Lang;
 
 /// `a, b, c or d`.
@@ -18,6 +18,29 @@ fn either(names: &[&str]) -> String {
 /// The strategies, for help texts: `perses, hdd, ddmin-lines or ddmin-tokens`.
 pub fn strategy_names() -> String {
     either(&Strategy::ALL.map(Strategy::name))
+}
+
+/// The passes, for help texts and errors: `comments, perses, ... or update`.
+pub fn pass_names() -> String {
+    either(&PASSES.iter().map(|p| p.name).collect::<Vec<_>>())
+}
+
+pub fn pass(name: &str) -> Result<PassKind, String> {
+    PassKind::from_name(name).ok_or_else(|| {
+        format!(
+            "unknown pass `{name}`: use {} (`whittle reduce --list-passes` says what each does)",
+            pass_names()
+        )
+    })
+}
+
+/// Passes to skip, from names separated by commas or spaces (`rename, types`).
+pub fn skipped_passes(names: &str) -> Result<Vec<PassKind>, String> {
+    names
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|n| !n.is_empty())
+        .map(pass)
+        .collect()
 }
 
 /// The languages, for help texts: `c, cpp, rust, javascript or java`.
@@ -79,5 +102,26 @@ mod tests {
             "unknown trace strategy `bfs`: use hdd or ddmin"
         );
         assert_eq!(lang("c++"), Ok(Lang::Cpp));
+    }
+
+    #[test]
+    fn passes_by_name_and_an_unknown_one_refused_with_the_list() {
+        assert_eq!(
+            skipped_passes(" rename,types  local,"),
+            Ok(vec![PassKind::Rename, PassKind::Types, PassKind::Local])
+        );
+        assert_eq!(skipped_passes(""), Ok(vec![]));
+        let err = skipped_passes("rename, renames").unwrap_err();
+        assert!(
+            err.starts_with("unknown pass `renames`: use comments, perses, hdd,"),
+            "{err}"
+        );
+        for p in PASSES {
+            assert!(err.contains(p.name), "{err} lacks {}", p.name);
+        }
+        assert!(
+            err.contains(" or update (`whittle reduce --list-passes`"),
+            "{err}"
+        );
     }
 }
