@@ -34,6 +34,55 @@ pub fn pass(name: &str) -> Result<PassKind, String> {
     })
 }
 
+/// Where a pass runs: `perses: fine, coarse`, strategies alike joined (`all: every`).
+fn rounds_of(pass: PassKind) -> String {
+    let mut groups: Vec<(Vec<&str>, Vec<&str>)> = Vec::new();
+    for strategy in Strategy::ALL {
+        let rounds = strategy.rounds_of(pass);
+        if rounds.is_empty() {
+            continue;
+        }
+        match groups.iter_mut().find(|(r, _)| *r == rounds) {
+            Some((_, names)) => names.push(strategy.name()),
+            None => groups.push((rounds, vec![strategy.name()])),
+        }
+    }
+    let group = |(rounds, names): &(Vec<&str>, Vec<&str>)| {
+        let who = match names.len() == Strategy::ALL.len() {
+            true => "all".to_string(),
+            false => names.join(", "),
+        };
+        format!("{who}: {}", rounds.join(", "))
+    };
+    groups.iter().map(group).collect::<Vec<_>>().join("; ")
+}
+
+/// The passes as a table: name, where each runs, what it does (`whittle reduce --list-passes`).
+pub fn pass_table() -> String {
+    let rows: Vec<[String; 3]> = PASSES
+        .iter()
+        .map(|p| [p.name.to_string(), rounds_of(p.kind), p.about.to_string()])
+        .collect();
+    let head = ["PASS", "ROUNDS (by strategy)", "WHAT IT DOES"].map(String::from);
+    let width = |i: usize| {
+        rows.iter()
+            .chain([&head])
+            .map(|r| r[i].len())
+            .max()
+            .unwrap_or(0)
+    };
+    let (w0, w1) = (width(0), width(1));
+    let mut out = String::new();
+    for [name, rounds, about] in [&head].into_iter().chain(&rows) {
+        out += &format!("{name:w0$}  {rounds:w1$}  {about}\n");
+    }
+    out +=
+        "\nRounds: coarse ones first (only big deletions), then fine ones until none changes the \
+            program; a stalled round is a fine one where nothing else made progress; the finale \
+            runs once, at the end. `--skip-pass NAME` leaves a pass out.\n";
+    out
+}
+
 /// Passes to skip, from names separated by commas or spaces (`rename, types`).
 pub fn skipped_passes(names: &str) -> Result<Vec<PassKind>, String> {
     names
@@ -102,6 +151,24 @@ mod tests {
             "unknown trace strategy `bfs`: use hdd or ddmin"
         );
         assert_eq!(lang("c++"), Ok(Lang::Cpp));
+    }
+
+    #[test]
+    fn the_pass_table_has_a_row_for_each_pass() {
+        let table = pass_table();
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[0].starts_with("PASS "), "{table}");
+        for (p, line) in PASSES.iter().zip(&lines[1..]) {
+            assert!(line.starts_with(&format!("{} ", p.name)), "{line}");
+            assert!(line.ends_with(p.about), "{line}");
+        }
+        let row = |name: &str| *lines.iter().find(|l| l.starts_with(name)).unwrap();
+        assert!(row("comments ").contains("all: every "), "{table}");
+        assert!(
+            row("error-regions ").contains("perses: fine, coarse "),
+            "{table}"
+        );
+        assert!(row("format ").contains("perses: finale "), "{table}");
     }
 
     #[test]
