@@ -76,10 +76,9 @@ pub fn pass_table() -> String {
     for [name, rounds, about] in [&head].into_iter().chain(&rows) {
         out += &format!("{name:w0$}  {rounds:w1$}  {about}\n");
     }
-    out +=
-        "\nRounds: coarse ones first (only big deletions), then fine ones until none changes the \
-            program; a stalled round is a fine one where nothing else made progress; the finale \
-            runs once, at the end. `--skip-pass NAME` leaves a pass out.\n";
+    out += "\nRounds: coarse ones first (only big deletions), then fine ones until none changes\n\
+         the program. A stalled round is a fine one where nothing else made progress; the\n\
+         finale runs once, at the end. `--skip-pass NAME` leaves a pass out.\n";
     out
 }
 
