@@ -59,7 +59,7 @@ export class Reduction {
     this.pair = mode === 'pair';
     this.generator = mode === 'generator';
     let Reducer = this.pair ? this.engine.PairReducer : this.engine.Reducer;
-    const passes = { strategy, skipPasses };
+    const passes = skipPasses ? { strategy, skipPasses } : { strategy };
     let args = [this.pair ? { lang, seed, variant, ...passes } : { lang, text: variant, ...passes }];
     if (this.generator) {
       try {
