@@ -129,3 +129,14 @@ test('a Reducer says what is wrong with its input', () => {
   const [q] = r.next(1);
   assert.throws(() => r.report(q.id, 'maybe'), /unknown verdict `maybe`/);
 });
+
+test('skipped passes are left out, and an unknown one is refused with the valid names', () => {
+  const r = new engine.Reducer({ lang: 'c', text: PROGRAM, skipPasses: 'rename, types' });
+  drive(r, 2, (q) => hasFoo(q.text));
+  const passes = r.stats().passes.map((p) => p.pass);
+  assert.ok(passes.includes('perses') && !passes.includes('rename') && !passes.includes('types'), String(passes));
+  assert.throws(
+    () => new engine.Reducer({ lang: 'c', text: PROGRAM, skipPasses: 'renames' }),
+    /unknown pass `renames`: use comments, perses, .* or update/,
+  );
+});

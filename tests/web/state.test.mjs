@@ -70,6 +70,9 @@ test("the form's values: the shown side's property, and k following the endpoint
   assert.equal(t.seedProperty.regex, 'error');
   assert.equal(t.property.regex, s.property.regex);
   assert.equal(t.strategy, 'hdd');
+  assert.equal(S.applyForm(s, { ...form, skipPasses: 'rename, types' }, 'seed').skipPasses, 'rename, types');
+  assert.equal(S.reduceConfig(S.applyForm(s, { ...form, skipPasses: 'rename' }, 'seed'), 'c').skipPasses, 'rename');
+  assert.equal(S.withDefaults({}).skipPasses, '', 'an older link skips nothing');
   assert.equal(t.settings.k, S.defaultK('ce'), 'k follows the endpoint');
   assert.equal(t.compiler, s.compiler, 'an empty compiler list keeps the chosen compiler');
   // A k the person chose stays when the endpoint changes.
@@ -97,6 +100,7 @@ test("a link's recording applies until an edit changes what it reduced", () => {
   assert.equal(S.linkAfterEdit(link, state, S.setSettings(state, { k: 5 })), link);
   assert.equal(S.linkAfterEdit(link, state, S.setText(state, 'variant', PROGRAM)), null);
   assert.equal(S.linkAfterEdit(link, state, { ...state, strategy: 'hdd' }), null);
+  assert.equal(S.linkAfterEdit(link, state, { ...state, skipPasses: 'rename' }), null, 'skipped passes change the run');
   assert.equal(S.linkAfterEdit(link, state, S.setMode(state, 'pair')), null);
   const shared = S.shareableState(state, { link });
   assert.equal(shared.verdicts, '011');

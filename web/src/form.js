@@ -8,6 +8,7 @@ export function writeForm(state, propSide = 'variant') {
   $('mode').value = state.mode;
   $('lang').value = state.lang;
   $('strategy').value = state.strategy;
+  $('skip-passes').value = state.skipPasses;
   $('endpoint').value = state.endpoint.kind;
   $('ce-base').value = state.endpoint.base ?? '';
   $('flags').value = state.flags;
@@ -41,6 +42,7 @@ export function readForm() {
     mode: $('mode').value,
     lang: $('lang').value,
     strategy: $('strategy').value,
+    skipPasses: $('skip-passes').value.trim(),
     endpoint: { kind: $('endpoint').value, base: $('ce-base').value.trim() },
     compiler: $('compiler').value,
     flags: $('flags').value,

@@ -5,7 +5,7 @@
 // only after its variant passed); this loop owns all the waiting, retrying and pausing. A
 // replay takes its verdicts from a recording instead and needs no endpoint.
 //
-// config: {mode: 'single' | 'pair' | 'generator', lang, variant, seed?, strategy, k, property,
+// config: {mode: 'single' | 'pair' | 'generator', lang, variant, seed?, strategy, skipPasses, k, property,
 //          seedProperty?, generator?, witness?, endpoint, ...}: property is the variant's (the
 //          one program's); a pair with witness.autoSeed tests its seed with compilesWithout
 //          (property.js) instead of seedProperty. In generator mode the engine's GeneratorReducer re-runs the generator
@@ -55,11 +55,12 @@ export class Reduction {
   }
 
   async start() {
-    const { lang, variant, seed, strategy, mode } = this.config;
+    const { lang, variant, seed, strategy, skipPasses, mode } = this.config;
     this.pair = mode === 'pair';
     this.generator = mode === 'generator';
     let Reducer = this.pair ? this.engine.PairReducer : this.engine.Reducer;
-    let args = [this.pair ? { lang, seed, variant, strategy } : { lang, text: variant, strategy }];
+    const passes = skipPasses ? { strategy, skipPasses } : { strategy };
+    let args = [this.pair ? { lang, seed, variant, ...passes } : { lang, text: variant, ...passes }];
     if (this.generator) {
       try {
         const module = await loadGenerator(this.config.generator.source);

@@ -56,6 +56,7 @@ export function defaultState() {
     variant: SAMPLE_PROGRAM, // the program, or a pair's variant
     seed: SAMPLE_SEED, // pair mode only
     strategy: 'perses',
+    skipPasses: '', // passes the strategy leaves out, by name: 'rename, types'
     endpoint: { kind: 'whittle', base: '' },
     compiler: '',
     flags: '-O2 -Wall',
@@ -105,14 +106,17 @@ export const usesGenerator = (state) => isGenerator(state);
 /** Whether acting on the state runs JavaScript it carries (a property or a generator). */
 export const runsCode = (state) => usesJs(state) || usesGenerator(state);
 
-/** Runs are comparable (their verdicts replay) when mode, programs, language and strategy match
+/** Runs are comparable (their verdicts replay) when mode, programs, language, strategy and
+ *  skipped passes match
  *  (in generator mode: the generator, its seed and its settings). */
 export const runKey = (state) => {
   if (isGenerator(state)) {
     const g = state.generator;
     return JSON.stringify([state.mode, g.source, String(g.seed ?? ''), g.align, g.trace]);
   }
-  return JSON.stringify([state.mode, state.variant, isPair(state) ? state.seed : null, state.lang, state.strategy]);
+  const key = [state.mode, state.variant, isPair(state) ? state.seed : null, state.lang, state.strategy];
+  // Without skipped passes the key is as it was before they existed: stored runs still match.
+  return JSON.stringify(state.skipPasses ? [...key, state.skipPasses] : key);
 };
 
 // --- changing the state ----------------------------------------------------------------------
@@ -138,7 +142,7 @@ export function generatorSeed(seed, moduleSeed) {
 }
 
 /**
- * The settings form's values over `state`: `form` holds mode, lang, strategy, endpoint,
+ * The settings form's values over `state`: `form` holds mode, lang, strategy, skipPasses, endpoint,
  * compiler, flags, execute, settings and the property it shows, which is side `propSide`'s.
  */
 export function applyForm(state, form, propSide) {
@@ -419,6 +423,7 @@ export function reduceConfig(state, lang) {
     variant: state.variant,
     seed: isPair(state) ? state.seed : undefined,
     strategy: state.strategy,
+    skipPasses: state.skipPasses,
     k: state.settings.k,
     generator: isGenerator(state) ? { ...state.generator } : undefined,
     witness: isWitness(state) || autoSeeded(state) ? { ...state.witness } : undefined,

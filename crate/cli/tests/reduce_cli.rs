@@ -406,3 +406,67 @@ fn files_with_one_stem_save_apart() {
         assert!(text.contains(marker), "{f}: {text}");
     }
 }
+
+#[test]
+fn passes_are_listed_and_skipped_by_name() {
+    let dir = scratch("skip-pass");
+    let out = whittle(&dir, &["reduce", "--list-passes"]);
+    assert!(out.status.success(), "{out:?}");
+    let list = String::from_utf8_lossy(&out.stdout);
+    let row = |name: &str| list.lines().find(|l| l.starts_with(&format!("{name} ")));
+    assert!(
+        row("rename").is_some_and(|r| r.contains("perses: every")),
+        "{list}"
+    );
+    assert!(
+        row("error-regions").is_some_and(|r| r.contains("perses: fine, coarse")),
+        "{list}"
+    );
+    assert!(
+        row("comments").is_some_and(|r| r.contains("deletes comments")),
+        "{list}"
+    );
+
+    // An unknown name: refused with the valid ones, before anything is written.
+    script(&dir, "grep -q '= 42' input.c");
+    let run = |skip: &[&str]| {
+        let mut args = vec!["reduce", "--test", "./check.sh", "input.c", "-j", "2"];
+        args.extend(["--stats-json", "stats.json"]);
+        args.extend(skip);
+        whittle(&dir, &args)
+    };
+    let out = run(&["--skip-pass", "rename,renames"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unknown pass `renames`: use comments, perses, hdd,")
+            && stderr.contains(" or update"),
+        "{stderr}"
+    );
+    assert!(!dir.join("input.c.orig").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("input.c")).unwrap(),
+        PROGRAM
+    );
+
+    // Comma-separated and repeated: none of them runs, and the names stay.
+    let out = run(&["--skip-pass", "rename,types", "--skip-pass", "local"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result = std::fs::read_to_string(dir.join("input.c")).unwrap();
+    assert!(result.contains("marker = 42"), "{result}");
+    let s = stats(&dir);
+    let names: Vec<&str> = s["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["pass"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"perses"), "{names:?}");
+    for skipped in ["rename", "types", "local"] {
+        assert!(!names.contains(&skipped), "{names:?}");
+    }
+}

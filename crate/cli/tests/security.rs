@@ -151,10 +151,7 @@ fn daemons() -> usize {
     std::fs::read_dir("/proc")
         .unwrap()
         .flatten()
-        .filter(|e| {
-            std::fs::read_to_string(e.path().join("comm"))
-                .is_ok_and(|c| c.trim() == name)
-        })
+        .filter(|e| std::fs::read_to_string(e.path().join("comm")).is_ok_and(|c| c.trim() == name))
         .count()
 }
 

@@ -1,9 +1,9 @@
-//! The names a user may give: strategies, languages, and a generator's alignment and trace
-//! strategies, with the messages for a wrong one. Help texts and errors in every shell come
+//! The names a user may give: strategies, passes, languages, and a generator's alignment and
+//! trace strategies, with the messages for a wrong one. Help texts and errors in every shell come
 //! from here.
 
 use crate::generator::{Align, TraceStrategy};
-use crate::reduce::Strategy;
+use crate::reduce::{PassKind, Strategy, PASSES};
 use crate::Lang;
 
 /// `a, b, c or d`.
@@ -18,6 +18,77 @@ fn either(names: &[&str]) -> String {
 /// The strategies, for help texts: `perses, hdd, ddmin-lines or ddmin-tokens`.
 pub fn strategy_names() -> String {
     either(&Strategy::ALL.map(Strategy::name))
+}
+
+/// The passes, for help texts and errors: `comments, perses, ... or update`.
+pub fn pass_names() -> String {
+    either(&PASSES.iter().map(|p| p.name).collect::<Vec<_>>())
+}
+
+pub fn pass(name: &str) -> Result<PassKind, String> {
+    PassKind::from_name(name).ok_or_else(|| {
+        format!(
+            "unknown pass `{name}`: use {} (`whittle reduce --list-passes` says what each does)",
+            pass_names()
+        )
+    })
+}
+
+/// Where a pass runs: `perses: fine, coarse`, strategies alike joined (`all: every`).
+fn rounds_of(pass: PassKind) -> String {
+    let mut groups: Vec<(Vec<&str>, Vec<&str>)> = Vec::new();
+    for strategy in Strategy::ALL {
+        let rounds = strategy.rounds_of(pass);
+        if rounds.is_empty() {
+            continue;
+        }
+        match groups.iter_mut().find(|(r, _)| *r == rounds) {
+            Some((_, names)) => names.push(strategy.name()),
+            None => groups.push((rounds, vec![strategy.name()])),
+        }
+    }
+    let group = |(rounds, names): &(Vec<&str>, Vec<&str>)| {
+        let who = match names.len() == Strategy::ALL.len() {
+            true => "all".to_string(),
+            false => names.join(", "),
+        };
+        format!("{who}: {}", rounds.join(", "))
+    };
+    groups.iter().map(group).collect::<Vec<_>>().join("; ")
+}
+
+/// The passes as a table: name, where each runs, what it does (`whittle reduce --list-passes`).
+pub fn pass_table() -> String {
+    let rows: Vec<[String; 3]> = PASSES
+        .iter()
+        .map(|p| [p.name.to_string(), rounds_of(p.kind), p.about.to_string()])
+        .collect();
+    let head = ["PASS", "ROUNDS (by strategy)", "WHAT IT DOES"].map(String::from);
+    let width = |i: usize| {
+        rows.iter()
+            .chain([&head])
+            .map(|r| r[i].len())
+            .max()
+            .unwrap_or(0)
+    };
+    let (w0, w1) = (width(0), width(1));
+    let mut out = String::new();
+    for [name, rounds, about] in [&head].into_iter().chain(&rows) {
+        out += &format!("{name:w0$}  {rounds:w1$}  {about}\n");
+    }
+    out += "\nRounds: coarse ones first (only big deletions), then fine ones until none changes\n\
+         the program. A stalled round is a fine one where nothing else made progress; the\n\
+         finale runs once, at the end. `--skip-pass NAME` leaves a pass out.\n";
+    out
+}
+
+/// Passes to skip, from names separated by commas or spaces (`rename, types`).
+pub fn skipped_passes(names: &str) -> Result<Vec<PassKind>, String> {
+    names
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|n| !n.is_empty())
+        .map(pass)
+        .collect()
 }
 
 /// The languages, for help texts: `c, cpp, rust, javascript or java`.
@@ -79,5 +150,44 @@ mod tests {
             "unknown trace strategy `bfs`: use hdd or ddmin"
         );
         assert_eq!(lang("c++"), Ok(Lang::Cpp));
+    }
+
+    #[test]
+    fn the_pass_table_has_a_row_for_each_pass() {
+        let table = pass_table();
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[0].starts_with("PASS "), "{table}");
+        for (p, line) in PASSES.iter().zip(&lines[1..]) {
+            assert!(line.starts_with(&format!("{} ", p.name)), "{line}");
+            assert!(line.ends_with(p.about), "{line}");
+        }
+        let row = |name: &str| *lines.iter().find(|l| l.starts_with(name)).unwrap();
+        assert!(row("comments ").contains("all: every "), "{table}");
+        assert!(
+            row("error-regions ").contains("perses: fine, coarse "),
+            "{table}"
+        );
+        assert!(row("format ").contains("perses: finale "), "{table}");
+    }
+
+    #[test]
+    fn passes_by_name_and_an_unknown_one_refused_with_the_list() {
+        assert_eq!(
+            skipped_passes(" rename,types  local,"),
+            Ok(vec![PassKind::Rename, PassKind::Types, PassKind::Local])
+        );
+        assert_eq!(skipped_passes(""), Ok(vec![]));
+        let err = skipped_passes("rename, renames").unwrap_err();
+        assert!(
+            err.starts_with("unknown pass `renames`: use comments, perses, hdd,"),
+            "{err}"
+        );
+        for p in PASSES {
+            assert!(err.contains(p.name), "{err} lacks {}", p.name);
+        }
+        assert!(
+            err.contains(" or update (`whittle reduce --list-passes`"),
+            "{err}"
+        );
     }
 }

@@ -69,10 +69,13 @@ pub(crate) fn lang_or_detect(lang: Option<&str>, text: &str) -> Result<Lang, JsE
     }
 }
 
-/// Settings from a config's optional strategy name (default perses).
-pub(crate) fn settings(strategy: Option<&str>) -> Result<Settings, JsError> {
+/// Settings from a config's optional strategy name (default perses) and the names of the
+/// passes it skips (`rename, types`; default none).
+pub(crate) fn settings(strategy: Option<&str>, skip: Option<&str>) -> Result<Settings, JsError> {
+    let js = |e: String| JsError::new(&e);
     Ok(Settings {
-        strategy: catalog::strategy(strategy.unwrap_or("perses")).map_err(|e| JsError::new(&e))?,
+        strategy: catalog::strategy(strategy.unwrap_or("perses")).map_err(js)?,
+        skipped: catalog::skipped_passes(skip.unwrap_or("")).map_err(js)?,
         ..Settings::default()
     })
 }
@@ -167,6 +170,9 @@ struct ReducerConfig {
     text: String,
     #[serde(default)]
     strategy: Option<String>,
+    /// Passes the strategy leaves out, by name: `rename, types`.
+    #[serde(default, rename = "skipPasses")]
+    skip_passes: Option<String>,
     /// Refuse a program the grammar cannot fully parse instead of reducing it tolerantly.
     #[serde(default)]
     strict: bool,
@@ -177,7 +183,7 @@ fn session_from(config: JsValue, recording: Option<Recording>) -> Result<Session
     let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.text)?;
     let settings = Settings {
         strict: cfg.strict,
-        ..settings(cfg.strategy.as_deref())?
+        ..settings(cfg.strategy.as_deref(), cfg.skip_passes.as_deref())?
     };
     match recording {
         None => Session::new(lang, &cfg.text, settings),
@@ -194,7 +200,7 @@ pub struct Reducer {
 
 #[wasm_bindgen]
 impl Reducer {
-    /// `config`: `{lang?, text, strategy?}`. Throws if the text does not parse.
+    /// `config`: `{lang?, text, strategy?, skipPasses?, strict?}`. Throws if the text does not parse.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Reducer, JsError> {
         Ok(Reducer {

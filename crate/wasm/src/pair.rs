@@ -15,12 +15,15 @@ struct PairConfig {
     /// The single-program strategy MinCommonality uses (default perses).
     #[serde(default)]
     strategy: Option<String>,
+    /// Passes MinCommonality leaves out, by name: `rename, types`.
+    #[serde(default, rename = "skipPasses")]
+    skip_passes: Option<String>,
 }
 
 fn session_from(config: JsValue, recording: Option<Recording>) -> Result<PairSession, JsError> {
     let cfg: PairConfig = crate::config(config, "pair reducer")?;
     let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.variant)?;
-    let settings = settings(cfg.strategy.as_deref())?;
+    let settings = settings(cfg.strategy.as_deref(), cfg.skip_passes.as_deref())?;
     match recording {
         None => PairSession::new(lang, &cfg.seed, &cfg.variant, settings),
         Some(r) => PairSession::replay(lang, &cfg.seed, &cfg.variant, settings, r),
@@ -36,7 +39,7 @@ pub struct PairReducer {
 
 #[wasm_bindgen]
 impl PairReducer {
-    /// `config`: `{lang?, seed, variant, strategy?}`. Throws if either program does not parse.
+    /// `config`: `{lang?, seed, variant, strategy?, skipPasses?}`. Throws if either program does not parse.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<PairReducer, JsError> {
         Ok(PairReducer {

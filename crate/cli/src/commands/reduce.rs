@@ -13,7 +13,11 @@ use whittle::{catalog, Side};
 #[derive(clap::Args)]
 pub struct ReduceArgs {
     /// The program to reduce; each new best is written back to it (the original is kept as FILE.orig).
-    pub file: PathBuf,
+    #[arg(required_unless_present = "list_passes")]
+    pub file: Option<PathBuf>,
+    /// Print the passes (name, the rounds each runs in, what it does) and exit.
+    #[arg(long, exclusive = true)]
+    pub list_passes: bool,
     #[command(flatten)]
     pub property: PropertyArgs,
     #[command(flatten)]
@@ -82,6 +86,15 @@ pub struct RunArgs {
     /// No progress line, even on a terminal.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    #[arg(long, value_name = "NAME", value_delimiter = ',', help = skip_pass_help())]
+    pub skip_pass: Vec<String>,
+}
+
+fn skip_pass_help() -> String {
+    format!(
+        "Leave a pass out (repeatable, or NAME,NAME): {} (see --list-passes)",
+        catalog::pass_names()
+    )
 }
 
 fn strategy_help() -> String {
@@ -108,13 +121,23 @@ impl RunArgs {
             strategy: self.strategy()?,
             // A test of the incremental validity check itself: confirm each verdict in full.
             cross_check: std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some(),
+            skipped: self
+                .skip_pass
+                .iter()
+                .map(|n| catalog::pass(n))
+                .collect::<Result<_, _>>()?,
             ..Settings::default()
         })
     }
 }
 
 pub fn run(args: ReduceArgs) -> i32 {
-    match reduce(args) {
+    let Some(file) = args.file.clone() else {
+        // Clap asks for a FILE unless the passes are listed.
+        print!("{}", catalog::pass_table());
+        return 0;
+    };
+    match reduce(args, &file) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("whittle reduce: {e}");
@@ -139,10 +162,10 @@ impl Shell<Single> for SingleShell<'_> {
     }
 }
 
-fn reduce(args: ReduceArgs) -> Result<i32, String> {
+fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     // Read without following a link, with the mode its replacements keep.
-    let crate::files::OwnFile { text, mode } = crate::files::read_own(&args.file)?;
-    let lang = crate::input::pick_lang(args.run.lang.as_deref(), &args.file, &text)?;
+    let crate::files::OwnFile { text, mode } = crate::files::read_own(file)?;
+    let lang = crate::input::pick_lang(args.run.lang.as_deref(), file, &text)?;
     let settings = Settings {
         strict: args.strict,
         implicit_int: !args.no_implicit_int,
@@ -151,20 +174,20 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     };
     let strategy = settings.strategy;
     let property = args.property.property()?;
-    let name = crate::input::file_name(&args.file, "FILE")?;
+    let name = crate::input::file_name(file, "FILE")?;
     let jobs = jobs(args.run.jobs);
     // The clocks start before the parse: parsing the original is the engine's work too.
     let started = Instant::now();
     let (session, parse_cpu) = timed(|| Session::new(lang, &text, settings));
     let mut session = session.map_err(|e| {
-        let refusal = crate::input::unparseable(&args.file, &e);
+        let refusal = crate::input::unparseable(file, &e);
         format!("{refusal} (or drop --strict: whittle then reduces it, adding no syntax error)")
     })?;
     if let Some(note) = coverage_note(&session) {
         eprintln!("whittle reduce: {note}");
     }
 
-    let orig = PathBuf::from(format!("{}.orig", args.file.display()));
+    let orig = PathBuf::from(format!("{}.orig", file.display()));
     // An existing FILE.orig may be the only copy of an earlier run's original: never touched.
     let made_orig = crate::files::keep_original(&orig, &text, mode)?;
     // The session has its own copies: a big input is not held once more.
@@ -180,7 +203,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     );
     let shell = SingleShell {
         name: name.clone(),
-        file: &args.file,
+        file,
     };
     let run = run_tests(
         &mut session,
@@ -195,7 +218,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         Ending::OriginalFails { done, verdict } => {
             eprintln!(
                 "whittle reduce: the original {} is not interesting: the test says {}.",
-                args.file.display(),
+                file.display(),
                 describe(&verdict)
             );
             if !done.output.trim().is_empty() {
@@ -210,11 +233,11 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
         Ending::Interrupted => eprintln!(
             "whittle reduce: interrupted; the best so far ({} tokens) is in {}",
             session.stats().tokens_now,
-            args.file.display()
+            file.display()
         ),
         Ending::Done => {}
     }
-    save(&args.file, session.best())?;
+    save(file, session.best())?;
     let wall = started.elapsed().as_secs_f64();
     let engine = run.engine + parse_cpu;
     let s = session.stats();
@@ -233,7 +256,7 @@ fn reduce(args: ReduceArgs) -> Result<i32, String> {
     }
     eprintln!(
         "whittle reduce: the result is in {} (the original in {})",
-        args.file.display(),
+        file.display(),
         orig.display()
     );
     if let Some(note) = coverage_note(&session) {

@@ -90,6 +90,7 @@ impl Engine<Pair> {
         let subject = Pair {
             parser,
             strategy: settings.strategy,
+            skipped: settings.skipped,
             prog,
             best: [seed.to_string(), variant.to_string()],
             raw: [sr, vr],

@@ -18,9 +18,13 @@ enum PairStep {
 
 /// A round's steps, in PPR's order: the differences first, then each single-program pass
 /// over the seed and then over the variant (which reaches what only the variant has).
-fn steps(strategy: Strategy, round: Round) -> impl Iterator<Item = PairStep> {
+fn steps(
+    strategy: Strategy,
+    round: Round,
+    skipped: &[PassKind],
+) -> impl Iterator<Item = PairStep> + '_ {
     let common = strategy
-        .steps(round)
+        .steps(round, skipped)
         .flat_map(|pass| [Side::Seed, Side::Variant].map(|side| PairStep::Common(pass, side)));
     [PairStep::MinTDiff, PairStep::MinLDiff]
         .into_iter()
@@ -30,6 +34,8 @@ fn steps(strategy: Strategy, round: Round) -> impl Iterator<Item = PairStep> {
 pub struct Pair {
     pub(super) parser: Parser,
     pub(super) strategy: Strategy,
+    /// Passes MinCommonality leaves out.
+    pub(super) skipped: Vec<PassKind>,
     pub(super) prog: PairProgram,
     /// The best seed and variant texts, and their tree-sitter trees.
     pub(super) best: [String; 2],
@@ -70,7 +76,7 @@ impl Subject for Pair {
 
     fn pass(&mut self, i: usize, round: Round) -> Option<PairPass> {
         let coarse = round == Round::Coarse;
-        Some(match steps(self.strategy, round).nth(i)? {
+        Some(match steps(self.strategy, round, &self.skipped).nth(i)? {
             PairStep::MinTDiff => PairPass::min_tdiff(&self.prog),
             PairStep::MinLDiff => PairPass::min_ldiff(&self.prog),
             PairStep::Common(pass, side) => {

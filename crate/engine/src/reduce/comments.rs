@@ -25,10 +25,6 @@ impl Comments {
 }
 
 impl Pass for Comments {
-    fn name(&self) -> &'static str {
-        "comments"
-    }
-
     fn propose(&mut self, _prog: &Program) -> Option<Edit> {
         let set = self.chunks.propose()?;
         let delete = set

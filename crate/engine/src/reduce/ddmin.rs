@@ -80,7 +80,6 @@ impl Chunks {
 /// Plain ddmin over lines or tokens of the program, the baselines.
 #[derive(Clone)]
 pub struct DdminUnits {
-    name: &'static str,
     units: Rc<Vec<Range<TokenId>>>,
     chunks: Chunks,
 }
@@ -106,7 +105,7 @@ impl DdminUnits {
             }
             line_of_prev = Some(line);
         }
-        Self::over("ddmin-lines", units, false)
+        Self::over(units, false)
     }
 
     pub fn tokens(prog: &Program) -> DdminUnits {
@@ -114,7 +113,7 @@ impl DdminUnits {
             .filter(|&t| prog.kept(t) && prog.tree.is_counted(t))
             .map(|t| t..t + 1)
             .collect();
-        Self::over("ddmin-tokens", units, false)
+        Self::over(units, false)
     }
 
     /// Units are the preprocessor's line markers (`# 12 "file.h" 3`), every one tried
@@ -144,14 +143,13 @@ impl DdminUnits {
             }
             units.push(start..t);
         }
-        Self::over("line-markers", units, true)
+        Self::over(units, true)
     }
 
     /// ddmin over `units`; with `may_empty`, deleting them all is tried first.
-    fn over(name: &'static str, units: Vec<Range<TokenId>>, may_empty: bool) -> DdminUnits {
+    fn over(units: Vec<Range<TokenId>>, may_empty: bool) -> DdminUnits {
         let chunks = Chunks::new((0..units.len() as u32).collect(), may_empty);
         DdminUnits {
-            name,
             units: Rc::new(units),
             chunks,
         }
@@ -159,10 +157,6 @@ impl DdminUnits {
 }
 
 impl Pass for DdminUnits {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-
     fn propose(&mut self, _prog: &Program) -> Option<Edit> {
         let set = self.chunks.propose()?;
         Some(Edit::deleting(

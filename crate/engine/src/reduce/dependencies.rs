@@ -70,7 +70,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         .take(MAX_SITES)
         .map(|(_, site)| site)
         .collect();
-    Sites::new("dependencies", sites, edit)
+    Sites::new(sites, edit)
 }
 
 fn edit(prog: &Program, site: &Site) -> Option<Edit> {

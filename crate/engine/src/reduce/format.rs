@@ -30,10 +30,6 @@ fn relayout(prog: &Program, layout: Layout) -> Option<Edit> {
 }
 
 impl Pass for Format {
-    fn name(&self) -> &'static str {
-        "format"
-    }
-
     fn propose(&mut self, prog: &Program) -> Option<Edit> {
         // Once a layout is accepted, the next would only undo it.
         if prog.layout != Layout::Original {

@@ -42,10 +42,6 @@ impl Hdd {
 }
 
 impl Pass for Hdd {
-    fn name(&self) -> &'static str {
-        "hdd"
-    }
-
     fn propose(&mut self, prog: &Program) -> Option<Edit> {
         loop {
             if self.dd.is_none() {

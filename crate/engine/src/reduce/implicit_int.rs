@@ -24,10 +24,7 @@ pub fn pass(prog: &Program) -> Sites<Vec<NodeId>> {
         sites.push(types.clone());
     }
     sites.extend(types.into_iter().map(|t| vec![t]));
-    Sites::new("implicit-int", sites, |prog, types| {
-        Some(deletion_edit(prog, types))
-    })
-    .unparsed()
+    Sites::new(sites, |prog, types| Some(deletion_edit(prog, types))).unparsed()
 }
 
 /// The type node of `n` that may go: `int` in a function definition (whose declaration

@@ -52,7 +52,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
             sites.push(Site { declarator, read });
         }
     }
-    Sites::new("inline", sites, edit)
+    Sites::new(sites, edit)
 }
 
 fn edit(prog: &Program, site: &Site) -> Option<Edit> {

@@ -24,7 +24,7 @@ const MAX_PROGRAM_TOKENS: usize = 400;
 const MAX_SITES: usize = 4000;
 
 pub fn pass(prog: &Program) -> Sites<Vec<TokenId>> {
-    Sites::new("local", sites(prog), edit)
+    Sites::new(sites(prog), edit)
 }
 
 /// The token sets to try deleting: per node (largest first), its proper subsets with at

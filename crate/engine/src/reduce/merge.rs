@@ -78,7 +78,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         }));
     }
     sites.truncate(MAX_SITES);
-    Sites::new("merge", sites, edit)
+    Sites::new(sites, edit)
 }
 
 fn edit(prog: &Program, site: &Site) -> Option<Edit> {

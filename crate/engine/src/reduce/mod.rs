@@ -18,6 +18,7 @@ mod lists;
 mod literals;
 mod local;
 mod merge;
+mod passes;
 mod perses;
 mod rename;
 mod session;
@@ -33,9 +34,10 @@ mod unparsed;
 mod unwrap;
 mod update;
 
+pub use passes::{PassInfo, PassKind, PASSES};
 pub use session::{Engine, HistoryStep, PassStats, Proposal, Stats, Subject};
 pub use single::{Session, Settings, Single, SingleChange};
-pub use strategy::{PassKind, Round, Step, Strategy};
+pub use strategy::{Round, Rounds, Step, Strategy};
 
 use crate::tree::{NodeId, TokenId, Tree};
 use crate::unparse::Substitutions;
@@ -204,7 +206,6 @@ impl Edit {
 /// `accepted` call failed. The session clones a pass's state after each proposal, so state
 /// should be cheap to clone (share the big parts with `Rc`).
 pub trait Pass {
-    fn name(&self) -> &'static str;
     /// The next edit to try, or `None` when this round of the pass is over.
     fn propose(&mut self, prog: &Program) -> Option<Edit>;
     /// The last proposed edit was accepted; `prog` is the program after it.

@@ -104,10 +104,6 @@ fn replace_edit(prog: &Program, node: NodeId, keep: NodeId) -> Edit {
 }
 
 impl Pass for Perses {
-    fn name(&self) -> &'static str {
-        "perses"
-    }
-
     fn propose(&mut self, prog: &Program) -> Option<Edit> {
         loop {
             let Some(work) = &mut self.work else {

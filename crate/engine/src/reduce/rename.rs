@@ -148,10 +148,6 @@ impl Rename {
 }
 
 impl Pass for Rename {
-    fn name(&self) -> &'static str {
-        "rename"
-    }
-
     fn propose(&mut self, prog: &Program) -> Option<Edit> {
         if let Stage::All = self.stage {
             let (edit, renamed) = self.rename_all(prog);

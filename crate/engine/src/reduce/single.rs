@@ -18,6 +18,8 @@ pub struct Settings {
     pub implicit_int: bool,
     /// End by laying the result out afresh (kept only if it stays interesting).
     pub format: bool,
+    /// Passes left out of the strategy's schedule and finale.
+    pub skipped: Vec<PassKind>,
 }
 
 impl Default for Settings {
@@ -28,6 +30,7 @@ impl Default for Settings {
             strict: false,
             implicit_int: true,
             format: true,
+            skipped: Vec::new(),
         }
     }
 }
@@ -39,6 +42,7 @@ pub struct Single {
     /// Whether the finale's optional passes run.
     implicit_int: bool,
     format: bool,
+    skipped: Vec<PassKind>,
     prog: Program,
     best: String,
     best_raw: tree_sitter::Tree,
@@ -106,8 +110,22 @@ impl Single {
     }
 }
 
+/// A running pass, with the kind it was started as (its name).
+#[derive(Clone)]
+pub struct Running {
+    kind: PassKind,
+    pass: Box<dyn Pass>,
+}
+
+impl Running {
+    fn start(kind: PassKind, prog: &Program, coarse: bool) -> Running {
+        let pass = kind.start(prog, coarse);
+        Running { kind, pass }
+    }
+}
+
 impl Subject for Single {
-    type Pass = Box<dyn Pass>;
+    type Pass = Running;
     type Change = SingleChange;
     const SIDES: &'static [Side] = &[Side::Variant];
     const TEST_ORDER: &'static [usize] = &[0];
@@ -116,33 +134,34 @@ impl Subject for Single {
         self.strategy.name()
     }
 
-    fn pass_name(pass: &Self::Pass) -> &'static str {
-        pass.name()
+    fn pass_name(pass: &Running) -> &'static str {
+        pass.kind.name()
     }
 
-    fn pass_deferred(pass: &Self::Pass) -> bool {
-        pass.deferred()
+    fn pass_deferred(pass: &Running) -> bool {
+        pass.pass.deferred()
     }
 
-    fn pass_unparsed(pass: &Self::Pass) -> bool {
-        pass.unparsed()
+    fn pass_unparsed(pass: &Running) -> bool {
+        pass.pass.unparsed()
     }
 
-    fn pass(&mut self, i: usize, round: Round) -> Option<Self::Pass> {
-        let kind = self.strategy.steps(round).nth(i)?;
-        Some(kind.start(&self.prog, round == Round::Coarse))
+    fn pass(&mut self, i: usize, round: Round) -> Option<Running> {
+        let kind = self.strategy.steps(round, &self.skipped).nth(i)?;
+        Some(Running::start(kind, &self.prog, round == Round::Coarse))
     }
 
-    fn final_pass(&mut self, i: usize) -> Option<Self::Pass> {
+    fn final_pass(&mut self, i: usize) -> Option<Running> {
         let finale = self.strategy.finale().iter();
         let kind = finale
+            .filter(|&&k| !self.skipped.contains(&k))
             .filter(|&&k| match k {
                 PassKind::ImplicitInt => self.implicit_int,
                 PassKind::Format => self.format,
                 _ => true,
             })
             .nth(i)?;
-        Some(kind.start(&self.prog, false))
+        Some(Running::start(*kind, &self.prog, false))
     }
 
     fn refresh(&mut self) {
@@ -154,11 +173,11 @@ impl Subject for Single {
         self.fresh = true;
     }
 
-    fn propose(&mut self, pass: &mut Self::Pass, stats: &mut Stats) -> Proposal<SingleChange> {
-        let Some(edit) = pass.propose(&self.prog) else {
+    fn propose(&mut self, running: &mut Running, stats: &mut Stats) -> Proposal<SingleChange> {
+        let Some(edit) = running.pass.propose(&self.prog) else {
             return Proposal::Over;
         };
-        match self.candidate_text(&edit, pass.unparsed(), stats) {
+        match self.candidate_text(&edit, running.pass.unparsed(), stats) {
             Some((text, change)) => Proposal::Candidate {
                 texts: vec![text],
                 change,
@@ -167,7 +186,8 @@ impl Subject for Single {
         }
     }
 
-    fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, pass: &mut Self::Pass) {
+    fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, running: &mut Running) {
+        let pass = &mut running.pass;
         let text = texts.swap_remove(0);
         if change.unparsed {
             // Its size is exact (only deletions since the last parse); there is no tree to
@@ -234,6 +254,7 @@ impl Engine<Single> {
             strategy: settings.strategy,
             implicit_int: settings.implicit_int,
             format: settings.format,
+            skipped: settings.skipped,
             prog,
             best: text.to_string(),
             best_raw,

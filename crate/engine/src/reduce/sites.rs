@@ -6,7 +6,6 @@ use super::{Edit, Pass, Program};
 use std::rc::Rc;
 
 pub struct Sites<S> {
-    name: &'static str,
     sites: Rc<Vec<S>>,
     next: usize,
     /// A site's edit on the program as it now is; `None` when it has none any more.
@@ -15,9 +14,8 @@ pub struct Sites<S> {
 }
 
 impl<S> Sites<S> {
-    pub fn new(name: &'static str, sites: Vec<S>, edit: fn(&Program, &S) -> Option<Edit>) -> Self {
+    pub fn new(sites: Vec<S>, edit: fn(&Program, &S) -> Option<Edit>) -> Self {
         Sites {
-            name,
             sites: Rc::new(sites),
             next: 0,
             edit,
@@ -44,10 +42,6 @@ impl<S> Clone for Sites<S> {
 }
 
 impl<S: 'static> Pass for Sites<S> {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-
     fn propose(&mut self, prog: &Program) -> Option<Edit> {
         while let Some(site) = self.sites.get(self.next) {
             self.next += 1;

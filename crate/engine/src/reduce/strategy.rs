@@ -1,67 +1,42 @@
 //! Strategies and their passes, as data: each strategy is a list of steps run in order,
 //! round after round, until a round changes nothing.
 
-use super::{
-    comments, ddmin, dependencies, format, hdd, implicit_int, inline, local, merge, perses, rename,
-    transform, types, unparsed, unwrap, update, Pass, Program,
-};
-
-/// A single-program pass, by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PassKind {
-    Comments,
-    Perses,
-    Hdd,
-    DdminLines,
-    DdminTokens,
-    Transform,
-    Dependencies,
-    Inline,
-    Merge,
-    ErrorRegions,
-    LineMarkers,
-    Unwrap,
-    Types,
-    Rename,
-    ImplicitInt,
-    Format,
-    Local,
-    Update,
-}
-
-impl PassKind {
-    /// The pass, fresh over `prog`. A `coarse` round tries only edits that remove a sizeable
-    /// share of the program.
-    pub fn start(self, prog: &Program, coarse: bool) -> Box<dyn Pass> {
-        match self {
-            PassKind::Comments => Box::new(comments::Comments::new(prog)),
-            PassKind::Perses => Box::new(perses::Perses::new(prog, coarse)),
-            PassKind::Hdd => Box::new(hdd::Hdd::new(prog)),
-            PassKind::DdminLines => Box::new(ddmin::DdminUnits::lines(prog)),
-            PassKind::DdminTokens => Box::new(ddmin::DdminUnits::tokens(prog)),
-            PassKind::Transform => Box::new(transform::pass(prog)),
-            PassKind::Dependencies => Box::new(dependencies::pass(prog)),
-            PassKind::Inline => Box::new(inline::pass(prog)),
-            PassKind::Merge => Box::new(merge::pass(prog)),
-            PassKind::Types => Box::new(types::pass(prog)),
-            PassKind::Rename => Box::new(rename::Rename::new(prog, coarse)),
-            PassKind::ErrorRegions => Box::new(unparsed::ErrorRegions::new(prog, coarse)),
-            PassKind::LineMarkers => Box::new(ddmin::DdminUnits::line_markers(prog)),
-            PassKind::Unwrap => Box::new(unwrap::pass(prog)),
-            PassKind::ImplicitInt => Box::new(implicit_int::pass(prog)),
-            PassKind::Format => Box::new(format::Format::default()),
-            PassKind::Local => Box::new(local::pass(prog)),
-            PassKind::Update => Box::new(update::pass(prog)),
-        }
-    }
-}
+use super::PassKind;
 
 /// One step of a round.
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
     pub pass: PassKind,
-    /// The rounds it runs in: the coarse ones or not, the stalled ones only.
-    pub runs_in: fn(Round) -> bool,
+    pub rounds: Rounds,
+}
+
+/// The rounds a step runs in: the coarse ones or not, the stalled ones only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounds {
+    Every,
+    Coarse,
+    Fine,
+    Stalled,
+}
+
+impl Rounds {
+    pub fn includes(self, round: Round) -> bool {
+        match self {
+            Rounds::Every => true,
+            Rounds::Coarse => round == Round::Coarse,
+            Rounds::Fine => round != Round::Coarse,
+            Rounds::Stalled => round == Round::Stalled,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rounds::Every => "every",
+            Rounds::Coarse => "coarse",
+            Rounds::Fine => "fine",
+            Rounds::Stalled => "stalled",
+        }
+    }
 }
 
 /// The kind of round a step is picked in.
@@ -79,7 +54,7 @@ pub enum Round {
 const fn every_round(pass: PassKind) -> Step {
     Step {
         pass,
-        runs_in: |_| true,
+        rounds: Rounds::Every,
     }
 }
 
@@ -87,7 +62,7 @@ const fn every_round(pass: PassKind) -> Step {
 const fn coarse_only(pass: PassKind) -> Step {
     Step {
         pass,
-        runs_in: |r| r == Round::Coarse,
+        rounds: Rounds::Coarse,
     }
 }
 
@@ -95,7 +70,7 @@ const fn coarse_only(pass: PassKind) -> Step {
 const fn fine_only(pass: PassKind) -> Step {
     Step {
         pass,
-        runs_in: |r| r != Round::Coarse,
+        rounds: Rounds::Fine,
     }
 }
 
@@ -103,7 +78,7 @@ const fn fine_only(pass: PassKind) -> Step {
 const fn stalled_only(pass: PassKind) -> Step {
     Step {
         pass,
-        runs_in: |r| r == Round::Stalled,
+        rounds: Rounds::Stalled,
     }
 }
 
@@ -196,11 +171,19 @@ impl Strategy {
         }
     }
 
-    /// The steps of a round of this kind.
-    pub fn steps(self, round: Round) -> impl Iterator<Item = PassKind> {
+    /// The steps of a round of this kind, but the `skipped` passes.
+    pub fn steps(self, round: Round, skipped: &[PassKind]) -> impl Iterator<Item = PassKind> + '_ {
         self.schedule()
             .iter()
-            .filter(move |s| (s.runs_in)(round))
+            .filter(move |s| s.rounds.includes(round) && !skipped.contains(&s.pass))
             .map(|s| s.pass)
+    }
+
+    /// Where `pass` runs in this strategy: the rounds of each of its steps (`fine, coarse`),
+    /// `finale`, or nothing.
+    pub fn rounds_of(self, pass: PassKind) -> Vec<&'static str> {
+        let steps = self.schedule().iter().filter(|s| s.pass == pass);
+        let finale = self.finale().contains(&pass).then_some("finale");
+        steps.map(|s| s.rounds.name()).chain(finale).collect()
     }
 }

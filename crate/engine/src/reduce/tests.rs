@@ -446,6 +446,51 @@ fn per_pass_figures_add_up() {
     assert!(json["passes"][0]["tokens_removed"].is_i64());
 }
 
+#[test]
+fn a_skipped_pass_is_left_out() {
+    let oracle = |t: &str| t.contains("= 42");
+    let run = |skipped: Vec<PassKind>| {
+        let settings = Settings {
+            skipped,
+            ..Settings::default()
+        };
+        drive(
+            Session::new(Lang::C, PROGRAM, settings).unwrap(),
+            2,
+            false,
+            &oracle,
+        )
+    };
+    let names = |s: &Session| s.stats().passes.iter().map(|p| p.pass).collect::<Vec<_>>();
+    // Renaming shortens `marker`, unless it is skipped.
+    let all = run(vec![]);
+    assert!(!all.best().contains("marker"), "{}", all.best());
+    assert!(names(&all).contains(&"rename"), "{:?}", names(&all));
+    let without = run(vec![PassKind::Rename]);
+    assert!(without.best().contains("marker = 42"), "{}", without.best());
+    assert!(
+        !names(&without).contains(&"rename"),
+        "{:?}",
+        names(&without)
+    );
+    assert!(names(&without).contains(&"perses"), "{:?}", names(&without));
+    // A skipped finale pass too: the layout stays the original's.
+    let kept = run(vec![PassKind::Rename, PassKind::Format]);
+    assert!(!names(&kept).contains(&"format"), "{:?}", names(&kept));
+}
+
+#[test]
+fn where_each_pass_runs() {
+    let perses = |k| Strategy::Perses.rounds_of(k);
+    // Twice: the fine rounds before Perses, the coarse ones after it.
+    assert_eq!(perses(PassKind::ErrorRegions), ["fine", "coarse"]);
+    assert_eq!(perses(PassKind::Rename), ["every"]);
+    assert_eq!(perses(PassKind::Local), ["stalled"]);
+    assert_eq!(perses(PassKind::Format), ["finale"]);
+    assert!(perses(PassKind::Hdd).is_empty());
+    assert_eq!(Strategy::Hdd.rounds_of(PassKind::Hdd), ["every"]);
+}
+
 /// The figures of pass `name` in a finished session.
 fn pass_figures<'a>(s: &'a Session, name: &str) -> &'a super::session::PassStats {
     s.stats().passes.iter().find(|p| p.pass == name).unwrap()

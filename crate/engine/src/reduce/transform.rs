@@ -187,7 +187,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         shorter_strings,
         MAX_STRING_SITES,
     ));
-    Sites::new("transform", sites, edit)
+    Sites::new(sites, edit)
 }
 
 /// Shorter texts for the longest `max` literals that `is` picks, from `shorter`.

@@ -82,7 +82,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     sites.extend(typed.into_iter().map(|t| Site::Plain(vec![t])));
     sites.extend(words.into_iter().map(Site::Word));
     sites.extend(pointers.into_iter().map(Site::Pointer));
-    Sites::new("types", sites, edit)
+    Sites::new(sites, edit)
 }
 
 fn edit(prog: &Program, site: &Site) -> Option<Edit> {

@@ -177,10 +177,6 @@ fn outermost_groups(tree: &Tree, region: &[TokenId]) -> Vec<(usize, usize)> {
 }
 
 impl Pass for ErrorRegions {
-    fn name(&self) -> &'static str {
-        "error-regions"
-    }
-
     fn propose(&mut self, prog: &Program) -> Option<Edit> {
         if !self.marked.contains(&true) {
             return None;

@@ -24,7 +24,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         .collect();
     sites.sort_by_key(|&(size, (n, _))| (std::cmp::Reverse(size), n));
     sites.truncate(MAX_SITES);
-    Sites::new("unwrap", sites.into_iter().map(|(_, s)| s).collect(), edit)
+    Sites::new(sites.into_iter().map(|(_, s)| s).collect(), edit)
 }
 
 /// The child of `n` that is a braced list (`{ ... }`), when `n` has more than it.

@@ -24,7 +24,7 @@ const MAX_SITES: usize = 200;
 pub type Site = (NodeId, String);
 
 pub fn pass(prog: &Program) -> Sites<Site> {
-    Sites::new("update", sites(prog), edit)
+    Sites::new(sites(prog), edit)
 }
 
 fn sites(prog: &Program) -> Vec<Site> {

@@ -1,0 +1,202 @@
+//! The single-program passes in one table: each one's name (the statistics', and what
+//! `--skip-pass` takes), what it does, and how it starts. When each runs is the strategies'
+//! schedules ([`super::strategy`]).
+
+use super::{
+    comments, ddmin, dependencies, format, hdd, implicit_int, inline, local, merge, perses, rename,
+    transform, types, unparsed, unwrap, update, Pass, Program,
+};
+
+/// A single-program pass: a row of [`PASSES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassKind {
+    Comments,
+    Perses,
+    Hdd,
+    DdminLines,
+    DdminTokens,
+    Transform,
+    Dependencies,
+    Inline,
+    Merge,
+    ErrorRegions,
+    LineMarkers,
+    Unwrap,
+    Types,
+    Rename,
+    ImplicitInt,
+    Format,
+    Local,
+    Update,
+}
+
+/// A row of the table.
+pub struct PassInfo {
+    pub kind: PassKind,
+    pub name: &'static str,
+    /// One line: what it tries.
+    pub about: &'static str,
+    /// The pass, fresh over a program; `true` for a coarse round (see [`PassKind::start`]).
+    start: fn(&Program, bool) -> Box<dyn Pass>,
+}
+
+const fn row(
+    kind: PassKind,
+    name: &'static str,
+    about: &'static str,
+    start: fn(&Program, bool) -> Box<dyn Pass>,
+) -> PassInfo {
+    PassInfo {
+        kind,
+        name,
+        about,
+        start,
+    }
+}
+
+/// Every pass, in `PassKind`'s order (a test holds them to it).
+pub const PASSES: &[PassInfo] = &[
+    row(
+        PassKind::Comments,
+        "comments",
+        "deletes comments: all at once, then in chunks",
+        |p, _| Box::new(comments::Comments::new(p)),
+    ),
+    row(
+        PassKind::Perses,
+        "perses",
+        "syntax-guided: a node goes, or a descendant takes its place (Perses)",
+        |p, coarse| Box::new(perses::Perses::new(p, coarse)),
+    ),
+    row(
+        PassKind::Hdd,
+        "hdd",
+        "ddmin over the nodes of each tree level, from the root down (HDD)",
+        |p, _| Box::new(hdd::Hdd::new(p)),
+    ),
+    row(
+        PassKind::DdminLines,
+        "ddmin-lines",
+        "ddmin over lines",
+        |p, _| Box::new(ddmin::DdminUnits::lines(p)),
+    ),
+    row(
+        PassKind::DdminTokens,
+        "ddmin-tokens",
+        "ddmin over tokens",
+        |p, _| Box::new(ddmin::DdminUnits::tokens(p)),
+    ),
+    row(
+        PassKind::Transform,
+        "transform",
+        "rewrites: inlines typedefs, drops parameters, folds and zeroes expressions",
+        |p, _| Box::new(transform::pass(p)),
+    ),
+    row(
+        PassKind::Dependencies,
+        "dependencies",
+        "deletes a declaration together with every use of it",
+        |p, _| Box::new(dependencies::pass(p)),
+    ),
+    row(
+        PassKind::Inline,
+        "inline",
+        "inlines a variable read once: its read gets its initial value",
+        |p, _| Box::new(inline::pass(p)),
+    ),
+    row(
+        PassKind::Merge,
+        "merge",
+        "a name's uses take another name in scope, and its declaration goes",
+        |p, _| Box::new(merge::pass(p)),
+    ),
+    row(
+        PassKind::ErrorRegions,
+        "error-regions",
+        "reduces inside the regions the grammar could not parse, without the tree",
+        |p, coarse| Box::new(unparsed::ErrorRegions::new(p, coarse)),
+    ),
+    row(
+        PassKind::LineMarkers,
+        "line-markers",
+        "deletes the preprocessor's line markers (`# 12 \"file.h\"`)",
+        |p, _| Box::new(ddmin::DdminUnits::line_markers(p)),
+    ),
+    row(
+        PassKind::Unwrap,
+        "unwrap",
+        "replaces a braced construct (namespace, class, if, loop) by its contents",
+        |p, _| Box::new(unwrap::pass(p)),
+    ),
+    row(
+        PassKind::Types,
+        "types",
+        "makes types plain: drops qualifiers, types become `int`, pointers go",
+        |p, _| Box::new(types::pass(p)),
+    ),
+    row(
+        PassKind::Rename,
+        "rename",
+        "renames every declared symbol to the shortest free name (a, b, ...)",
+        |p, coarse| Box::new(rename::Rename::new(p, coarse)),
+    ),
+    row(
+        PassKind::ImplicitInt,
+        "implicit-int",
+        "C only: leaves out `int` where C89 lets it go (`f() {...}`)",
+        |p, _| Box::new(implicit_int::pass(p)),
+    ),
+    row(
+        PassKind::Format,
+        "format",
+        "lays the result out afresh (kept only if still interesting)",
+        |_, _| Box::new(format::Format::default()),
+    ),
+    row(
+        PassKind::Local,
+        "local",
+        "small exhaustive edits across nodes, after the fixpoint (Vulcan's local search)",
+        |p, _| Box::new(local::pass(p)),
+    ),
+    row(
+        PassKind::Update,
+        "update",
+        "a small statement reading a variable becomes `x++;`",
+        |p, _| Box::new(update::pass(p)),
+    ),
+];
+
+impl PassKind {
+    pub fn info(self) -> &'static PassInfo {
+        &PASSES[self as usize]
+    }
+
+    /// Its name, as the statistics give it.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    pub fn from_name(name: &str) -> Option<PassKind> {
+        PASSES.iter().find(|p| p.name == name).map(|p| p.kind)
+    }
+
+    /// The pass, fresh over `prog`. A `coarse` round tries only edits that remove a sizeable
+    /// share of the program.
+    pub fn start(self, prog: &Program, coarse: bool) -> Box<dyn Pass> {
+        (self.info().start)(prog, coarse)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_follow_the_kinds_and_names_are_unique() {
+        for (i, p) in PASSES.iter().enumerate() {
+            assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
+            assert_eq!(PassKind::from_name(p.name), Some(p.kind));
+        }
+        assert_eq!(PASSES.len(), PassKind::Update as usize + 1);
+    }
+}
