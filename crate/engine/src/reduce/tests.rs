@@ -447,7 +447,7 @@ fn per_pass_figures_add_up() {
 }
 
 /// The figures of pass `name` in a finished session.
-fn pass_figures<'a>(s: &'a Session, name: &str) -> &'a super::session::PassStats {
+fn pass_figures<'a>(s: &'a Session, name: &str) -> &'a super::PassStats {
     s.stats().passes.iter().find(|p| p.pass == name).unwrap()
 }
 
