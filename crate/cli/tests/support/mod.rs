@@ -21,7 +21,7 @@ pub struct Server {
 pub const INDEX: &str = "<!doctype html><title>whittle test page</title>";
 
 /// The content type compile and cancel requests must carry.
-const JSON: &[(&str, &str)] = &[("Content-Type", "application/json")];
+pub const JSON: &[(&str, &str)] = &[("Content-Type", "application/json")];
 
 impl Server {
     pub fn start(extra: &[&str]) -> Server {
@@ -145,6 +145,20 @@ impl Server {
                 ("Accept", "application/json"),
             ],
             &body,
+        )
+    }
+
+    pub fn compile_with(&self, headers: &[(&str, &str)], compiler: &str, body: &Value) -> Reply {
+        let mut all = vec![
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json"),
+        ];
+        all.extend_from_slice(headers);
+        self.request(
+            "POST",
+            &format!("/api/compiler/{compiler}/compile"),
+            &all,
+            &serde_json::to_vec(body).unwrap(),
         )
     }
 }
@@ -298,4 +312,33 @@ pub fn write(dir: &Path, name: &str, text: &str, executable: bool) {
 pub fn read_json(dir: &Path, name: &str) -> Value {
     let text = std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// A connection to the server from `local` (another loopback address than 127.0.0.1: a
+/// different client as far as the server can tell).
+pub fn connect_from(local: std::net::Ipv4Addr, port: u16) -> TcpStream {
+    use std::os::fd::FromRawFd;
+    fn sockaddr(ip: std::net::Ipv4Addr, port: u16) -> libc::sockaddr_in {
+        // SAFETY: sockaddr_in is plain data; all zeroes is a valid value.
+        let mut a: libc::sockaddr_in = unsafe { std::mem::zeroed() };
+        a.sin_family = libc::AF_INET as libc::sa_family_t;
+        a.sin_addr.s_addr = u32::from(ip).to_be();
+        a.sin_port = port.to_be();
+        a
+    }
+    let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+    // SAFETY: plain socket calls on a descriptor this function owns; the addresses outlive the
+    // calls; the descriptor is handed to TcpStream, which closes it.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
+        let stream = TcpStream::from_raw_fd(fd);
+        let from = sockaddr(local, 0);
+        let r = libc::bind(fd, &from as *const _ as *const libc::sockaddr, len);
+        assert_eq!(r, 0, "bind {local}: {}", std::io::Error::last_os_error());
+        let to = sockaddr(std::net::Ipv4Addr::LOCALHOST, port);
+        let r = libc::connect(fd, &to as *const _ as *const libc::sockaddr, len);
+        assert_eq!(r, 0, "connect: {}", std::io::Error::last_os_error());
+        stream
+    }
 }

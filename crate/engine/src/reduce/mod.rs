@@ -24,7 +24,9 @@ mod rename;
 mod session;
 mod single;
 mod sites;
+mod stats;
 mod strategy;
+mod subject;
 pub(crate) mod sweep;
 mod symbols;
 mod tolerance;
@@ -35,9 +37,11 @@ mod unwrap;
 mod update;
 
 pub use passes::{PassInfo, PassKind, PASSES};
-pub use session::{Engine, HistoryStep, PassStats, Proposal, Stats, Subject};
+pub use session::Engine;
 pub use single::{Session, Settings, Single, SingleChange};
+pub use stats::{HistoryStep, PassStats, Stats};
 pub use strategy::{Round, Rounds, Step, Strategy};
+pub use subject::{Proposal, Subject};
 
 use crate::tree::{NodeId, TokenId, Tree};
 use crate::unparse::Substitutions;

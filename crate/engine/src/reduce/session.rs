@@ -11,135 +11,13 @@
 //! next only once the previous passed, except for the original, whose parts are all asked
 //! at once so that a failure says which.
 
-use super::{Round, Verdict};
-use crate::{Query, Recording, Side};
-use serde::Serialize;
+use super::{HistoryStep, Proposal, Round, Stats, Subject, Verdict};
+use crate::{Query, Recording};
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 
 /// Most proposals one `next` call examines, so each call does bounded work.
 const PROPOSALS_PER_CALL: usize = 64;
-
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Stats {
-    /// Tests run: verdicts received for candidates (for pairs, for each side tested).
-    pub queries: u64,
-    /// Candidates answered from the verdict cache instead.
-    pub cache_hits: u64,
-    /// Candidates dropped before querying because they did not parse.
-    pub invalid_skipped: u64,
-    /// Candidates sent to a test that did not parse: always 0, by construction.
-    pub invalid_queries: u64,
-    /// Queries of candidates the grammar cannot parse but the language allows, asked only
-    /// when the settings say so (C's implicit int, in the finale; see `Pass::unparsed`).
-    pub unparsed_queries: u64,
-    /// Verdicts that came back for candidates made obsolete by an earlier success.
-    pub stale_verdicts: u64,
-    pub errors: u64,
-    pub accepted: u64,
-    pub tokens_before: usize,
-    pub tokens_now: usize,
-    pub bytes_before: usize,
-    pub bytes_now: usize,
-    pub pass: String,
-    pub round: usize,
-    pub in_flight: usize,
-    /// `None` until the original program's verdict is in.
-    pub original_interesting: Option<bool>,
-    pub done: bool,
-    /// What each pass did, in the order the passes first ran.
-    pub passes: Vec<PassStats>,
-}
-
-/// What one pass did over the whole session, all rounds together.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct PassStats {
-    pub pass: &'static str,
-    /// Tests run for its candidates (stale ones included).
-    pub queries: u64,
-    pub cache_hits: u64,
-    pub invalid_skipped: u64,
-    /// Its candidates that became the best.
-    pub accepted: u64,
-    /// Tokens and bytes its accepted candidates removed (negative when they added some).
-    pub tokens_removed: i64,
-    pub bytes_removed: i64,
-}
-
-impl Stats {
-    /// The figures of pass `name`, made on first use.
-    fn pass_mut(&mut self, name: &'static str) -> &mut PassStats {
-        let i = match self.passes.iter().position(|p| p.pass == name) {
-            Some(i) => i,
-            None => {
-                self.passes.push(PassStats {
-                    pass: name,
-                    ..PassStats::default()
-                });
-                self.passes.len() - 1
-            }
-        };
-        &mut self.passes[i]
-    }
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct HistoryStep {
-    pub strategy: &'static str,
-    pub pass: &'static str,
-    pub round: usize,
-    pub tokens_before: usize,
-    pub tokens_after: usize,
-    pub queries: u64,
-}
-
-/// What a pass's proposal came to.
-pub enum Proposal<C> {
-    /// The pass has nothing more to propose this round.
-    Over,
-    /// Nothing to test (no change, or a part does not parse): ask the pass again.
-    Skip,
-    /// A candidate: the text of each part, and what accepting it takes.
-    Candidate { texts: Vec<String>, change: C },
-}
-
-/// What a session reduces. The engine owns the order of things (speculation, cache,
-/// rounds); the subject owns the program(s), the passes and the validity check.
-pub trait Subject {
-    /// A pass's state, cloned after each proposal (share the big parts with `Rc`).
-    type Pass: Clone;
-    /// What a candidate carries until it is resolved, to be accepted (masks, trees).
-    type Change;
-    /// The side of each part, by part index.
-    const SIDES: &'static [Side];
-    /// The order in which a candidate's parts are tested (the pickier test first).
-    const TEST_ORDER: &'static [usize];
-
-    fn strategy_name(&self) -> &'static str;
-    fn pass_name(pass: &Self::Pass) -> &'static str;
-    /// Whether the pass skipped small edits that a fine round should try.
-    fn pass_deferred(pass: &Self::Pass) -> bool;
-    /// Whether the pass's candidates are not parsed (see `Pass::unparsed`).
-    fn pass_unparsed(_pass: &Self::Pass) -> bool {
-        false
-    }
-    /// The `i`th pass of a round over the current best, fresh; `None` past the last.
-    fn pass(&mut self, i: usize, round: Round) -> Option<Self::Pass>;
-    /// The `i`th pass of the finale, run once after the fixpoint; `None` past the last.
-    fn final_pass(&mut self, _i: usize) -> Option<Self::Pass> {
-        None
-    }
-    /// The pass that just ended changed the best: re-parse it for the next pass.
-    fn refresh(&mut self);
-    fn propose(&mut self, pass: &mut Self::Pass, stats: &mut Stats) -> Proposal<Self::Change>;
-    /// The candidate with these texts and this change is the new best; `pass` proposed it.
-    fn accept(&mut self, texts: Vec<String>, change: Self::Change, pass: &mut Self::Pass);
-    /// The session is over (done or stopped): make every figure exact.
-    fn finish(&mut self) {}
-    /// Size of the best, in counted tokens (all parts).
-    fn size(&self) -> usize;
-    fn bytes(&self) -> usize;
-}
 
 struct Slot<S: Subject> {
     id: u64,

@@ -1,7 +1,8 @@
 //! One program under reduction: the [`Subject`] of a [`Session`].
 
-use super::session::{Engine, Proposal, Stats, Subject};
-use super::{tolerance, Edit, Pass, PassKind, Program, Round, Strategy};
+use super::{
+    tolerance, Edit, Engine, Pass, PassKind, Program, Proposal, Round, Stats, Strategy, Subject,
+};
 use crate::tree::{Parser, Validity};
 use crate::{InputError, Lang, Recording, Side};
 

@@ -492,7 +492,7 @@ fn where_each_pass_runs() {
 }
 
 /// The figures of pass `name` in a finished session.
-fn pass_figures<'a>(s: &'a Session, name: &str) -> &'a super::session::PassStats {
+fn pass_figures<'a>(s: &'a Session, name: &str) -> &'a super::PassStats {
     s.stats().passes.iter().find(|p| p.pass == name).unwrap()
 }
 

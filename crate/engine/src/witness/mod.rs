@@ -9,6 +9,7 @@ pub mod coverage;
 pub mod mutant;
 pub mod pointed;
 pub mod rules;
+mod scopes;
 pub mod search;
 
 pub use coverage::{rank, Coverage, Profile, Ranking, Suspect};
