@@ -426,7 +426,7 @@ timeout -s KILL ${COMPILE_TIMEOUT} "$BUG/tcc" -B"$BUG" -I"$BUG/include" $CFLAGS 
   const cov = `#!/bin/sh
 # Bug ${bug.id}: prints the coverage of the buggy tcc compiling input.c, as JSON
 # ({"tccgen.c": {"gen_op": [lines]}, ...}). Runs in a folder that holds input.c.
-# $WHITTLE_BIN, when set, is the whittle to run. Never `-o /dev/null`: tcc unlinks its
+# $WHITTLE_BIN, when set, is the whittle to run. Never \`-o /dev/null\`: tcc unlinks its
 # output file before writing it, and as root that replaces /dev/null with a plain file.
 BUG=${sh(dir)}
 exec "\${WHITTLE_BIN:-${WHITTLE}}" coverage --objects "$BUG" -- "$BUG/tcc" -B"$BUG" ${CFLAGS.join(' ')} -c input.c -o input.o
