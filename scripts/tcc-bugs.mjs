@@ -394,7 +394,7 @@ async function search(dir, pool) {
 
 const sh = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-function scripts(bug, dir) {
+export function scripts(bug, dir) {
   const head = (what) => `#!/bin/sh
 # Bug ${bug.id} (${bug.file}, ${bug.function}): ${bug.description}.
 # ${what}
@@ -546,4 +546,5 @@ async function main() {
   console.log(`\n${chosen.length} bugs in ${join(OUT, 'manifest.json')} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }
 
-await main();
+// Run as a script; imported (by a test), it only defines.
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -23,3 +23,16 @@ test('every script under scripts/ parses', () => {
     assert.equal(r.status, 0, `${file} does not parse:\n${r.stderr}`);
   }
 });
+
+test("tcc-bugs.mjs writes each bug's scripts whole", async () => {
+  const { BUGS, scripts } = await import('../../scripts/tcc-bugs.mjs');
+  assert.ok(BUGS.length >= 8);
+  for (const bug of BUGS) {
+    const made = scripts(bug, '/nonexistent/bug');
+    assert.deepEqual(Object.keys(made).sort(), ['check.sh', 'cov.sh', 'witness.sh']);
+    for (const [name, text] of Object.entries(made)) assert.match(text, /^#!\/bin\/sh\n/, `${bug.id} ${name}`);
+    // The comment that once ended the template literal early, whole, and the command after it.
+    assert.match(made['cov.sh'], /Never `-o \/dev\/null`: tcc unlinks/);
+    assert.match(made['cov.sh'], /-c input\.c -o input\.o\n$/);
+  }
+});
