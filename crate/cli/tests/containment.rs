@@ -8,9 +8,8 @@
 mod support;
 
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
-use support::{have, require_gcc, stream, Server};
+use support::{descendants, have, require_gcc, stream, Server};
 
 fn is_root() -> bool {
     // SAFETY: geteuid(2) cannot fail.
@@ -70,36 +69,6 @@ int main(void) {{
     assert_eq!(before, after, "the job changed vm.overcommit_ratio");
 }
 
-/// The processes descended from `pid` (from /proc's parent links).
-fn descendants(pid: u32) -> Vec<u32> {
-    let mut parent_of: HashMap<u32, u32> = HashMap::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(p) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else {
-            continue;
-        };
-        let after = &stat[stat.rfind(')').unwrap_or(0) + 1..];
-        if let Some(ppid) = after.split_whitespace().nth(1).and_then(|x| x.parse().ok()) {
-            parent_of.insert(p, ppid);
-        }
-    }
-    let mut found = vec![pid];
-    let mut i = 0;
-    while i < found.len() {
-        let p = found[i];
-        found.extend(
-            parent_of
-                .iter()
-                .filter(|&(_, &pp)| pp == p)
-                .map(|(&c, _)| c),
-        );
-        i += 1;
-    }
-    found.remove(0);
-    found
-}
 
 /// The four uids (real, effective, saved, filesystem) of a `/proc/<pid>/status`.
 fn uids(status: &str) -> Vec<u32> {

@@ -3,7 +3,6 @@
 //!
 //! They need gcc on PATH (scripts/setup.sh installs it with the rest).
 
-use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -160,41 +159,6 @@ fn cancel_keys_belong_to_the_client_that_sent_them() {
     assert_eq!(again.status, 200, "{}", again.text());
 }
 
-/// The processes descended from `pid` (from /proc's parent links).
-fn descendants(pid: u32) -> Vec<u32> {
-    let mut parent_of = HashMap::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(p) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else {
-            continue;
-        };
-        // "pid (comm) state ppid ...": comm may hold spaces, so split after its ')'.
-        let after = &stat[stat.rfind(')').unwrap_or(0) + 1..];
-        if let Some(ppid) = after
-            .split_whitespace()
-            .nth(1)
-            .and_then(|x| x.parse::<u32>().ok())
-        {
-            parent_of.insert(p, ppid);
-        }
-    }
-    let mut found = vec![pid];
-    let mut i = 0;
-    while i < found.len() {
-        let p = found[i];
-        found.extend(
-            parent_of
-                .iter()
-                .filter(|&(_, &pp)| pp == p)
-                .map(|(&c, _)| c),
-        );
-        i += 1;
-    }
-    found.remove(0);
-    found
-}
 
 /// Whether process `pid` still runs (a zombie waiting to be reaped does not).
 fn running(pid: u32) -> bool {

@@ -342,3 +342,39 @@ pub fn connect_from(local: std::net::Ipv4Addr, port: u16) -> TcpStream {
         stream
     }
 }
+
+/// The processes descended from `pid` (from /proc's parent links).
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let mut parent_of = HashMap::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(p) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else {
+            continue;
+        };
+        // "pid (comm) state ppid ...": comm may hold spaces, so split after its ')'.
+        let after = &stat[stat.rfind(')').unwrap_or(0) + 1..];
+        if let Some(ppid) = after
+            .split_whitespace()
+            .nth(1)
+            .and_then(|x| x.parse::<u32>().ok())
+        {
+            parent_of.insert(p, ppid);
+        }
+    }
+    let mut found = vec![pid];
+    let mut i = 0;
+    while i < found.len() {
+        let p = found[i];
+        found.extend(
+            parent_of
+                .iter()
+                .filter(|&(_, &pp)| pp == p)
+                .map(|(&c, _)| c),
+        );
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
