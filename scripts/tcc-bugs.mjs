@@ -2,7 +2,10 @@
 // Known bugs for the witness mode (DiWi): one-line injections into tcc's source, each built as
 // its own compiler with gcc's --coverage, each with the smallest program that shows it.
 //
-//   node scripts/tcc-bugs.mjs [--seeds 200] [-j N] [--survey]
+//   node scripts/tcc-bugs.mjs [--seeds 200] [-j N] [--survey] [--only ID[,ID]] [--out DIR]
+//
+// --only makes just those bugs (a spare still replaces one that no pool program shows);
+// --out writes everything under DIR instead of target/tcc-bugs (the test of this script does).
 //
 // For each bug of BUGS below:
 //   target/tcc-bugs/<id>/          a fresh copy of target/tcc/src with the one line changed, built
@@ -46,7 +49,13 @@ import { performance } from 'node:perf_hooks';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'target/tcc/src');
 const REF = join(ROOT, 'target/tcc/build');
-const OUT = join(ROOT, 'target/tcc-bugs');
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const OUT = resolve(opt('--out', join(ROOT, 'target/tcc-bugs')));
+const ONLY = opt('--only', '').split(',').filter(Boolean);
 const POOL = join(OUT, 'pool');
 const HAND = join(ROOT, 'tests/witness-programs');
 const WHITTLE = join(ROOT, 'target/release/whittle');
@@ -182,11 +191,6 @@ const PRIMARY = 8; // how many bugs the benchmark has; BUGS after these are spar
 
 // ---------------------------------------------------------------------------------------------
 
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const SEEDS = Number(opt('--seeds', '200'));
 const JOBS = Number(opt('-j', String(availableParallelism())));
 const SURVEY = args.includes('--survey');
@@ -496,7 +500,9 @@ async function main() {
 
   const chosen = [];
   const spares = BUGS.slice(PRIMARY);
-  const queue = BUGS.slice(0, PRIMARY);
+  const unknown = ONLY.filter((id) => !BUGS.some((b) => b.id === id));
+  if (unknown.length) die(`no bug named ${unknown.join(', ')}: the bugs are ${BUGS.map((b) => b.id).join(', ')}`);
+  const queue = ONLY.length ? BUGS.filter((b) => ONLY.includes(b.id)) : BUGS.slice(0, PRIMARY);
   while (queue.length) {
     const bug = queue.shift();
     const replace = (why) => {
