@@ -414,6 +414,29 @@ fn transforms_replace_a_statement_by_a_trivial_one() {
 }
 
 #[test]
+fn an_if_without_else_becomes_its_condition() {
+    // The candidates of `transform` for an `if` whose condition calls `g`: its condition alone
+    // is one of them, in every language whose conditions have parentheses; one with `else`
+    // gives none.
+    let cases = [
+        (Lang::C, "int f(int a) { if (g(a + 1)) { a = 2; } return a; }\n", "g(a + 1);"),
+        (Lang::Cpp, "int f(int a) { if (g(a + 1)) { a = 2; } return a; }\n", "g(a + 1);"),
+        (Lang::JavaScript, "function f(a) { if (g(a + 1)) { a = 2; } return a; }\n", "g(a + 1);"),
+        (Lang::Java, "class C { int f(int a) { if (g(a + 1)) { a = 2; } return a; } }\n", "g(a + 1);"),
+    ];
+    for (lang, text, wanted) in cases {
+        let found = candidates(lang, text, super::transform::pass);
+        assert!(
+            found.iter().any(|c| c.contains(wanted) && !c.contains("if") && c.contains("return a")),
+            "{lang:?}: no candidate keeps only the condition: {found:#?}"
+        );
+    }
+    let with_else = "int f(int a) { if (g(a)) { a = 2; } else { a = 3; } return a; }\n";
+    let found = candidates(Lang::C, with_else, super::transform::pass);
+    assert!(!found.iter().any(|c| c.contains("g(a);")), "{found:#?}");
+}
+
+#[test]
 fn per_pass_figures_add_up() {
     let s = drive(
         session(Lang::C, PROGRAM, Strategy::Perses),
