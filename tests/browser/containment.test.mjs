@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
 import { deflateRawSync } from 'node:zlib';
-import { decodeLink, launchBrowser, openPage as open, startServer } from './harness.mjs';
+import { decodeLink, launchBrowser, openPage as open, startServer, finished } from './harness.mjs';
 
 const encodeHash = (state) => `#v1,${deflateRawSync(Buffer.from(JSON.stringify(state))).toString('base64url')}`;
 
@@ -99,8 +99,6 @@ const openPage = (url) =>
     page.on('request', (r) => new URL(r.url()).pathname.startsWith('/api/') && page.apiRequests.push(r.url()));
   });
 
-const finished = (frame) =>
-  frame.waitForFunction(() => /^(done|failed)/.test(document.querySelector('#status').textContent), null, { polling: 100, timeout: 60000 });
 
 let generatorLink = null;
 

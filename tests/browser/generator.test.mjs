@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { decodeLink, launchBrowser, openPage as open, ROOT, startServer } from './harness.mjs';
+import { decodeLink, launchBrowser, openPage as open, ROOT, startServer, finished } from './harness.mjs';
 
 const PASSWORD = readFileSync(`${ROOT}/examples/generators/password.mjs`, 'utf8');
 
@@ -32,8 +32,6 @@ const openPage = (url) =>
     });
   });
 
-const finished = (page) =>
-  page.waitForFunction(() => /^(done|failed)/.test(document.querySelector('#status').textContent), null, { polling: 100, timeout: 60000 });
 
 let shareLink = null;
 

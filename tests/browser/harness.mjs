@@ -137,3 +137,7 @@ export async function openPage(browser, url, watch = () => {}) {
 
 /** The page state a `#v1,` share link carries. */
 export const decodeLink = (url) => JSON.parse(inflateRawSync(Buffer.from(url.split('#v1,')[1], 'base64url')).toString());
+
+/** Resolves when the page's (or frame's) status says the run is done or failed. */
+export const finished = (page, timeout = 60000) =>
+  page.waitForFunction(() => /^(done|failed)/.test(document.querySelector('#status').textContent), null, { polling: 100, timeout });

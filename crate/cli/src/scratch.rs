@@ -1,4 +1,4 @@
-//! The temporary folders a run makes (`$TMPDIR/whittle-PID-XXXXXX`, one per test): removed
+//! The temporary folders a run makes (`$TMPDIR/whittle-PID-<random>`, one per test): removed
 //! when dropped, removed by [`remove_all`] when a signal stops the run, and swept at the next
 //! start by [`sweep`] when a run was killed outright.
 //!
