@@ -6,7 +6,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-use support::whittle;
+use support::{adopt_orphans, own_processes, whittle};
 
 const PROGRAM: &str = "#include <stdio.h>\n\
 static int unused(int a, int b) { return a * b + 7; }\n\
@@ -152,9 +152,9 @@ fn a_command_and_regex_instead_of_a_script() {
 #[test]
 fn a_test_past_the_timeout_is_killed() {
     let dir = scratch("timeout");
-    // Candidates without `helper` hang; they must be killed, not waited for. The hanging
-    // `sleep` runs under a name only this test uses, so that the check below sees only
-    // this test's processes.
+    // Candidates without `helper` hang; they must be killed, not waited for. The check below
+    // looks only at this test's own processes, orphans included, by a name only it uses.
+    adopt_orphans();
     let marker = format!("whittle-timeout-sleep-{}", std::process::id());
     std::os::unix::fs::symlink("/bin/sleep", dir.join(&marker)).unwrap();
     script(
@@ -349,19 +349,16 @@ fn an_earlier_runs_original_is_never_deleted() {
 
 /// Processes whose command line names `marker`.
 fn running(marker: &str) -> usize {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter(|e| {
-            std::fs::read(e.path().join("cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
-        })
-        .count()
+    own_processes(|dir| {
+        std::fs::read(dir.join("cmdline"))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+    })
 }
 
 #[test]
 fn killing_whittle_even_with_sigkill_leaves_no_test_running() {
     let dir = scratch("sigkill");
+    adopt_orphans();
     let marker = format!("whittle-test-marker-{}", std::process::id());
     // A test that starts a long-lived child of its own in the background and waits.
     script(

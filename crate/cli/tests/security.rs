@@ -8,7 +8,7 @@ mod support;
 use serde_json::json;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use support::{require_gcc, stream, Server};
+use support::{adopt_orphans, own_processes, require_gcc, stream, Server};
 
 /// A folder outside any job, where an escaping attack would leave its mark.
 fn outside() -> tempfile::TempDir {
@@ -145,19 +145,16 @@ fn daemon_name() -> String {
     format!("wd-{}", std::process::id())
 }
 
-/// Processes with this test's daemon's name.
+/// This test's own processes with its daemon's name (orphans included: see `adopt_orphans`).
 fn daemons() -> usize {
     let name = daemon_name();
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter(|e| std::fs::read_to_string(e.path().join("comm")).is_ok_and(|c| c.trim() == name))
-        .count()
+    own_processes(|dir| std::fs::read_to_string(dir.join("comm")).is_ok_and(|c| c.trim() == name))
 }
 
 #[test]
 fn a_program_is_contained_in_its_sandbox() {
     require_gcc();
+    adopt_orphans();
     let out = outside();
     let s = Server::start_with_env(&[], &[("WHITTLE_TEST_SECRET", "hunter2")]);
     let _ = std::fs::remove_file("/tmp/whittle-attack-tmp");

@@ -343,6 +343,31 @@ pub fn connect_from(local: std::net::Ipv4Addr, port: u16) -> TcpStream {
     }
 }
 
+/// Makes this test process the subreaper of everything it starts, so a process whose parent
+/// died (a killed whittle's test, a daemon that double-forked) is still among its descendants,
+/// and tests can look for leftovers among their own processes only.
+pub fn adopt_orphans() {
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes one integer argument and touches no memory.
+    let r = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    assert_eq!(r, 0, "prctl(PR_SET_CHILD_SUBREAPER)");
+}
+
+/// This test process's live descendants (zombies left out) for which `pick` holds, given the
+/// process's `/proc/<pid>` folder. Call `adopt_orphans` before starting them.
+pub fn own_processes(pick: impl Fn(&Path) -> bool) -> usize {
+    descendants(std::process::id())
+        .into_iter()
+        .map(|pid| std::path::PathBuf::from(format!("/proc/{pid}")))
+        .filter(|dir| {
+            let stat = std::fs::read_to_string(dir.join("stat")).unwrap_or_default();
+            let state = stat[stat.rfind(')').map_or(0, |i| i + 1)..]
+                .split_whitespace()
+                .next();
+            matches!(state, Some(s) if s != "Z" && s != "X") && pick(dir)
+        })
+        .count()
+}
+
 /// The processes descended from `pid` (from /proc's parent links).
 pub fn descendants(pid: u32) -> Vec<u32> {
     let mut parent_of = HashMap::new();
