@@ -114,6 +114,7 @@ const parsePanel = new ParsePanel({
     if (state.lang === 'auto' && side === 'variant' && report.lang) {
       setHighlighting(report.lang);
       $('lang').options[0].textContent = `auto (${report.lang})`;
+      settings.langSeen(report.lang);
     }
     updateButtons();
   },
@@ -180,8 +181,11 @@ const settings = new SettingsPanel({
       for (const side of S.sidesOf(state)) parsePanel.schedule(side, 0);
     }
   },
-  onCompiler: (compiler) => {
-    state = { ...state, compiler };
+  onCompiler: (compiler, flags = state.flags) => {
+    if (compiler === state.compiler && flags === state.flags) return updateButtons();
+    // (A link's compiler, shown before it is allowed, is no change of the person's.)
+    if (state.compiler && !untrustedLink) changeState({ ...state, compiler, flags });
+    else state = { ...state, compiler, flags };
     updateButtons();
   },
   onTrust: () => allowLink(),
