@@ -58,6 +58,7 @@ let loadingText = false; // the page itself is filling an editor (not an edit by
 
 function makeEditor(side, el) {
   return createEditor(el, {
+    label: side === 'seed' ? 'Seed program' : 'Program',
     readOnly: embed,
     onChange(text) {
       if (!loadingText) changeState(S.setText(state, side, text));
@@ -72,6 +73,7 @@ const editors = { variant: makeEditor('variant', $('editor')), seed: makeEditor(
 // Generator mode's editor: the generator module's source (JavaScript).
 const generatorEditor = createEditor($('editor-generator'), {
   lang: 'javascript',
+  label: 'Generator module',
   readOnly: embed,
   onChange(text) {
     if (loadingText) return;
