@@ -20,6 +20,9 @@ import { LinkPanel } from './link-panel.js';
 import { GeneratorView } from './generator-view.js';
 import { WitnessView, changesText, seedingStatus, witnessFinishedStatus } from './witness-view.js';
 import { SettingsPanel } from './settings-panel.js';
+import { tabKeys } from './tabs-keys.js';
+import { describeSetup } from './setup-summary.js';
+import { setUpSidebarToggle } from './sidebar-toggle.js';
 import { decodeState, encodeState } from './permalink.js';
 import * as storage from './storage.js';
 import * as S from './state.js';
@@ -124,9 +127,11 @@ const parsePanel = new ParsePanel({
 
 // Tabs: the tree is parsed only while its tab is shown.
 for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showTab(b.dataset.tab));
+const syncTabs = tabKeys(document.querySelector('.tabs'), (name) => showTab(name));
 function showTab(name) {
   tab = name;
   for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === name));
+  syncTabs();
   for (const p of document.querySelectorAll('[data-panel]')) p.hidden = p.dataset.panel !== name;
   parsePanel.setTreeShown(name === 'tree');
   if (name === 'diff') runView.showDiff(run);
