@@ -36,6 +36,8 @@ if (embed) {
   storage.disableWrites(); // an embed is someone else's page
 }
 
+setUpSidebarToggle();
+
 const engine = new EngineClient();
 // The engine (in its sandbox) asks the page for each compile; an embed never compiles.
 const compiles = new CompileService({
