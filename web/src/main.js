@@ -42,7 +42,7 @@ const engine = new EngineClient();
 // The engine (in its sandbox) asks the page for each compile; an embed never compiles.
 const compiles = new CompileService({
   answer: (msg) => engine.post(msg),
-  onNotice: (text) => showNotice(text),
+  onNotice: (text) => showRunNotice(text),
   refusal: embed ? 'an embed never compiles' : null,
 });
 engine.onCompile = (msg) => compiles.handle(msg);
@@ -168,6 +168,7 @@ let saveTimer = 0;
  *  the address bar (the page now shows their own work), save. */
 function changeState(next) {
   link = S.linkAfterEdit(link, state, next);
+  dropStale(state, next);
   state = next;
   if (fromLink && !embed) history.replaceState(null, '', location.pathname + location.search);
   clearTimeout(saveTimer);
@@ -203,6 +204,36 @@ const settings = new SettingsPanel({
 
 const blocker = () => S.blocker(state, { reports: parsePanel.reports, jsTrusted: settings.jsTrusted, untrustedLink, embed });
 const consentPending = () => !embed && S.needsConsent(state, { untrustedLink, jsTrusted: settings.jsTrusted });
+
+// --- what belongs to one state ---------------------------------------------------------------
+
+// The check result and a run's notice are of the program and settings they were made for;
+// a restored result of its programs (runKey): each goes when what it was made for changes.
+let checkKey = null;
+let noticeKey = null;
+
+/** A notice about the run (or the restored result) of the state on show. */
+function showRunNotice(text) {
+  showNotice(text);
+  noticeKey = S.runKey(state);
+}
+
+function dropStale(before, next) {
+  if (checkKey !== null && checkKey !== S.checkKey(next, settings.propSide)) {
+    checkKey = null;
+    $('check-result').textContent = '';
+    $('check-result').className = 'check-result';
+  }
+  if (S.runKey(next) === S.runKey(before)) return;
+  if (noticeKey !== null && noticeKey !== S.runKey(next)) {
+    noticeKey = null;
+    $('notice').hidden = true;
+  }
+  if (run?.state === 'restored') {
+    run = null;
+    runView.reset('No reduction yet.');
+  }
+}
 
 // --- a link's requests -----------------------------------------------------------------------
 
@@ -240,6 +271,7 @@ $('check').addEventListener('click', async () => {
   }
   out.textContent = 'checking…';
   out.className = 'check-result';
+  checkKey = S.checkKey(state, settings.propSide); // an edit meanwhile clears what this shows
   // The side whose property is shown is checked on its program (a generator's: its output).
   const side = settings.propSide;
   const name = S.sideName(state, side);
@@ -261,12 +293,14 @@ $('check').addEventListener('click', async () => {
   const config = S.testConfig(state, side);
   try {
     const result = await new Compiler(config).compile(text, new AbortController().signal);
-    runView.showOutputs({ [side]: result }, `the ${name} as it is now`, S.isPair(state));
+    runView.showOutputs({ [side]: result }, `the ${name} as it is now`, S.isPair(state), config.compiler);
     const verdict = await engine.test(config.property, result, text);
+    if (checkKey !== S.checkKey(state, side)) return; // made for a program or settings since changed
     const what = S.isPair(state) ? `the ${name} ` : '';
     out.textContent = verdict ? `✓ ${what}has the property` : `✗ ${what}does not have the property`;
     out.className = `check-result ${verdict ? 'yes' : 'no'}`;
   } catch (e) {
+    if (checkKey !== S.checkKey(state, side)) return;
     out.textContent = e.message;
     out.className = 'check-result err';
   }
@@ -288,8 +322,10 @@ function startReduction({ replayVerdicts = null } = {}) {
     return setStatus(`cannot ${S.isWitness(state) ? 'search' : 'reduce'}: ${why}`, 'error');
   }
   const lang = parsePanel.reports.variant.lang;
-  run = S.startRun(state, run, { lang, replay: !!replayVerdicts });
-  runView.reset(replayVerdicts ? 'Replaying…' : run.seeding ? 'Finding a seed…' : 'Reducing…');
+  if (noticeKey !== null) $('notice').hidden = true; // the last run's notice is not this one's
+  noticeKey = null;
+  run = { ...S.startRun(state, run, { lang, replay: !!replayVerdicts }), setup: describeSetup(state), compiler: state.compiler };
+  runView.reset(replayVerdicts ? 'Replaying…' : run.seeding ? 'Finding a seed…' : 'Reducing…', run.setup);
   // A generator's output is measured in bytes, a program in tokens.
   const unit = run.generator ? 'bytes' : 'tokens';
   $('progress-tokens').previousElementSibling.textContent = unit;
@@ -334,10 +370,10 @@ engine.onReduction = (msg) => {
       generatorView.showRun(run);
       break;
     case 'original':
-      runView.showOutputs(run.outputs, outputsTitle(), run.pair);
+      runView.showOutputs(run.outputs, outputsTitle(), run.pair, run.compiler);
       break;
     case 'notice':
-      showNotice(msg.message);
+      showRunNotice(msg.message);
       break;
   }
 };
@@ -391,7 +427,7 @@ function seedFound(msg) {
   loadText('seed', msg.seed);
   changeState(S.setText(state, 'seed', msg.seed));
   run = { ...run, key: S.runKey(state) };
-  showNotice(`Seed found after ${msg.stats.queries} tests (${changesText(msg.changes)}): it is in the seed editor. Reducing the pair…`);
+  showRunNotice(`Seed found after ${msg.stats.queries} tests (${changesText(msg.changes)}): it is in the seed editor. Reducing the pair…`);
   setStatus(activity(), 'running');
 }
 
@@ -427,8 +463,8 @@ $('reduce').addEventListener('click', () => {
  *  runs a link's code. */
 function showRecordedRun() {
   if (!link?.outputs) return;
-  run = S.recordedRun(state, link.outputs);
-  runView.reset('');
+  run = { ...S.recordedRun(state, link.outputs), setup: describeSetup(state) };
+  runView.reset('', run.setup);
   generatorView.reset();
   improved(true);
   showTab('result');
@@ -507,15 +543,11 @@ async function loadInitialState() {
 
 /** Shows the best result of the last reduction on this machine, kept in local storage. */
 function restoreBest() {
-  const restored = S.restoredRun(storage.loadBest());
+  // Only a result of the programs and mode on show (a reload keeps the mode the person chose).
+  const saved = storage.loadBest();
+  const restored = S.bestBelongsTo(saved, state) && S.restoredRun(saved);
   if (!restored) return;
   run = restored;
-  const mode = run.pair ? 'pair' : run.generator ? 'generator' : 'single';
-  if (mode !== state.mode) {
-    state = S.setMode(state, mode);
-    settings.write();
-    applyMode();
-  }
   runView.showResult(run, run.finished, true);
   if (run.generator) {
     generatorView.showRun(run);
@@ -523,7 +555,7 @@ function restoreBest() {
   }
   const when = new Date(run.savedAt).toLocaleString();
   const s = run.stats;
-  showNotice(inBytes(`Restored the best result of your ${run.finished ? 'last' : 'unfinished'} reduction (${s.tokens_before} → ${s.tokens_now} tokens, ${when}): see the Result tab.`));
+  showRunNotice(inBytes(`Restored the best result of your ${run.finished ? 'last' : 'unfinished'} reduction (${s.tokens_before} → ${s.tokens_now} tokens, ${when}): see the Result tab.`));
 }
 
 async function boot() {
@@ -542,6 +574,12 @@ async function boot() {
     showNotice(link.outputs
       ? 'This embed shows the generator’s recorded run (press Replay); it never runs the generator. Open it in the playground to run it.'
       : 'This link’s generator run carries no recorded outputs, and an embed never runs a generator: open it in the playground to run it.');
+  }
+  if (embed) {
+    // An embed has no settings sidebar: say what the link reduced with, and tested.
+    $('setup-line').textContent = `Reduced with ${describeSetup(state)}`;
+    $('setup-line').hidden = false;
+    $('result-setup').textContent = describeSetup(state);
   }
   if (embed && !link) {
     $('result-info').textContent = 'This link carries no recorded reduction: open it in the playground to reduce it.';

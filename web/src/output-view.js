@@ -2,8 +2,10 @@
 // of the compiler ran when the answer carries its coverage).
 const ASM_SHOWN = 20000;
 
-export function renderOutput(result, what) {
+/** `command`: what ran, when the answer says (its compilationOptions). */
+export function renderOutput(result, what, command = '') {
   const parts = [h('p', `Answer for ${what}: exit code ${result.code}`, 'muted')];
+  if (command) parts.push(h('h3', 'command'), h('pre', `$ ${command}`, 'command'));
   const block = (title, text) => text && parts.push(h('h3', title), h('pre', text));
   block('stderr', result.stderr);
   block('stdout', result.stdout);

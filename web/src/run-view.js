@@ -6,6 +6,7 @@ import { ProgressView, formatDuration } from './progress.js';
 import { renderDiff } from './diff-view.js';
 import { renderPair } from './pair-view.js';
 import { renderOutput } from './output-view.js';
+import { commandLine } from './setup-summary.js';
 import { sideLabel } from './state.js';
 import { $ } from './ui.js';
 
@@ -28,13 +29,14 @@ export class RunView {
     this.pairDiffSeq = 0;
   }
 
-  /** A new run: empty panels, `info` where the result will be. */
-  reset(info) {
+  /** A new run: empty panels, `info` where the result will be, `setup` what it tests. */
+  reset(info, setup = '') {
     this.progress.reset();
     $('result').textContent = '';
     for (const id of ['result-seed', 'result-variant', 'result-diff', 'result-seed-info', 'result-variant-info', 'result-diff-info']) $(id).textContent = '';
     $('diff').replaceChildren();
     $('result-info').textContent = info;
+    $('result-setup').textContent = setup;
     $('result-copy').hidden = true;
     $('result-use').hidden = true;
   }
@@ -51,6 +53,7 @@ export class RunView {
     const work = run.replay ? 'replayed' : restored ? 'restored' : `${s.queries} queries${finished ? '' : ' so far'}`;
     $('result-info').textContent = `${s.tokens_before} → ${s.tokens_now} tokens (${percent(s)}), ${work}`;
     $('result-copy').hidden = false;
+    if (run.setup) $('result-setup').textContent = run.setup;
     $('result-use').hidden = this.embed;
     if (!run.pair) {
       $('result').textContent = run.best;
@@ -82,11 +85,15 @@ export class RunView {
     }
   }
 
-  /** The Output tab: the endpoint's answers by side ('variant', 'seed'); `pair` names them. */
-  showOutputs(bySide, what, pair) {
+  /** The Output tab: the endpoint's answers by side ('variant', 'seed'); `pair` names them;
+   *  `compiler`: the id the answers are from (with their options, the command that ran). */
+  showOutputs(bySide, what, pair, compiler = '') {
     const sides = Object.keys(bySide);
-    const parts = sides.flatMap((side) =>
-      renderOutput(bySide[side], `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`));
+    const parts = sides.flatMap((side) => {
+      const r = bySide[side];
+      const command = r.options ? commandLine(compiler, r.options) : '';
+      return renderOutput(r, `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`, command);
+    });
     $('output').replaceChildren(...parts);
   }
 }

@@ -415,6 +415,11 @@ export function testConfig(state, side = 'variant') {
   };
 }
 
+/** What a check of side `side` depends on: its program (a generator's source), the language
+ *  and what testConfig sends; a check result stands while this stays the same. */
+export const checkKey = (state, side = 'variant') =>
+  JSON.stringify([isGenerator(state) ? state.generator : textOf(state, side), state.lang, testConfig(state, side)]);
+
 /** A 'reduce' or 'replay' message's config (`lang`: the language the parse settled on). */
 export function reduceConfig(state, lang) {
   return {
@@ -512,6 +517,8 @@ export function bestRecord(run, finished, savedAt) {
   const stats = Object.fromEntries(Object.entries(run.stats).filter(([k]) => /tokens|queries/.test(k)));
   return {
     mode: run.pair ? 'pair' : run.generator ? 'generator' : 'single',
+    key: run.key,
+    setup: run.setup ?? null,
     best: run.best,
     original: run.original.variant,
     seed: run.original.seed,
@@ -521,6 +528,12 @@ export function bestRecord(run, finished, savedAt) {
     finished,
   };
 }
+
+/** Whether a saved best result is worth showing with `state`: it is of this state's programs,
+ *  mode, language and strategy (runKey), and it reduced something (a run that failed on its
+ *  original has nothing to restore). */
+export const bestBelongsTo = (saved, state) =>
+  !!saved?.stats && saved.key === runKey(state) && saved.stats.tokens_now < saved.stats.tokens_before;
 
 /** The run a saved best result stands for (it replays nothing and belongs to no state), or
  *  null when the record is unusable. */
@@ -541,5 +554,6 @@ export function restoredRun(saved) {
     outputs: {},
     finished: !!saved.finished,
     savedAt: saved.savedAt,
+    setup: typeof saved.setup === 'string' ? saved.setup : null,
   };
 }
