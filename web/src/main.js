@@ -22,6 +22,7 @@ import { WitnessView, changesText, seedingStatus, witnessFinishedStatus } from '
 import { SettingsPanel } from './settings-panel.js';
 import { tabKeys } from './tabs-keys.js';
 import { describeSetup } from './setup-summary.js';
+import { withModeExample } from './mode-examples.js';
 import { setUpSidebarToggle } from './sidebar-toggle.js';
 import { decodeState, encodeState } from './permalink.js';
 import * as storage from './storage.js';
@@ -181,8 +182,13 @@ const settings = new SettingsPanel({
   variantLang: () => parsePanel.reports.variant?.lang,
   onChange(next) {
     const before = state;
-    changeState(next);
+    changeState(next.mode !== before.mode ? withModeExample(before, next) : next);
     if (state.mode !== before.mode) {
+      if (state.endpoint.kind !== next.endpoint.kind) {
+        // The mode's example brought its own property and endpoint.
+        settings.write();
+        settings.loadCompilers();
+      }
       applyMode();
       if (S.isPair(state)) parsePanel.schedule('seed', 0);
     }
@@ -281,7 +287,7 @@ $('check').addEventListener('click', async () => {
     try {
       const made = await engine.call({ type: 'generate', generator: state.generator });
       text = made.output;
-      generatorView.showOriginal(made.output, made.trace);
+      generatorView.showOriginal(made.output, made.trace, made.picks);
       out.textContent = 'checking…';
     } catch (e) {
       out.textContent = e.message;

@@ -25,7 +25,7 @@
 import { Compiler, EndpointError } from './endpoint.js';
 import { compilesWithout, makeProperty, PropertyError } from './property.js';
 import { sideLabel } from './state.js';
-import { engineConfig, loadGenerator } from './generator-module.js';
+import { engineConfig, loadGenerator, picksOf } from './generator-module.js';
 
 const PROGRESS_EVERY_MS = 100;
 const REPLAY_STEP = 64; // candidates per replay slice: small enough to hear "cancel" at once
@@ -65,6 +65,7 @@ export class Reduction {
       try {
         const module = await loadGenerator(this.config.generator.source);
         args = [engineConfig(this.config.generator, module), module.generate];
+        this.module = module;
       } catch (e) {
         return this.finish('failed', e.message);
       }
@@ -88,7 +89,7 @@ export class Reduction {
       return this.finish('failed', e.message);
     }
     if (this.generator) {
-      this.send({ type: 'generated', original: this.reducer.original(), trace: this.reducer.originalTrace(), seed: args[0].seed });
+      this.send({ type: 'generated', original: this.reducer.original(), trace: this.reducer.originalTrace(), seed: args[0].seed, picks: picksOf(this.module) });
     }
     this.setState('running');
   }

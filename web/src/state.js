@@ -483,7 +483,7 @@ export function runMessage(run, msg) {
     case 'state':
       return { ...run, state: msg.state };
     case 'generated':
-      return { ...run, original: { ...run.original, variant: msg.original }, originalTrace: msg.trace };
+      return { ...run, original: { ...run.original, variant: msg.original }, originalTrace: msg.trace, picks: msg.picks ?? null };
     case 'seeding':
       return { ...run, seedSearch: msg.stats };
     case 'seed':
