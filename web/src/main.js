@@ -12,7 +12,7 @@
 import { createEditor } from './editor.js';
 import { EngineClient } from './engine-client.js';
 import { CompileService } from './compile-service.js';
-import { Compiler } from './endpoint.js';
+import { Compiler, describe } from './endpoint.js';
 import { ParsePanel } from './parse-panel.js';
 import { RunView, finishedStatus, resultText } from './run-view.js';
 import { enterEmbedMode, isEmbed, setUpSharing } from './share.js';
@@ -23,6 +23,7 @@ import { SettingsPanel } from './settings-panel.js';
 import { tabKeys } from './tabs-keys.js';
 import { describeSetup } from './setup-summary.js';
 import { withModeExample } from './mode-examples.js';
+import { Waiting, countSeconds } from './waiting.js';
 import { setUpSidebarToggle } from './sidebar-toggle.js';
 import { decodeState, encodeState } from './permalink.js';
 import * as storage from './storage.js';
@@ -297,8 +298,10 @@ $('check').addEventListener('click', async () => {
   }
   // The page compiles; the property (maybe JavaScript) runs in the engine's sandbox.
   const config = S.testConfig(state, side);
+  // An endpoint that has not answered yet: the seconds count.
+  const stopCounting = countSeconds(out, config.endpoint.kind === 'none' ? 'checking…' : `checking… waiting for ${describe(config.endpoint)}:`);
   try {
-    const result = await new Compiler(config).compile(text, new AbortController().signal);
+    const result = await new Compiler(config).compile(text, new AbortController().signal).finally(stopCounting);
     runView.showOutputs({ [side]: result }, `the ${name} as it is now`, S.isPair(state), config.compiler);
     const verdict = await engine.test(config.property, result, text);
     if (checkKey !== S.checkKey(state, side)) return; // made for a program or settings since changed
@@ -307,7 +310,8 @@ $('check').addEventListener('click', async () => {
     out.className = `check-result ${verdict ? 'yes' : 'no'}`;
   } catch (e) {
     if (checkKey !== S.checkKey(state, side)) return;
-    out.textContent = e.message;
+    // (A check has nothing to resume: it is pressed again.)
+    out.textContent = e.message.replace(/Resume when it is back\.?/, 'Check again when it is back.').replace(/resume to try again/, 'check again');
     out.className = 'check-result err';
   }
 });
@@ -315,6 +319,7 @@ $('check').addEventListener('click', async () => {
 // --- reducing --------------------------------------------------------------------------------
 
 const runView = new RunView({ engine, embed });
+const waiting = new Waiting(); // the seconds while a run has not been heard from
 const generatorView = new GeneratorView();
 const witnessView = new WitnessView({ onUseAsSeed: (text) => pairWith(text) });
 
@@ -347,6 +352,7 @@ function startReduction({ replayVerdicts = null } = {}) {
     : { type: 'reduce', run: run.id, config });
   if (run.witness) showTab('witnesses');
   else if (tab === 'tree' || tab === 'output') showTab('progress');
+  waiting.start(run.witness ? 'wit-elapsed' : 'progress-elapsed');
   setStatus(replayVerdicts ? 'replaying the recorded reduction…' : activity(), 'running');
   updateButtons();
 }
@@ -354,6 +360,8 @@ function startReduction({ replayVerdicts = null } = {}) {
 engine.onReduction = (msg) => {
   if (!run || msg.run !== run.id) return; // a message of an earlier run
   run = S.runMessage(run, msg);
+  waiting.heard();
+  if (msg.type === 'finished') waiting.stop();
   switch (msg.type) {
     case 'state':
       if (msg.state === 'paused') setStatus(`paused: ${msg.message}`, 'paused');
@@ -361,6 +369,7 @@ engine.onReduction = (msg) => {
       updateButtons();
       break;
     case 'seeding':
+      runView.progress.seeding(msg.stats, msg.elapsedMs);
       if (run.state === 'running') setStatus(activity(), 'running');
       break;
     case 'seed':

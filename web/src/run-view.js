@@ -78,6 +78,8 @@ export class RunView {
       target.textContent = 'The diff is shown when the reduction stops.';
       return;
     }
+    // A large program takes the engine a while to diff: say so rather than show nothing.
+    if (!target.hasChildNodes()) target.textContent = 'Diffing…';
     try {
       renderDiff(target, await this.engine.diff(run.original.variant, run.pair ? run.best.variant : run.best));
     } catch (e) {
