@@ -15,18 +15,25 @@ export class EngineClient {
     this.onReduction = () => {};
     this.onCompile = () => {}; // (request) => void: the engine asks for a compile
     this.wasm = loadWasm();
-    this.frame = document.createElement('iframe');
-    this.frame.sandbox = 'allow-scripts'; // no allow-same-origin: an opaque origin
-    this.frame.hidden = true;
-    this.frame.title = 'Whittle engine sandbox';
+    // index.html holds the frame, so that it loads while the page's scripts do; it may have
+    // said it is ready before this listens: a ping asks again.
+    const given = document.getElementById('engine-frame');
+    this.frame = given ?? document.createElement('iframe');
     this.frameReady = new Promise((resolve) => (this.frameLoaded = resolve));
     addEventListener('message', (e) => {
       if (e.source !== this.frame.contentWindow || typeof e.data !== 'object' || e.data === null) return;
       if (e.data.type === 'sandbox-ready') this.frameLoaded();
       else this.heard(e.data);
     });
-    this.frame.src = SANDBOX_URL.href;
-    document.body.append(this.frame);
+    if (given) {
+      this.frame.contentWindow.postMessage({ type: 'ping' }, '*');
+    } else {
+      this.frame.sandbox = 'allow-scripts'; // no allow-same-origin: an opaque origin
+      this.frame.hidden = true;
+      this.frame.title = 'Whittle engine sandbox';
+      this.frame.src = SANDBOX_URL.href;
+      document.body.append(this.frame);
+    }
     this.start();
   }
 

@@ -603,6 +603,7 @@ async function boot() {
   settings.loadCompilers(); // not from an embed, nor from a link before it is allowed (mayContact)
   try {
     const info = await engine.ready;
+    performance.mark('whittle:engine-ready'); // (scripts/bench/page-load.mjs reads these)
     engineId = info.engineId;
     $('engine-info').textContent = `engine ${engineId} loaded in ${Math.round(info.ms)} ms`;
   } catch (e) {
@@ -612,6 +613,7 @@ async function boot() {
   for (const side of S.sidesOf(state)) {
     while (!parsePanel.reports[side]) await parsePanel.parseNow(side);
   }
+  performance.mark('whittle:ready');
   document.body.dataset.ready = 'true';
   setStatus('ready', 'idle');
   if (link) {
