@@ -2,21 +2,29 @@
 //! the wrong-code builds' disagreement, the guard's verdict, which build is the reference,
 //! and how long a program may run. Each refusal says what to do.
 
-use crate::process::{self, Outcome, Spec};
+use crate::process::{self, Confinement, Outcome, Spec};
+use crate::sandbox::Sandbox;
 use crate::scratch::Scratch;
-use std::path::Path;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use whittle::recipe::{self, compile_command, sh_quote, Build, Guard, Recipe, Signature};
 
+/// A spec in a PID namespace that dies with whittle, as the tests run, when bubblewrap is
+/// there: a killed run leaves no compiler behind.
+fn tethered(program: PathBuf, args: Vec<OsString>, dir: &Path, limit: Duration) -> Spec {
+    static TETHER: OnceLock<Option<Arc<Sandbox>>> = OnceLock::new();
+    let mut spec = Spec::new(program, args, dir.to_path_buf(), Instant::now() + limit);
+    if let Some(sandbox) = TETHER.get_or_init(|| Sandbox::detect().ok().map(Arc::new)) {
+        spec.confinement = Confinement::Tethered(sandbox.clone());
+    }
+    spec
+}
+
 /// `cmd` run by sh in `dir`, within `limit`.
 fn sh(dir: &Path, cmd: &str, limit: Duration) -> Result<Outcome, String> {
-    let spec = Spec::new(
-        "sh".into(),
-        vec!["-c".into(), cmd.into()],
-        dir.to_path_buf(),
-        Instant::now() + limit,
-    );
-    process::run(spec)
+    process::run(tethered("sh".into(), vec!["-c".into(), cmd.into()], dir, limit))
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -105,12 +113,7 @@ fn build_and_run(
 }
 
 fn run(dir: &Path, program: &str, limit: Duration) -> Result<Outcome, String> {
-    let mut spec = Spec::new(
-        dir.join(program),
-        vec![],
-        dir.to_path_buf(),
-        Instant::now() + limit,
-    );
+    let mut spec = tethered(dir.join(program), vec![], dir, limit);
     spec.env = vec![("ASAN_OPTIONS".into(), "detect_leaks=0".into())];
     spec.output_cap = 8 << 20;
     process::run(spec)

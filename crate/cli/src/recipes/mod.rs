@@ -9,13 +9,14 @@ mod confirm;
 pub use confirm::confirmed;
 
 use crate::commands::reduce::{PropertyArgs, RunArgs};
-use crate::runner::{run_in, Outcome, Property};
+use crate::runner::{Job, Outcome, Properties, Property, Runner};
 use crate::scratch::Scratch;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use whittle::recipe::{self, Recipe};
+use whittle::Side;
 
 #[derive(clap::Args)]
 pub struct RecipeArgs {
@@ -177,25 +178,41 @@ fn write_script(path: &Path, text: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot write the test script {}: {e}", path.display()))
 }
 
-/// The original tested three times, one after another: each verdict, and the time of each
-/// run (seconds).
+/// The original tested three times, one after another, on the test pool (so a killed run
+/// leaves no test behind): each verdict, and the time of each run (seconds).
 fn test_original(
     test: &Property,
     name: &str,
     text: &str,
     limit: Duration,
 ) -> Result<(Vec<bool>, Vec<f64>), String> {
+    let pool = Runner::new(
+        Properties {
+            seed: None,
+            variant: test.clone(),
+        },
+        1,
+        limit,
+    );
     let (mut verdicts, mut times) = (vec![], vec![]);
-    for _ in 0..3 {
-        let dir = Scratch::new("")?;
-        std::fs::write(dir.path().join(name), text)
-            .map_err(|e| format!("cannot write {name} in {}: {e}", dir.path().display()))?;
+    for id in 0..3 {
         let start = Instant::now();
-        let ran = run_in(test, dir.path(), name, start + limit, Arc::default(), None)?;
+        pool.submit(Job {
+            id,
+            side: Side::Variant,
+            original: false,
+            file: (name.to_string(), text.to_string()),
+        });
+        let done = pool
+            .results
+            .recv()
+            .map_err(|_| "the test of the original did not come back".to_string())?;
         times.push(start.elapsed().as_secs_f64());
-        verdicts.push(matches!(ran.verdict, Outcome::Interesting));
-        if matches!(ran.verdict, Outcome::Timeout) {
-            break; // the reduction says the original timed out
+        match done.outcome {
+            Outcome::Interesting => verdicts.push(true),
+            Outcome::Boring => verdicts.push(false),
+            // The reduction says why the original fails.
+            _ => return Ok((vec![false], times)),
         }
     }
     Ok((verdicts, times))
