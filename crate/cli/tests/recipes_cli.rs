@@ -69,15 +69,30 @@ fn wrong_code_case(name: &str) -> Option<(tempfile::TempDir, String)> {
 
 #[test]
 fn wrong_code_keeps_the_miscompiled_expression_and_the_guard_keeps_it_defined() {
-    let Some((dir, b)) = wrong_code_case("wrong") else { return };
+    let Some((dir, b)) = wrong_code_case("wrong") else {
+        return;
+    };
     let d = dir.path();
     let err = ok(&whittle(
         d,
-        &["reduce", "--wrong-code", "gcc -O0 -w", &b, "prog.c", "-j", "2", "--stats-json", "stats.json"],
+        &[
+            "reduce",
+            "--wrong-code",
+            "gcc -O0 -w",
+            &b,
+            "prog.c",
+            "-j",
+            "2",
+            "--stats-json",
+            "stats.json",
+        ],
     ));
     assert!(err.contains("agrees with CMD_A"), "{err}");
     let result = std::fs::read_to_string(d.join("prog.c")).unwrap();
-    assert!(result.contains("* 3"), "the miscompiled expression went: {result}");
+    assert!(
+        result.contains("* 3"),
+        "the miscompiled expression went: {result}"
+    );
     // Without the declaration printf's call would be implicit: the guard refuses that.
     assert!(result.contains("#include <stdio.h>"), "{result}");
     assert!(!result.contains("other"), "not reduced: {result}");
@@ -86,14 +101,34 @@ fn wrong_code_keeps_the_miscompiled_expression_and_the_guard_keeps_it_defined() 
     // The same without the guard keeps a disagreement that is no bug (printf undeclared, or
     // its argument gone: the builds print different garbage), which the guard refuses.
     let guarded = String::from_utf8(
-        whittle(d, &["reduce", "--wrong-code", "gcc -O0 -w", &b, "prog.c", "--print-test"]).stdout,
+        whittle(
+            d,
+            &[
+                "reduce",
+                "--wrong-code",
+                "gcc -O0 -w",
+                &b,
+                "prog.c",
+                "--print-test",
+            ],
+        )
+        .stdout,
     )
     .unwrap();
     std::fs::write(d.join("prog.c"), WRONG).unwrap();
     std::fs::remove_file(d.join("prog.c.orig")).unwrap();
     ok(&whittle(
         d,
-        &["reduce", "--wrong-code", "gcc -O0 -w", &b, "--no-guard", "prog.c", "-j", "2"],
+        &[
+            "reduce",
+            "--wrong-code",
+            "gcc -O0 -w",
+            &b,
+            "--no-guard",
+            "prog.c",
+            "-j",
+            "2",
+        ],
     ));
     let unguarded = std::fs::read_to_string(d.join("prog.c")).unwrap();
     assert!(!unguarded.contains("#include"), "{unguarded}");
@@ -105,16 +140,28 @@ fn verdict(script: &str, program: &str) -> i32 {
     let dir = folder("verdict");
     write(dir.path(), "test.sh", script, true);
     write(dir.path(), "prog.c", program, false);
-    let out = Command::new("./test.sh").current_dir(dir.path()).output().unwrap();
+    let out = Command::new("./test.sh")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
     out.status.code().unwrap_or(-1)
 }
 
 #[test]
 fn the_guard_refuses_uninitialized_reads_and_overflows() {
-    let Some((dir, b)) = wrong_code_case("guard") else { return };
+    let Some((dir, b)) = wrong_code_case("guard") else {
+        return;
+    };
     let out = whittle(
         dir.path(),
-        &["reduce", "--wrong-code", "gcc -O0 -w", &b, "prog.c", "--print-test"],
+        &[
+            "reduce",
+            "--wrong-code",
+            "gcc -O0 -w",
+            &b,
+            "prog.c",
+            "--print-test",
+        ],
     );
     ok(&out);
     let script = String::from_utf8(out.stdout).unwrap();
@@ -122,11 +169,15 @@ fn the_guard_refuses_uninitialized_reads_and_overflows() {
     assert_eq!(verdict(&script, WRONG), 0, "the original shows the bug");
     let same = format!("{g}int main(void) {{ printf(\"%d\\n\", 4); return 0; }}\n");
     assert_eq!(verdict(&script, &same), 1, "the builds agree: no bug");
-    let uninitialized = format!("{g}int main(void) {{ int t; t++; printf(\"%d\\n\", g(t)); return 0; }}\n");
-    assert_eq!(verdict(&script, &uninitialized), 3, "reads t before it is set");
-    let overflow = format!(
-        "{g}int main(void) {{ int t = 2147483647; printf(\"%d\\n\", g(t)); return 0; }}\n"
+    let uninitialized =
+        format!("{g}int main(void) {{ int t; t++; printf(\"%d\\n\", g(t)); return 0; }}\n");
+    assert_eq!(
+        verdict(&script, &uninitialized),
+        3,
+        "reads t before it is set"
     );
+    let overflow =
+        format!("{g}int main(void) {{ int t = 2147483647; printf(\"%d\\n\", g(t)); return 0; }}\n");
     assert_eq!(verdict(&script, &overflow), 3, "t * 3 overflows");
     let fine = format!("{g}int main(void) {{ int t = 5; printf(\"%d\\n\", g(t)); return 0; }}\n");
     assert_eq!(verdict(&script, &fine), 0, "defined, and still miscompiled");
@@ -134,7 +185,15 @@ fn the_guard_refuses_uninitialized_reads_and_overflows() {
     // Without the guard the overflow passes.
     let out = whittle(
         dir.path(),
-        &["reduce", "--wrong-code", "gcc -O0 -w", &b, "--no-guard", "prog.c", "--print-test"],
+        &[
+            "reduce",
+            "--wrong-code",
+            "gcc -O0 -w",
+            &b,
+            "--no-guard",
+            "prog.c",
+            "--print-test",
+        ],
     );
     let unguarded = String::from_utf8(out.stdout).unwrap();
     assert_eq!(verdict(&unguarded, &overflow), 0);
@@ -162,7 +221,10 @@ fn a_crash_keeps_the_originals_signature() {
         false,
     );
     let cmd = format!("{}/cc1 {{}}", d.display());
-    let err = ok(&whittle(d, &["reduce", "--crash", "--cmd", &cmd, "input.c", "-j", "2"]));
+    let err = ok(&whittle(
+        d,
+        &["reduce", "--crash", "--cmd", &cmd, "input.c", "-j", "2"],
+    ));
     assert!(
         err.contains("crash signature: \"internal compiler error: in fold_binary, at fold.cc\""),
         "{err}"
@@ -176,7 +238,10 @@ fn a_crash_keeps_the_originals_signature() {
     let out = whittle(d, &["reduce", "--crash", "--cmd", &cmd, "fine.c"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("does not crash") && err.contains("--match"), "{err}");
+    assert!(
+        err.contains("does not crash") && err.contains("--match"),
+        "{err}"
+    );
 }
 
 const PROGRAM: &str = "#include <stdio.h>\n\
@@ -188,8 +253,16 @@ int main(void) {\n  int a = 1;\n  int b = helper(a);\n  printf(\"%d\\n\", b);\n 
 fn a_flaky_test_confirmed_gives_the_stable_result() {
     let stable = folder("stable");
     write(stable.path(), "input.c", PROGRAM, false);
-    write(stable.path(), "check.sh", "#!/bin/sh\ngrep -q 'marker = 42' input.c\n", true);
-    ok(&whittle(stable.path(), &["reduce", "--test", "./check.sh", "input.c", "-j", "1"]));
+    write(
+        stable.path(),
+        "check.sh",
+        "#!/bin/sh\ngrep -q 'marker = 42' input.c\n",
+        true,
+    );
+    ok(&whittle(
+        stable.path(),
+        &["reduce", "--test", "./check.sh", "input.c", "-j", "1"],
+    ));
     let want = std::fs::read_to_string(stable.path().join("input.c")).unwrap();
 
     // Says yes one time in three whatever the program (a counter in the script's folder).
@@ -203,7 +276,18 @@ fn a_flaky_test_confirmed_gives_the_stable_result() {
          [ $((n % 3)) -eq 0 ] && exit 0\ngrep -q 'marker = 42' input.c\n",
         true,
     );
-    let args = ["reduce", "--test", "./check.sh", "input.c", "-j", "1", "--confirm", "2", "--stats-json", "stats.json"];
+    let args = [
+        "reduce",
+        "--test",
+        "./check.sh",
+        "input.c",
+        "-j",
+        "1",
+        "--confirm",
+        "2",
+        "--stats-json",
+        "stats.json",
+    ];
     ok(&whittle(d, &args));
     assert_eq!(std::fs::read_to_string(d.join("input.c")).unwrap(), want);
     assert!(stats(d)["recipe"]["undone"].as_u64().unwrap() > 0);
@@ -222,12 +306,17 @@ fn a_test_flaky_on_the_original_is_said_so() {
          [ $((n % 3)) -eq 2 ] && exit 1\ngrep -q 'marker = 42' input.c\n",
         true,
     );
-    let err = ok(&whittle(d, &["reduce", "--test", "./check.sh", "input.c", "-j", "1"]));
+    let err = ok(&whittle(
+        d,
+        &["reduce", "--test", "./check.sh", "input.c", "-j", "1"],
+    ));
     assert!(
         err.contains("the test is flaky: 2 of 3 runs on the original said interesting; each accepted step is confirmed 2 more times"),
         "{err}"
     );
-    assert!(std::fs::read_to_string(d.join("input.c")).unwrap().contains("marker = 42"));
+    assert!(std::fs::read_to_string(d.join("input.c"))
+        .unwrap()
+        .contains("marker = 42"));
 }
 
 #[test]
@@ -245,7 +334,16 @@ fn a_looping_candidate_is_cut_at_the_adaptive_limit() {
     let started = Instant::now();
     let err = ok(&whittle(
         d,
-        &["reduce", "--test", "./check.sh", "input.c", "-j", "2", "--stats-json", "stats.json"],
+        &[
+            "reduce",
+            "--test",
+            "./check.sh",
+            "input.c",
+            "-j",
+            "2",
+            "--stats-json",
+            "stats.json",
+        ],
     ));
     // The original's test takes milliseconds: the limit is the floor, 1 s (more on a machine
     // so loaded that the original's slowest run took over 0.1 s).
@@ -265,5 +363,8 @@ fn a_looping_candidate_is_cut_at_the_adaptive_limit() {
         started.elapsed()
     );
     let result = std::fs::read_to_string(d.join("input.c")).unwrap();
-    assert!(result.contains("helper") && result.contains("marker = 42"), "{result}");
+    assert!(
+        result.contains("helper") && result.contains("marker = 42"),
+        "{result}"
+    );
 }

@@ -137,8 +137,8 @@ fn line_from<'a>(output: &'a str, needle: &str) -> Option<&'a str> {
         .find_map(|l| l.find(needle).map(|i| l[i..].trim_end()))
 }
 
-/// `text` without a trailing `:LINE` or `:LINE:COL` (line numbers move as a program shrinks
-/// only in the compiler's sources when it is rebuilt, but a signature should not care).
+/// `text` without a trailing `:LINE` or `:LINE:COL`: the line in the compiler's own sources
+/// changes from one build of the compiler to the next, the crash does not.
 fn without_line_numbers(text: &str) -> &str {
     let mut t = text.trim_end_matches(':');
     for _ in 0..2 {
@@ -310,7 +310,10 @@ impl Recipe {
             Recipe::Crash { cmd, signature } => {
                 s += "# Made by `whittle reduce --crash --print-test`: exit 0 when the compiler crashes\n\
                       # with the original's signature. Runs as it is under C-Reduce and C-Vise.\n";
-                s += &format!("{} >whittle-crash.txt 2>&1\ncode=$?\n", cmd.replace("{}", &f));
+                s += &format!(
+                    "{} >whittle-crash.txt 2>&1\ncode=$?\n",
+                    cmd.replace("{}", &f)
+                );
                 s += "[ $code -ne 0 ] || exit 1\n";
                 if let Some(c) = signature.code {
                     s += &format!("[ $code -eq {c} ] || exit 1\n");
@@ -371,7 +374,10 @@ mod tests {
         let dump = "Stack dump:\n0.\tProgram arguments: clang\n #0 0x0001 llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) (/usr/lib/libLLVM.so+0x1)\n #1 0x0002 SignalHandler(int) (/usr/lib/libLLVM.so+0x2)\n #2 0x0003 (/lib/libc.so.6+0x3)\n #3 0x0004 clang::Sema::CheckX(clang::Expr*) (/usr/lib/libclang.so+0x4)\n #4 0x0005 clang::Parser::ParseY() (/usr/lib/libclang.so+0x5)\n";
         assert_eq!(
             crash_signature(dump, 139).unwrap().fragments,
-            ["clang::Sema::CheckX(clang::Expr*)", "clang::Parser::ParseY()"]
+            [
+                "clang::Sema::CheckX(clang::Expr*)",
+                "clang::Parser::ParseY()"
+            ]
         );
         let panic = "thread 'rustc' panicked at compiler/rustc_middle/src/ty/mod.rs:123:45:\nbox is empty\nnote: run with RUST_BACKTRACE=1\n";
         assert_eq!(

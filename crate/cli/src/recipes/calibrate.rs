@@ -24,7 +24,12 @@ fn tethered(program: PathBuf, args: Vec<OsString>, dir: &Path, limit: Duration) 
 
 /// `cmd` run by sh in `dir`, within `limit`.
 fn sh(dir: &Path, cmd: &str, limit: Duration) -> Result<Outcome, String> {
-    process::run(tethered("sh".into(), vec!["-c".into(), cmd.into()], dir, limit))
+    process::run(tethered(
+        "sh".into(),
+        vec!["-c".into(), cmd.into()],
+        dir,
+        limit,
+    ))
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -49,7 +54,10 @@ pub fn crash(cmd: &str, name: &str, text: &str, limit: Duration) -> Result<Recip
     let dir = folder_with(name, text)?;
     let o = sh(dir.path(), &cmd.replace("{}", &sh_quote(name)), limit)?;
     if o.timed_out {
-        return Err(format!("`{cmd}` on the original ran past {:.0} s (--timeout)", limit.as_secs_f64()));
+        return Err(format!(
+            "`{cmd}` on the original ran past {:.0} s (--timeout)",
+            limit.as_secs_f64()
+        ));
     }
     let output = text_of(&o);
     let signature: Signature = recipe::crash_signature(&output, o.code).ok_or_else(|| {
@@ -164,7 +172,11 @@ fn guard_of(
     limit: Duration,
 ) -> Result<(Guard, f64), String> {
     let f = sh_quote(name);
-    let warnings = sh(d, &format!("{cc} {} -c {f} -o whittle-w.o", recipe::warning_flags()), limit)?;
+    let warnings = sh(
+        d,
+        &format!("{cc} {} -c {f} -o whittle-w.o", recipe::warning_flags()),
+        limit,
+    )?;
     if warnings.code != 0 {
         return Err(format!(
             "the guard refuses the original: `{cc}` with the warnings that flag undefined behaviour as errors says:\n{}\nFix the original, or reduce with --no-guard (the result may then show no real bug)",

@@ -87,7 +87,9 @@ pub fn prepare(
     let limit = Duration::from_secs_f64(run.timeout.unwrap_or(DEFAULT_TIMEOUT));
     let recipe = if let Some(cmds) = &args.wrong_code {
         let guard = (!args.no_guard).then_some(args.guard_cc.as_str());
-        Some(calibrate::wrong_code(&cmds[0], &cmds[1], guard, name, text, limit)?)
+        Some(calibrate::wrong_code(
+            &cmds[0], &cmds[1], guard, name, text, limit,
+        )?)
     } else if args.crash {
         let cmd = property.cmd.as_deref().unwrap_or_default();
         Some(calibrate::crash(cmd, name, text, limit)?)
@@ -233,8 +235,14 @@ pub fn summary(tally: &Tally, timeouts: usize) -> Option<String> {
     let g = |c: &AtomicUsize| c.load(Ordering::Relaxed);
     let parts: Vec<String> = [
         (timeouts, "tests timed out"),
-        (g(&tally.guard), "candidates failed the undefined-behaviour guard"),
-        (g(&tally.slow), "candidates' programs ran past the run limit"),
+        (
+            g(&tally.guard),
+            "candidates failed the undefined-behaviour guard",
+        ),
+        (
+            g(&tally.slow),
+            "candidates' programs ran past the run limit",
+        ),
         (g(&tally.undone), "accepted steps undone by a confirmation"),
     ]
     .iter()
