@@ -109,10 +109,9 @@ function judge(dir, result) {
   // valgrind's memcheck on the reference build.
   if (sh(`gcc -O0 -g -w ${INC} ${NAME} -o vg -lm`, j).status === 0) {
     const v = sh('timeout 120 valgrind -q --error-exitcode=99 ./vg', j);
-    // A fatal signal is no memcheck error, but no clean run either.
-    if (v.status === 99) verdicts.valgrind = first(v.stderr, /==\d+== [A-Z]/);
-    else if (/Process terminating/.test(v.stderr)) verdicts.valgrind = first(v.stderr, /Process terminating/);
-    else verdicts.valgrind = 'clean';
+    // An error before a fatal signal leaves valgrind no time to exit 99: its report counts.
+    const reported = v.status === 99 || /==\d+== (Invalid|Conditional|Use of|Process terminating)/.test(v.stderr);
+    verdicts.valgrind = reported ? first(v.stderr, /==\d+== [A-Z]/) : 'clean';
   } else verdicts.valgrind = 'no build';
   // clang's UBSan and MSan (the guard used gcc's UBSan and ASan).
   for (const [key, flags] of [
