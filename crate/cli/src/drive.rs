@@ -79,6 +79,8 @@ pub struct Run {
     /// Wall time per pass, by name, in the order the passes first ran (the engine has no
     /// clock: the loop times the pass the session names while it runs).
     pub pass_wall: Vec<(String, Duration)>,
+    /// Tests killed at the time limit.
+    pub timeouts: usize,
 }
 
 /// Adds `time` to pass `name`'s.
@@ -105,6 +107,7 @@ pub fn run_tests<S: Subject>(
     let mut saved_accepts = 0;
     let mut first_failure: Option<String> = None;
     let mut pass_wall = Vec::new();
+    let mut timeouts = 0;
     let mut since = Instant::now();
     let ending = loop {
         let now = Instant::now();
@@ -145,7 +148,10 @@ pub fn run_tests<S: Subject>(
         let verdict = match &done.outcome {
             Outcome::Interesting => Verdict::Interesting,
             Outcome::Boring => Verdict::Boring,
-            Outcome::Timeout => Verdict::Error("timeout".into()),
+            Outcome::Timeout => {
+                timeouts += 1;
+                Verdict::Error("timeout".into())
+            }
             Outcome::Failed(msg) => {
                 first_failure.get_or_insert(msg.clone());
                 Verdict::Error(msg.clone())
@@ -178,6 +184,7 @@ pub fn run_tests<S: Subject>(
         engine,
         first_failure,
         pass_wall,
+        timeouts,
     })
 }
 

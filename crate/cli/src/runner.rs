@@ -31,6 +31,18 @@ pub enum Property {
         negate: bool,
         exit: Option<i32>,
     },
+    /// A recipe's script (`crate::recipes`): exit status 0 means interesting; the statuses
+    /// of [`whittle::recipe::status`] that say why not are counted apart.
+    Recipe {
+        script: PathBuf,
+        tally: Arc<crate::recipes::Tally>,
+    },
+    /// A flaky test: each yes on a candidate must hold `times` more times (`--confirm`).
+    Confirmed {
+        test: Box<Property>,
+        times: usize,
+        tally: Arc<crate::recipes::Tally>,
+    },
 }
 
 /// One test to run: a query's file, written into a fresh folder.
@@ -214,13 +226,16 @@ fn done(job: &Job, outcome: Outcome, output: &str) -> Done {
     }
 }
 
-fn run_job(
+pub fn run_job(
     property: &Property,
     job: &Job,
     timeout: Duration,
     cancel: Arc<AtomicBool>,
     tether: Option<&Arc<Sandbox>>,
 ) -> Done {
+    if let Property::Confirmed { test, times, tally } = property {
+        return crate::recipes::confirmed(test, *times, tally, job, timeout, cancel, tether);
+    }
     let dir = match job_folder(job) {
         Ok(d) => d,
         Err(msg) => return done(job, Outcome::Failed(msg), ""),
@@ -266,7 +281,10 @@ pub fn run_in(
     tether: Option<&Arc<Sandbox>>,
 ) -> Result<Ran, String> {
     let (program, args): (PathBuf, Vec<OsString>) = match property {
-        Property::Script(path) => (path.clone(), vec![]),
+        Property::Script(path) | Property::Recipe { script: path, .. } => (path.clone(), vec![]),
+        Property::Confirmed { test, .. } => {
+            return run_in(test, dir, name, deadline, cancel, tether)
+        }
         Property::Command { cmd, .. } => (
             "sh".into(),
             vec!["-c".into(), cmd.replace("{}", name).into()],
@@ -289,7 +307,16 @@ pub fn run_in(
         Outcome::Timeout
     } else {
         let interesting = match property {
-            Property::Script(_) => o.code == 0,
+            Property::Script(_) | Property::Confirmed { .. } => o.code == 0,
+            Property::Recipe { tally, .. } => {
+                use whittle::recipe::status;
+                match o.code {
+                    status::GUARD => crate::recipes::Tally::count(&tally.guard),
+                    status::SLOW => crate::recipes::Tally::count(&tally.slow),
+                    _ => {}
+                }
+                o.code == status::INTERESTING
+            }
             Property::Command {
                 regex,
                 negate,

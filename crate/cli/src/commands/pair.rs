@@ -211,7 +211,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
             variant: variant_property,
         },
         jobs,
-        Duration::from_secs_f64(args.run.timeout),
+        Duration::from_secs_f64(args.run.timeout_seconds()),
     );
     let shell = PairShell {
         names,
@@ -331,7 +331,7 @@ fn auto_seed(
         args.witness_trace.as_deref(),
         args.witness_focus.as_deref(),
         name.clone(),
-        args.run.timeout,
+        args.run.timeout_seconds(),
     )?;
     let settings = WitnessSettings {
         budget: args.witness_budget.max(2),

@@ -6,7 +6,7 @@ use crate::drive::{
 };
 use crate::runner::{Properties, Runner};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use whittle::reduce::{Session, Settings, Single, Strategy};
 use whittle::{catalog, Side};
 
@@ -20,6 +20,8 @@ pub struct ReduceArgs {
     pub list_passes: bool,
     #[command(flatten)]
     pub property: PropertyArgs,
+    #[command(flatten)]
+    pub recipe: crate::recipes::RecipeArgs,
     #[command(flatten)]
     pub run: RunArgs,
     /// Refuse a program the grammar cannot fully parse (by default it is reduced tolerantly:
@@ -43,8 +45,9 @@ pub struct PropertyArgs {
     /// An interestingness test: run in a folder holding the candidate under FILE's name; exit 0 = interesting.
     #[arg(long, conflicts_with = "cmd")]
     pub test: Option<PathBuf>,
-    /// A command instead of a script; `{}` stands for the file, e.g. 'gcc -O2 -Wall -c {}'.
-    #[arg(long, requires = "pattern")]
+    /// A command instead of a script; `{}` stands for the file, e.g. 'gcc -O2 -Wall -c {}'
+    /// (with --match, or with --crash).
+    #[arg(long)]
     pub cmd: Option<String>,
     /// With --cmd: a regex the command's output (stdout and stderr) must match.
     #[arg(long = "match", value_name = "REGEX")]
@@ -75,9 +78,10 @@ pub struct RunArgs {
     /// Tests run in parallel (default: the number of cores).
     #[arg(short = 'j', long = "jobs")]
     pub jobs: Option<usize>,
-    /// Seconds a test may run before its whole process group is killed.
-    #[arg(long, default_value_t = 60.0)]
-    pub timeout: f64,
+    /// Seconds a test may run before its whole process group is killed (`reduce`: by default
+    /// 10 times the original's slowest of 3 runs, at least 1; `pair`: 60).
+    #[arg(long)]
+    pub timeout: Option<f64>,
     #[arg(long, help = lang_help())]
     pub lang: Option<String>,
     /// Write the final statistics as JSON here.
@@ -112,6 +116,10 @@ fn lang_help() -> String {
 }
 
 impl RunArgs {
+    pub fn timeout_seconds(&self) -> f64 {
+        self.timeout.unwrap_or(60.0)
+    }
+
     pub fn strategy(&self) -> Result<Strategy, String> {
         catalog::strategy(&self.strategy)
     }
@@ -173,11 +181,16 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         ..args.run.settings()?
     };
     let strategy = settings.strategy;
-    let property = args.property.property()?;
     let name = crate::input::file_name(file, "FILE")?;
     let jobs = jobs(args.run.jobs);
-    // The clocks start before the parse: parsing the original is the engine's work too.
+    // The clocks start before the parse: parsing the original is the engine's work too (and
+    // before the original's three tests, which are the run's).
     let started = Instant::now();
+    let Some(prepared) =
+        crate::recipes::prepare(&args.recipe, &args.property, &args.run, &name, &text)?
+    else {
+        return Ok(0); // --print-test
+    };
     let (session, parse_cpu) = timed(|| Session::new(lang, &text, settings));
     let mut session = session.map_err(|e| {
         let refusal = crate::input::unparseable(file, &e);
@@ -196,10 +209,10 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     let runner = Runner::new(
         Properties {
             seed: None,
-            variant: property,
+            variant: prepared.property.clone(),
         },
         jobs,
-        Duration::from_secs_f64(args.run.timeout),
+        prepared.timeout,
     );
     let shell = SingleShell {
         name: name.clone(),
@@ -251,6 +264,10 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
             s.unparsed_queries
         );
     }
+    let tally = &prepared.tally;
+    if let Some(line) = crate::recipes::summary(tally, run.timeouts) {
+        eprintln!("whittle reduce: {line}");
+    }
     for line in pass_table(s, &run.pass_wall) {
         eprintln!("whittle reduce:   {line}");
     }
@@ -273,6 +290,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         let (covered, all) = session.coverage();
         json["error_tokens"] = (all - covered).into();
         json["jobs"] = jobs.into();
+        json["recipe"] = crate::recipes::figures(tally, run.timeouts);
         // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
         json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
