@@ -10,10 +10,12 @@ import { sideLabel } from './state.js';
 import { $ } from './ui.js';
 
 export class RunView {
-  /** engine: the EngineClient (for token diffs); embed: no "Edit it" button in an embed. */
-  constructor({ engine, embed }) {
+  /** engine: the EngineClient (for token diffs); embed: no "Edit it" button in an embed;
+   *  onPick(side, property, label): a diagnostic in the Output tab was clicked. */
+  constructor({ engine, embed, onPick = null }) {
     this.engine = engine;
     this.embed = embed;
+    this.onPick = onPick;
     this.progress = new ProgressView({
       chart: $('chart'),
       tokens: $('progress-tokens'),
@@ -86,7 +88,8 @@ export class RunView {
   showOutputs(bySide, what, pair) {
     const sides = Object.keys(bySide);
     const parts = sides.flatMap((side) =>
-      renderOutput(bySide[side], `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`));
+      renderOutput(bySide[side], `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`,
+        this.onPick && !this.embed ? (property, label) => this.onPick(side, property, label) : null));
     $('output').replaceChildren(...parts);
   }
 }
