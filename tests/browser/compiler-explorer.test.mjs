@@ -41,6 +41,7 @@ async function startInstance(whittle) {
       if (req.method === 'OPTIONS') return res.writeHead(204).end();
       seen.push(`${req.method} ${req.url}`);
       res.setHeader('Content-Type', 'application/json');
+      if (req.url === '/api/shortlinkinfo/two') return res.end(JSON.stringify(TWO_EDITORS));
       if (req.url.startsWith('/api/compilers/c')) return res.end(JSON.stringify([{ id: 'cg152', name: 'x86-64 gcc 15.2', lang: 'c' }]));
       if (req.url === '/api/compiler/cg152/compile') {
         const answer = await fetch(new URL('api/compiler/gcc/compile', whittle), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
@@ -52,6 +53,15 @@ async function startInstance(whittle) {
   await new Promise((r) => srv.listen(0, '127.0.0.1', r));
   return { base: `http://127.0.0.1:${srv.address().port}`, seen, close: () => srv.close() };
 }
+
+/** Client state with two C editors, as /api/shortlinkinfo answers. */
+const TWO_EDITORS = {
+  sessions: [
+    { id: 1, language: 'c', source: 'int first;\n', compilers: [{ id: 'cg152', options: '-O1', filters: { execute: false } }], executors: [] },
+    { id: 2, language: 'c', source: 'int main(void) { return 2; }\n', compilers: [], executors: [{ compiler: { id: 'cg152', options: '-O3 -Wextra' }, arguments: '' }] },
+  ],
+  trees: [],
+};
 
 const ORIGINAL = settingsOf(sessionsOfFragment(decodeFragment(links['c-warning']))[0]);
 
@@ -96,6 +106,30 @@ test('a pasted Compiler Explorer link fills the page in; the clicked warning is 
   assert.ok(href.startsWith(`${instance.base}/clientstate/`), href);
   const back = settingsOf((await readLink(recognise(href))).sessions[0]);
   assert.deepEqual(back, { lang: 'c', source: reduced, compiler: 'cg152', flags: '-O2 -Wall', execute: false, others: 0 });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('?ce= with a short link: resolved through the instance, the person picks one of its two editors', async () => {
+  const page = await openPage(browser, `${server.url}?ce=${encodeURIComponent(`${instance.base}/z/two`)}`);
+  const choices = page.locator('#ce-pick-list button');
+  await choices.first().waitFor();
+  assert.deepEqual(await choices.allTextContents(), ['Editor 1 (c, cg152): int first;', 'Editor 2 (c, cg152): int main(void) { return 2; }']);
+  await choices.nth(1).click();
+  await page.waitForSelector('#link-allow:visible');
+  assert.equal(await page.evaluate(() => window.whittle.program()), TWO_EDITORS.sessions[1].source);
+  assert.deepEqual(await page.evaluate(() => {
+    const s = window.whittle.state();
+    return [s.compiler, s.flags, s.execute];
+  }), ['cg152', '-O3 -Wextra', true], 'an executor runs the program');
+  assert.match(await page.textContent('#link-requests'), /runs the compiled program/);
+  assert.equal(new URL(page.url()).search, '', '?ce= is taken out of the address');
+
+  // A short link the instance does not know: say what to do instead.
+  await page.fill('#ce-link', `${instance.base}/z/unknown`);
+  await page.press('#ce-link', 'Enter');
+  await page.waitForSelector('#notice:visible');
+  assert.match(await page.textContent('#notice-text'), /could not be resolved: .* answered HTTP 404\. In Compiler Explorer, use Share → Full link, and paste that instead/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
