@@ -10,6 +10,7 @@ mod input;
 mod jail;
 mod process;
 mod progress;
+mod remote;
 mod runner;
 mod sandbox;
 mod scratch;

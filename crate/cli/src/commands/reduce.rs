@@ -22,6 +22,8 @@ pub struct ReduceArgs {
     pub property: PropertyArgs,
     #[command(flatten)]
     pub run: RunArgs,
+    #[command(flatten)]
+    pub endpoint: crate::remote::EndpointArgs,
     /// Refuse a program the grammar cannot fully parse (by default it is reduced tolerantly:
     /// no candidate may add a syntax error the program did not have).
     #[arg(long)]
@@ -173,9 +175,19 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         ..args.run.settings()?
     };
     let strategy = settings.strategy;
-    let property = args.property.property()?;
+    let timeout = Duration::from_secs_f64(args.run.timeout);
+    // Queries as compiles on Compiler Explorer endpoints (--endpoint), else local tests.
+    let remote = args
+        .endpoint
+        .runner_for(&args.property, args.run.jobs, timeout)?;
+    let property = match remote {
+        Some(_) => None,
+        None => Some(args.property.property()?),
+    };
     let name = crate::input::file_name(file, "FILE")?;
-    let jobs = jobs(args.run.jobs);
+    let jobs = remote
+        .as_ref()
+        .map_or_else(|| jobs(args.run.jobs), |(_, n)| *n);
     // The clocks start before the parse: parsing the original is the engine's work too.
     let started = Instant::now();
     let (session, parse_cpu) = timed(|| Session::new(lang, &text, settings));
@@ -193,14 +205,17 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     // The session has its own copies: a big input is not held once more.
     drop(text);
     let interrupted = interrupt_flag();
-    let runner = Runner::new(
-        Properties {
-            seed: None,
-            variant: property,
-        },
-        jobs,
-        Duration::from_secs_f64(args.run.timeout),
-    );
+    let runner = match remote {
+        Some((runner, _)) => runner,
+        None => Runner::new(
+            Properties {
+                seed: None,
+                variant: property.ok_or("no property")?,
+            },
+            jobs,
+            timeout,
+        ),
+    };
     let shell = SingleShell {
         name: name.clone(),
         file,
