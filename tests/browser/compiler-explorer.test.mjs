@@ -133,3 +133,21 @@ test('?ce= with a short link: resolved through the instance, the person picks on
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('Compiler Explorer state pasted as the page\'s own fragment opens as godbolt.org\'s, contacting nothing before Allow', async () => {
+  const outside = [];
+  const page = await openPage(browser, `${server.url}#${links['v4-compressed']}`, (p) => {
+    p.on('request', (r) => /^https?:/.test(r.url()) && !r.url().startsWith(server.url) && outside.push(r.url()));
+  });
+  await page.waitForSelector('#link-allow:visible');
+  assert.equal(await page.evaluate(() => window.whittle.program()), '// badger badger badger');
+  assert.deepEqual(await page.evaluate(() => {
+    const s = window.whittle.state();
+    return [s.lang, s.endpoint.base, s.compiler, s.flags];
+  }), ['cpp', 'https://godbolt.org', 'g152', '-O2']);
+  assert.equal(new URL(page.url()).hash, '', 'the fragment is taken out of the address');
+  assert.equal(await page.isVisible('#notice'), false, 'no “not Whittle playground state” notice');
+  assert.deepEqual(outside, []);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

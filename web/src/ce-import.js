@@ -4,7 +4,8 @@
 // /api/shortlinkinfo), the person picks an editor when it has several, and the page's hook
 // `open` takes the program, its language, compiler, flags and execution. The page asks before
 // it compiles anything at the link's instance, as it does for its own links.
-import { CeLinkError, describeSession, readLink, recognise, settingsOf } from './ce-link.js';
+import { CeLinkError, describeSession, isCeFragment, readLink, recognise, settingsOf } from './ce-link.js';
+import { DEFAULT_CE_BASE } from './endpoint.js';
 import { $ } from './ui.js';
 
 /**
@@ -61,8 +62,14 @@ export function setUpCeImport({ open, fail, busy }) {
   }, true);
 
   return {
-    /** `?ce=<url>` in the page's address: open it once (and take it out of the address). */
+    /** `?ce=<url>` in the page's address, or Compiler Explorer state pasted as its fragment
+     *  (read as godbolt.org's): open it once (and take it out of the address). */
     fromAddress() {
+      if (isCeFragment(location.hash)) {
+        const fragment = location.hash;
+        history.replaceState(null, '', `${location.pathname}${location.search}`);
+        return go(`${DEFAULT_CE_BASE}/${fragment}`);
+      }
       const params = new URLSearchParams(location.search);
       const text = params.get('ce');
       if (!text) return;

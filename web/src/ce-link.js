@@ -49,6 +49,10 @@ export function recognise(text) {
   return { kind: 'fragment', base: url.origin + path.replace(/\/+$/, ''), fragment };
 }
 
+/** Whether a page's own fragment (`location.hash`) is Compiler Explorer state pasted onto this
+ *  page's address (v4 `g:`/`z:`, v3 `compilers:`, the oldest JSON): not a Whittle permalink. */
+export const isCeFragment = (hash) => /^#?(g:|z:|compilers:|%7B|\{)/.test(hash);
+
 // --- full links (the fragment) ---------------------------------------------------------------
 
 // GoldenLayout's minifier tables, in Compiler Explorer's order: position = base-36 digit.

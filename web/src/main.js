@@ -22,6 +22,7 @@ import { WitnessView, changesText, seedingStatus, witnessFinishedStatus } from '
 import { SettingsPanel } from './settings-panel.js';
 import { decodeState, encodeState } from './permalink.js';
 import { setUpCeImport } from './ce-import.js';
+import { isCeFragment } from './ce-link.js';
 import { CeExport } from './ce-export.js';
 import * as storage from './storage.js';
 import * as S from './state.js';
@@ -522,7 +523,8 @@ const ceImport = embed ? null : setUpCeImport({
 
 /** The state to open with: a permalink's, else the one saved here, else the default. */
 async function loadInitialState() {
-  if (location.hash.length > 1) {
+  // (Compiler Explorer state as the fragment is opened once the page is up: ceImport.fromAddress)
+  if (location.hash.length > 1 && !isCeFragment(location.hash)) {
     try {
       const decoded = await decodeState(location.hash);
       if (decoded) {
