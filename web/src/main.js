@@ -274,6 +274,7 @@ function pickProperty(side, property, label) {
   changeState(S.setProperty(state, side, { ...S.propertyOf(state, side), ...property }));
   settings.write();
   settings.showJsTrust();
+  $('check-result').textContent = ''; // (the last check's verdict was another property's)
   setStatus(`the property is now: the ${S.sideName(state, side)} keeps ${label}. Press Reduce.`, 'idle');
 }
 const generatorView = new GeneratorView();
