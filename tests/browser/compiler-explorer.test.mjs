@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { finished, launchBrowser, openPage, ROOT, startServer } from './harness.mjs';
-import { decodeFragment, readLink, recognise, sessionsOfFragment, settingsOf } from '../../web/src/ce-link.js';
+import { clientStateLink, decodeFragment, readLink, recognise, sessionsOfFragment, settingsOf } from '../../web/src/ce-link.js';
 
 const links = JSON.parse(readFileSync(`${ROOT}/tests/fixtures/compiler-explorer/links.json`, 'utf8'));
 
@@ -148,6 +148,31 @@ test('Compiler Explorer state pasted as the page\'s own fragment opens as godbol
   assert.equal(new URL(page.url()).hash, '', 'the fragment is taken out of the address');
   assert.equal(await page.isVisible('#notice'), false, 'no “not Whittle playground state” notice');
   assert.deepEqual(outside, []);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a /clientstate/ link dropped on the page opens; other dropped text in no field is refused, the page kept', async () => {
+  const page = await openPage(browser, server.url);
+  const drop = async (selector, text) => {
+    const data = await page.evaluateHandle((t) => {
+      const dt = new DataTransfer();
+      dt.setData('text/uri-list', t);
+      return dt;
+    }, text);
+    await page.dispatchEvent(selector, 'drop', { dataTransfer: data });
+  };
+  await drop('.output-pane', 'https://example.org/not-compiler-explorer');
+  await page.waitForSelector('#notice:visible');
+  assert.match(await page.textContent('#notice-text'), /not a Compiler Explorer link/);
+  const program = { lang: 'cpp', source: 'int f(int x) { return x / 0; }\n', compiler: 'cg152', flags: '-O1 -Wdiv-by-zero', execute: false };
+  await drop('.output-pane', clientStateLink(instance.base, program));
+  await page.waitForSelector('#link-allow:visible');
+  assert.equal(await page.evaluate(() => window.whittle.program()), program.source);
+  assert.deepEqual(await page.evaluate(() => {
+    const s = window.whittle.state();
+    return [s.lang, s.endpoint.base, s.compiler, s.flags];
+  }), ['cpp', instance.base, 'cg152', '-O1 -Wdiv-by-zero']);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

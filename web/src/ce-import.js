@@ -55,7 +55,15 @@ export function setUpCeImport({ open, fail, busy }) {
   }, true);
   document.addEventListener('drop', (e) => {
     const text = dropped(e);
-    if (!isCeLink(text)) return;
+    if (!isCeLink(text)) {
+      // Text dropped into a field or an editor is theirs; anywhere else it would make the
+      // browser leave the page (and its work) for a dropped link.
+      if (text && !e.target?.closest?.('input, textarea, [contenteditable="true"]')) {
+        e.preventDefault();
+        fail('That is not a Compiler Explorer link: drop the address of a godbolt.org page (or of another instance).');
+      }
+      return;
+    }
     e.preventDefault();
     e.stopPropagation();
     go(text);

@@ -193,6 +193,9 @@ fn compile_job(
         match answer {
             Answer::Compiled(json) => {
                 pool.release(i, Health::Fine);
+                if cancel.load(Ordering::SeqCst) {
+                    return (Outcome::Cancelled, String::new()); // (as a local test killed late)
+                }
                 let (code, output) = output_of(&json);
                 let interesting =
                     check.exit.is_none_or(|e| e == code) && check.regex.is_match(&output);
