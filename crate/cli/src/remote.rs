@@ -101,7 +101,7 @@ impl EndpointArgs {
         let compiler = self.compiler.clone().ok_or(
             "--endpoint needs --compiler ID (the endpoint's /api/compilers/LANG lists them)",
         )?;
-        if !(self.rate > 0.0) {
+        if !self.rate.is_finite() || self.rate <= 0.0 {
             return Err("--rate must be above 0 (compiles a second per endpoint)".into());
         }
         let endpoints = self

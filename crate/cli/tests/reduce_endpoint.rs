@@ -120,7 +120,10 @@ fn a_pool_of_two_with_one_killed_mid_run_ends_as_a_local_run_does() {
 /// A stand-in endpoint: answers each compile with 429 (Retry-After: 0) while `storm` says so,
 /// then as a compiler whose "warning" is any string literal; records when requests came and
 /// their User-Agent.
-fn stand_in(storm: usize) -> (String, Arc<Mutex<Vec<(Instant, String, u16)>>>) {
+/// What the stand-in saw: when each request came, its User-Agent, the status it got.
+type Seen = Arc<Mutex<Vec<(Instant, String, u16)>>>;
+
+fn stand_in(storm: usize) -> (String, Seen) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let seen = Arc::new(Mutex::new(Vec::new()));
