@@ -62,6 +62,8 @@ pub struct EndpointArgs {
 struct Check {
     regex: regex::Regex,
     exit: Option<i32>,
+    /// A pair's: the seed is interesting when the output does *not* match.
+    pair: bool,
 }
 
 impl EndpointArgs {
@@ -73,26 +75,35 @@ impl EndpointArgs {
         jobs: Option<usize>,
         timeout: Duration,
     ) -> Result<Option<(Runner, usize)>, String> {
+        let local = property.test.is_some() || property.cmd.is_some();
+        let (pattern, exit) = (property.pattern.as_deref(), property.exit);
+        self.runner_with(pattern, exit, local, false, jobs, timeout)
+    }
+
+    /// As `runner_for`, from the property's parts: `--match` and `--exit`, whether a local
+    /// test was given too (refused), and whether it is a pair's (whose seed must *not* match).
+    pub fn runner_with(
+        &self,
+        pattern: Option<&str>,
+        exit: Option<i32>,
+        local_test: bool,
+        pair: bool,
+        jobs: Option<usize>,
+        timeout: Duration,
+    ) -> Result<Option<(Runner, usize)>, String> {
         if self.endpoints.is_empty() {
             return Ok(None);
         }
-        if property.test.is_some() || property.cmd.is_some() {
+        if local_test {
             return Err("with --endpoint, the property is --match REGEX and/or --exit N on the compile (no --test or --cmd)".into());
         }
-        if property.pattern.is_none() && property.exit.is_none() {
+        if pattern.is_none() && exit.is_none() {
             return Err("with --endpoint, say what is interesting: --match REGEX (over the compiler's output) and/or --exit N".into());
         }
-        let regex = regex::Regex::new(property.pattern.as_deref().unwrap_or(""))
+        let regex = regex::Regex::new(pattern.unwrap_or(""))
             .map_err(|e| format!("--match is not a valid regex: {e}"))?;
         let k = jobs.unwrap_or(1).max(1);
-        let runner = self.runner(
-            Check {
-                regex,
-                exit: property.exit,
-            },
-            k,
-            timeout,
-        )?;
+        let runner = self.runner(Check { regex, exit, pair }, k, timeout)?;
         Ok(Some((runner, k * self.endpoints.len())))
     }
 
@@ -197,8 +208,9 @@ fn compile_job(
                     return (Outcome::Cancelled, String::new()); // (as a local test killed late)
                 }
                 let (code, output) = output_of(&json);
+                let negate = check.pair && job.side == whittle::Side::Seed;
                 let interesting =
-                    check.exit.is_none_or(|e| e == code) && check.regex.is_match(&output);
+                    check.exit.is_none_or(|e| e == code) && check.regex.is_match(&output) != negate;
                 let outcome = if interesting {
                     Outcome::Interesting
                 } else {
