@@ -26,6 +26,9 @@ import { withModeExample } from './mode-examples.js';
 import { Waiting, countSeconds } from './waiting.js';
 import { setUpSidebarToggle } from './sidebar-toggle.js';
 import { decodeState, encodeState } from './permalink.js';
+import { setUpCeImport } from './ce-import.js';
+import { isCeFragment } from './ce-link.js';
+import { CeExport } from './ce-export.js';
 import * as storage from './storage.js';
 import * as S from './state.js';
 import { $, copy, setStatus, showNotice } from './ui.js';
@@ -303,6 +306,8 @@ $('check').addEventListener('click', async () => {
   try {
     const result = await new Compiler(config).compile(text, new AbortController().signal).finally(stopCounting);
     runView.showOutputs({ [side]: result }, `the ${name} as it is now`, S.isPair(state), config.compiler);
+    if (showOutputAfterCheck) showTab('output'); // a Compiler Explorer link's first compile: pick its property there
+    showOutputAfterCheck = false;
     const verdict = await engine.test(config.property, result, text);
     if (checkKey !== S.checkKey(state, side)) return; // made for a program or settings since changed
     const what = S.isPair(state) ? `the ${name} ` : '';
@@ -318,8 +323,18 @@ $('check').addEventListener('click', async () => {
 
 // --- reducing --------------------------------------------------------------------------------
 
-const runView = new RunView({ engine, embed });
+const runView = new RunView({ engine, embed, onPick: (side, property, label) => pickProperty(side, property, label) });
+const ceExport = new CeExport();
 const waiting = new Waiting(); // the seconds while a run has not been heard from
+
+/** A template picked in the Output tab (a diagnostic, the crash) becomes `side`'s property. */
+function pickProperty(side, property, label) {
+  changeState(S.setProperty(state, side, { ...S.propertyOf(state, side), ...property }));
+  settings.write();
+  settings.showJsTrust();
+  $('check-result').textContent = ''; // (the last check's verdict was another property's)
+  setStatus(`the property is now: the ${S.sideName(state, side)} keeps ${label}. Press Reduce.`, 'idle');
+}
 const generatorView = new GeneratorView();
 const witnessView = new WitnessView({ onUseAsSeed: (text) => pairWith(text) });
 
@@ -466,6 +481,7 @@ function improved(finished) {
     $('result-info').textContent = inBytes($('result-info').textContent);
   }
   if (!run.replay) storage.saveBest(S.bestRecord(run, finished, new Date().toISOString()));
+  ceExport.update(run, state);
   if (tab === 'diff') runView.showDiff(run);
 }
 
@@ -534,11 +550,46 @@ $('notice-close').addEventListener('click', () => ($('notice').hidden = true));
 const shareable = () => S.shareableState(state, { run, link, engineId });
 setUpSharing({ shareable, onShared: () => (fromLink = false) });
 
+// --- Compiler Explorer links ------------------------------------------------------------------
+
+let showOutputAfterCheck = false;
+
+/** A Compiler Explorer link's program, compiler, flags and execution, at its instance `base`:
+ *  opened like a permalink (nothing is compiled until the person allows it), then checked once
+ *  so that its answer's diagnostics can be picked as the property. */
+function openFromCe({ lang, source, compiler, flags, execute, others }, base) {
+  let next = S.setText(S.setMode(S.setLang(state, lang), 'single'), 'variant', source);
+  next = S.setSettings({ ...next, endpoint: { kind: 'ce', base }, compiler, flags, execute }, { k: S.defaultK('ce') });
+  state = next;
+  link = null;
+  untrustedLink = true;
+  settings.start({ jsTrusted: !S.runsCode(state) });
+  applyMode();
+  loadText('variant', source);
+  setHighlighting(lang);
+  parsePanel.schedule('variant', 0);
+  storage.saveState(state);
+  linkPanel.show(state, { consent: true, replays: false });
+  linkPanel.setPending('check');
+  showOutputAfterCheck = true;
+  settings.loadCompilers();
+  updateButtons();
+  const more = others > 0 ? ` It has ${others} more compiler${others > 1 ? 's' : ''}; this page reduces with the first.` : '';
+  setStatus(`opened a Compiler Explorer link (${compiler}${flags ? ` ${flags}` : ''}): allow it at the top to compile there once, then click a diagnostic in the Output tab to make it the property.${more}`, 'idle');
+}
+
+const ceImport = embed ? null : setUpCeImport({
+  open: openFromCe,
+  fail: (message) => showNotice(message),
+  busy: () => (S.isActive(run) ? 'stop the reduction first (Cancel), then open the Compiler Explorer link' : null),
+});
+
 // --- start-up --------------------------------------------------------------------------------
 
 /** The state to open with: a permalink's, else the one saved here, else the default. */
 async function loadInitialState() {
-  if (location.hash.length > 1) {
+  // (Compiler Explorer state as the fragment is opened once the page is up: ceImport.fromAddress)
+  if (location.hash.length > 1 && !isCeFragment(location.hash)) {
     try {
       const decoded = await decodeState(location.hash);
       if (decoded) {
@@ -564,6 +615,7 @@ function restoreBest() {
   if (!restored) return;
   run = restored;
   runView.showResult(run, run.finished, true);
+  ceExport.update(run, state);
   if (run.generator) {
     generatorView.showRun(run);
     $('result-info').textContent = inBytes($('result-info').textContent);
@@ -616,6 +668,7 @@ async function boot() {
   performance.mark('whittle:ready');
   document.body.dataset.ready = 'true';
   setStatus('ready', 'idle');
+  ceImport?.fromAddress();
   if (link) {
     // The link carries a whole reduction: replay it. Only the engine that recorded it is sure
     // to make the same candidates from the same verdicts.

@@ -11,10 +11,12 @@ import { sideLabel } from './state.js';
 import { $ } from './ui.js';
 
 export class RunView {
-  /** engine: the EngineClient (for token diffs); embed: no "Edit it" button in an embed. */
-  constructor({ engine, embed }) {
+  /** engine: the EngineClient (for token diffs); embed: no "Edit it" button in an embed;
+   *  onPick(side, property, label): a diagnostic in the Output tab was clicked. */
+  constructor({ engine, embed, onPick = null }) {
     this.engine = engine;
     this.embed = embed;
+    this.onPick = onPick;
     this.progress = new ProgressView({
       chart: $('chart'),
       tokens: $('progress-tokens'),
@@ -94,7 +96,8 @@ export class RunView {
     const parts = sides.flatMap((side) => {
       const r = bySide[side];
       const command = r.options ? commandLine(compiler, r.options) : '';
-      return renderOutput(r, `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`, command);
+      return renderOutput(r, `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`, command,
+        this.onPick && !this.embed ? (property, label) => this.onPick(side, property, label) : null);
     });
     $('output').replaceChildren(...parts);
   }

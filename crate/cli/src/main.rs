@@ -11,6 +11,7 @@ mod jail;
 mod process;
 mod progress;
 mod recipes;
+mod remote;
 mod runner;
 mod sandbox;
 mod scratch;

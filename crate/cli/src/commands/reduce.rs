@@ -24,6 +24,8 @@ pub struct ReduceArgs {
     pub recipe: crate::recipes::RecipeArgs,
     #[command(flatten)]
     pub run: RunArgs,
+    #[command(flatten)]
+    pub endpoint: crate::remote::EndpointArgs,
     /// Refuse a program the grammar cannot fully parse (by default it is reduced tolerantly:
     /// no candidate may add a syntax error the program did not have).
     #[arg(long)]
@@ -182,14 +184,27 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     };
     let strategy = settings.strategy;
     let name = crate::input::file_name(file, "FILE")?;
-    let jobs = jobs(args.run.jobs);
+    // Queries as compiles on Compiler Explorer endpoints (--endpoint), else local tests.
+    let remote = args.endpoint.runner_for(
+        &args.property,
+        args.run.jobs,
+        std::time::Duration::from_secs_f64(args.run.timeout_seconds()),
+    )?;
+    if remote.is_some() && (args.recipe.wrong_code.is_some() || args.recipe.crash) {
+        return Err("--wrong-code and --crash build with local compilers; with --endpoint, say what is interesting with --match REGEX and/or --exit N".into());
+    }
+    let jobs = remote
+        .as_ref()
+        .map_or_else(|| jobs(args.run.jobs), |(_, n)| *n);
     // The clocks start before the parse: parsing the original is the engine's work too (and
     // before the original's three tests, which are the run's).
     let started = Instant::now();
-    let Some(prepared) =
-        crate::recipes::prepare(&args.recipe, &args.property, &args.run, &name, &text)?
-    else {
-        return Ok(0); // --print-test
+    let prepared = match remote {
+        Some(_) => None,
+        None => match crate::recipes::prepare(&args.recipe, &args.property, &args.run, &name, &text)? {
+            Some(prepared) => Some(prepared),
+            None => return Ok(0), // --print-test
+        },
     };
     let (session, parse_cpu) = timed(|| Session::new(lang, &text, settings));
     let mut session = session.map_err(|e| {
@@ -206,14 +221,21 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     // The session has its own copies: a big input is not held once more.
     drop(text);
     let interrupted = interrupt_flag();
-    let runner = Runner::new(
-        Properties {
-            seed: None,
-            variant: prepared.property.clone(),
-        },
-        jobs,
-        prepared.timeout,
-    );
+    let (runner, tally) = match (remote, &prepared) {
+        (Some((runner, _)), _) => (runner, Default::default()),
+        (None, Some(prepared)) => (
+            Runner::new(
+                Properties {
+                    seed: None,
+                    variant: prepared.property.clone(),
+                },
+                jobs,
+                prepared.timeout,
+            ),
+            prepared.tally.clone(),
+        ),
+        (None, None) => unreachable!("a local run is prepared"),
+    };
     let shell = SingleShell {
         name: name.clone(),
         file,
@@ -264,7 +286,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
             s.unparsed_queries
         );
     }
-    let tally = &prepared.tally;
+    let tally = &tally;
     if let Some(line) = crate::recipes::summary(tally, run.timeouts) {
         eprintln!("whittle reduce: {line}");
     }
