@@ -2,7 +2,7 @@
 // dynamic import), whose `generate(g)` the engine's GeneratorReducer runs synchronously here,
 // in the engine's worker (it must: the engine calls it for every candidate). That is why a
 // link's generator runs only once the person allows it (state.js, needsConsent and mayReplay).
-import { generatorSeed } from './state.js';
+import { generatorRngSeed } from './state.js';
 
 /** Imports a generator module: `{generate, seed}`; throws with a readable reason. */
 export async function loadGenerator(source) {
@@ -21,16 +21,16 @@ export async function loadGenerator(source) {
 
 /** The engine's config for a generator state (`generator`: state.generator) and its module. */
 export function engineConfig(generator, module) {
-  return { seed: generatorSeed(generator.seed, module.seed), align: generator.align, trace: generator.trace };
+  return { rng_seed: generatorRngSeed(generator.rngSeed, module.seed), align: generator.align, trace: generator.trace };
 }
 
-/** Runs the generator once (a free run): `{output, trace, seed}`. */
+/** Runs the generator once (a free run): `{output, trace, rngSeed}`. */
 export async function generateOnce(engine, generator) {
   const module = await loadGenerator(generator.source);
   const config = engineConfig(generator, module);
   const reducer = new engine.GeneratorReducer(config, module.generate);
   try {
-    return { output: reducer.original(), trace: reducer.originalTrace(), seed: config.seed };
+    return { output: reducer.original(), trace: reducer.originalTrace(), rngSeed: config.rng_seed };
   } finally {
     reducer.free();
   }

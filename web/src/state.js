@@ -40,11 +40,11 @@ export const DEFAULT_PROPERTY = Object.freeze({
   js: DEFAULT_JS_PROPERTY,
 });
 
-/** Generator mode's defaults: the paper's password generator; seed '' is the module's own. */
-export const DEFAULT_GENERATOR = Object.freeze({ source: SAMPLE_GENERATOR, seed: '', align: 'realign', trace: 'hdd' });
+/** Generator mode's defaults: the paper's password generator; random seed '' is the module's own. */
+export const DEFAULT_GENERATOR = Object.freeze({ source: SAMPLE_GENERATOR, rngSeed: '', align: 'realign', trace: 'hdd' });
 
 /** The witness search's defaults; `autoSeed`: pair mode finds its seed (a witness). */
-export const DEFAULT_WITNESS = Object.freeze({ seed: 1, budget: 200, autoSeed: false });
+export const DEFAULT_WITNESS = Object.freeze({ rngSeed: 1, budget: 200, autoSeed: false });
 
 export const MODES = ['single', 'pair', 'generator', 'witness'];
 
@@ -108,11 +108,11 @@ export const runsCode = (state) => usesJs(state) || usesGenerator(state);
 
 /** Runs are comparable (their verdicts replay) when mode, programs, language, strategy and
  *  skipped passes match
- *  (in generator mode: the generator, its seed and its settings). */
+ *  (in generator mode: the generator, its random seed and its settings). */
 export const runKey = (state) => {
   if (isGenerator(state)) {
     const g = state.generator;
-    return JSON.stringify([state.mode, g.source, String(g.seed ?? ''), g.align, g.trace]);
+    return JSON.stringify([state.mode, g.source, String(g.rngSeed ?? ''), g.align, g.trace]);
   }
   const key = [state.mode, state.variant, isPair(state) ? state.seed : null, state.lang, state.strategy];
   // Without skipped passes the key is as it was before they existed: stored runs still match.
@@ -130,10 +130,10 @@ export const setGenerator = (state, generator) => ({ ...state, generator: { ...s
 export const setWitness = (state, witness) => ({ ...state, witness: { ...state.witness, ...witness } });
 
 /**
- * The seed a generator run starts from: the state's (a non-negative integer, as text or a
- * number), else the module's `seed` export, else 0. Throws on anything else.
+ * The random seed a generator run starts from: the state's (a non-negative integer, as text or
+ * a number), else the module's `seed` export, else 0. Throws on anything else.
  */
-export function generatorSeed(seed, moduleSeed) {
+export function generatorRngSeed(seed, moduleSeed) {
   const given = String(seed ?? '').trim();
   const value = given !== '' ? given : moduleSeed ?? 0;
   const n = typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : NaN;
@@ -157,13 +157,17 @@ export function applyForm(state, form, propSide) {
   return next;
 }
 
-/** A state from a link or local storage: older ones call the variant `program`, and may lack
- *  newer fields (the defaults fill them). */
+/** A state from a link or local storage: older ones call the variant `program` and a random
+ *  seed `seed` (witness and generator), and may lack newer fields (the defaults fill them). */
 export function withDefaults(saved) {
   const s = isPlainObject(saved) ? { ...saved } : {};
   if ('program' in s) {
     s.variant ??= s.program;
     delete s.program;
+  }
+  for (const key of ['witness', 'generator']) {
+    const { seed, ...own } = isPlainObject(s[key]) ? s[key] : {};
+    if (seed !== undefined) s[key] = { rngSeed: seed, ...own };
   }
   const { seedProperty, ...rest } = s;
   const out = typedMerge(defaultState(), rest);
@@ -178,7 +182,7 @@ export const LIMITS = Object.freeze({
   k: [1, 16],
   timeoutS: [1, 600],
   budget: [2, 100000],
-  searchSeed: [0, 0xffffffff],
+  rngSeed: [0, 0xffffffff],
   exitValue: [-(2 ** 31), 2 ** 32 - 1],
 });
 
@@ -202,7 +206,7 @@ function clamped(state) {
     witness: {
       ...state.witness,
       budget: clampInt(state.witness.budget, LIMITS.budget, d.witness.budget),
-      seed: clampInt(state.witness.seed, LIMITS.searchSeed, d.witness.seed),
+      rngSeed: clampInt(state.witness.rngSeed, LIMITS.rngSeed, d.witness.rngSeed),
     },
     property: exit(state.property, d.property),
     seedProperty: exit(state.seedProperty, d.seedProperty),

@@ -7,7 +7,7 @@
 // focus the mutations. The loop itself (k in flight, pause on a dead endpoint, cancel,
 // progress) is the reduction's.
 //
-// config: as a reduction's (reduction.js), with witness: {seed, budget, want?}; mode 'pair'
+// config: as a reduction's (reduction.js), with witness: {rngSeed, budget, want?}; mode 'pair'
 // when the search finds a pair's automatic seed (the failing program is then the variant).
 //
 // Messages out (all carry `run`): 'state', 'original', 'notice' as a reduction's, and
@@ -52,7 +52,7 @@ export class WitnessSearch extends Reduction {
       this.about = aboutBug(this.config.property);
       this.compiler = this.compilers(this.config, (e) =>
         this.send({ type: 'notice', message: `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` }));
-      this.reducer = new this.engine.WitnessReducer({ lang, text: variant, seed: witness.seed, budget: witness.budget, want: witness.want });
+      this.reducer = new this.engine.WitnessReducer({ lang, text: variant, rng_seed: witness.rngSeed, budget: witness.budget, want: witness.want });
     } catch (e) {
       return this.finish('failed', e.message);
     }

@@ -15,7 +15,7 @@
 // Messages out: {type: 'ready', ms} | {type: 'fatal', message}
 //               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
 //               {type: 'tested', seq, verdict} | {type: 'error', seq, request, message}
-//               {type: 'generated', seq, output, trace, seed}
+//               {type: 'generated', seq, output, trace, rngSeed}
 //               {type: 'compile' | 'uncompile', run, id, text?}: see remote-compiler.js
 //               reduction messages, see reduction.js (witness-search.js, auto-seed.js)
 import init, * as engine from '../pkg/whittle.js';

@@ -239,8 +239,9 @@ impl Generator for JsGenerator {
 
 #[derive(serde::Deserialize)]
 struct GeneratorConfig {
-    #[serde(default)]
-    seed: Option<u64>,
+    /// The free run's random seed; older callers named it `seed`.
+    #[serde(default, alias = "seed")]
+    rng_seed: Option<u64>,
     #[serde(default)]
     align: Option<String>,
     #[serde(default)]
@@ -250,7 +251,7 @@ struct GeneratorConfig {
 fn settings_from(config: JsValue) -> Result<GeneratorSettings, JsError> {
     let cfg: GeneratorConfig = serde_wasm_bindgen::from_value(config).map_err(|e| {
         JsError::new(&format!(
-            "bad generator reducer config: {e} (seed: a non-negative integer)"
+            "bad generator reducer config: {e} (rng_seed: a non-negative integer)"
         ))
     })?;
     let named = |name: Option<&str>, default: &str| {
@@ -260,7 +261,7 @@ fn settings_from(config: JsValue) -> Result<GeneratorSettings, JsError> {
     };
     let js = |e: String| JsError::new(&e);
     Ok(GeneratorSettings {
-        seed: cfg.seed.unwrap_or(0),
+        rng_seed: cfg.rng_seed.unwrap_or(0),
         align: catalog::align(&named(cfg.align.as_deref(), "realign")).map_err(js)?,
         trace: catalog::trace_strategy(&named(cfg.trace.as_deref(), "hdd")).map_err(js)?,
     })
@@ -291,8 +292,8 @@ fn build(
     let settings = settings_from(config)?;
     let failed = |Halt(why): Halt| {
         JsError::new(&format!(
-            "the generator failed on its first run (seed {}): {why}",
-            settings.seed
+            "the generator failed on its first run (random seed {}): {why}",
+            settings.rng_seed
         ))
     };
     let generator = JsGenerator { generate };

@@ -19,9 +19,10 @@ struct WitnessConfig {
     #[serde(default)]
     lang: Option<String>,
     text: String,
-    /// The search's seed: the same seed, settings and observations give the same witnesses.
-    #[serde(default)]
-    seed: Option<u64>,
+    /// The search's random seed: the same seed, settings and observations give the same
+    /// witnesses. Older callers named it `seed`.
+    #[serde(default, alias = "seed")]
+    rng_seed: Option<u64>,
     /// Tests at most, the original's included.
     #[serde(default)]
     budget: Option<usize>,
@@ -43,7 +44,7 @@ fn settings(cfg: &WitnessConfig) -> Result<WitnessSettings, JsError> {
     };
     let default = WitnessSettings::default();
     Ok(WitnessSettings {
-        seed: cfg.seed.unwrap_or(default.seed),
+        rng_seed: cfg.rng_seed.unwrap_or(default.rng_seed),
         budget: cfg.budget.unwrap_or(default.budget).max(2),
         want: cfg.want.filter(|&w| w > 0),
         selection: match cfg.selection.as_deref() {

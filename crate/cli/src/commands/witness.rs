@@ -57,9 +57,10 @@ pub struct SearchArgs {
     /// Tests at most, the original's included.
     #[arg(long, default_value_t = 200)]
     pub budget: usize,
-    /// The seed of the search: the same seed, options and verdicts give the same witnesses.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// The search's random seed: the same seed, options and verdicts give the same witnesses
+    /// (`--seed N` still works).
+    #[arg(long, alias = "seed", value_name = "N", default_value_t = 1)]
+    pub rng_seed: u64,
     /// How the next mutation rule is chosen: mh (Metropolis-Hastings over the rules' scores) or random.
     #[arg(long, default_value = "mh")]
     pub selection: String,
@@ -83,7 +84,7 @@ pub struct SearchArgs {
 impl SearchArgs {
     pub fn settings(&self) -> Result<WitnessSettings, String> {
         Ok(WitnessSettings {
-            seed: self.seed,
+            rng_seed: self.rng_seed,
             budget: self.budget.max(2),
             want: self.want,
             selection: Selection::from_name(&self.selection).ok_or_else(|| {
@@ -442,7 +443,7 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
         json["wall_seconds"] = started.elapsed().as_secs_f64().into();
         json["selection"] = args.search.selection.clone().into();
         json["keep"] = args.search.keep.clone().into();
-        json["seed"] = args.search.seed.into();
+        json["rng_seed"] = args.search.rng_seed.into();
         json["budget"] = args.search.budget.into();
         json["rules"] = serde_json::to_value(session.rules()).unwrap_or_default();
         json["witnesses"] = serde_json::to_value(session.witnesses()).unwrap_or_default();

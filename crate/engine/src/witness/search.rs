@@ -67,7 +67,8 @@ impl Keep {
 
 #[derive(Clone, Debug)]
 pub struct WitnessSettings {
-    pub seed: u64,
+    /// The random seed of the search.
+    pub rng_seed: u64,
     /// Tests at most (the original's included).
     pub budget: usize,
     /// Stop once this many witnesses are found.
@@ -81,7 +82,7 @@ pub struct WitnessSettings {
 impl Default for WitnessSettings {
     fn default() -> Self {
         WitnessSettings {
-            seed: 1,
+            rng_seed: 1,
             budget: 200,
             want: None,
             selection: Selection::Mh,
@@ -320,7 +321,7 @@ impl WitnessSession {
                 diversity: 0.0,
             })
             .collect::<Vec<_>>();
-        let mut rng = Rng::new(settings.seed);
+        let mut rng = Rng::new(settings.rng_seed);
         let current = if rules.is_empty() {
             0
         } else {

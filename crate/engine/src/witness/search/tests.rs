@@ -106,7 +106,7 @@ fn the_same_seed_gives_the_same_witnesses_whatever_the_parallelism() {
             PROGRAM,
             WitnessSettings {
                 budget: 60,
-                seed: 7,
+                rng_seed: 7,
                 ..Default::default()
             },
             k,
@@ -122,7 +122,7 @@ fn the_same_seed_gives_the_same_witnesses_whatever_the_parallelism() {
         PROGRAM,
         WitnessSettings {
             budget: 60,
-            seed: 8,
+            rng_seed: 8,
             ..Default::default()
         },
         2,
@@ -186,7 +186,7 @@ fn metropolis_hastings_favours_the_rules_that_find_witnesses() {
         for seed in 1..=4 {
             let settings = WitnessSettings {
                 budget: 150,
-                seed,
+                rng_seed: seed,
                 selection,
                 ..Default::default()
             };
@@ -222,7 +222,7 @@ fn higher_order_witnesses_shrink_to_the_edit_that_matters() {
             &program,
             WitnessSettings {
                 budget: 300,
-                seed,
+                rng_seed: seed,
                 want: Some(1),
                 ..Default::default()
             },
@@ -346,7 +346,7 @@ fn mutants_that_lose_part_of_the_failing_trace_seed_the_next_phase() {
         for seed in 1..=4 {
             let settings = WitnessSettings {
                 budget: 200,
-                seed,
+                rng_seed: seed,
                 want: Some(1),
                 ..Default::default()
             };
