@@ -287,8 +287,8 @@ impl Engine<Single> {
 
     /// How much of the best program the grammar covers: counted tokens outside error
     /// regions, and all counted tokens (exact once the session is over).
-    pub fn coverage(&self) -> (usize, usize) {
+    pub fn grammar_coverage(&self) -> (usize, usize) {
         let prog = &self.subject().prog;
-        prog.tree.coverage(&prog.keep)
+        prog.tree.grammar_coverage(&prog.keep)
     }
 }
