@@ -9,6 +9,7 @@
 mod comments;
 pub(crate) mod ddmin;
 mod dependencies;
+mod error_regions;
 mod fold;
 mod format;
 mod hdd;
@@ -32,7 +33,6 @@ mod symbols;
 mod tolerance;
 mod transform;
 mod types;
-mod unparsed;
 mod unwrap;
 mod update;
 
