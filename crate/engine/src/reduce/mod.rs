@@ -222,7 +222,7 @@ pub trait Pass {
     /// Whether its candidates go untested by the grammar: valid by a rule of the language
     /// the grammar lacks (C's implicit int). Such a pass runs only in the finale, after the
     /// fixpoint, since nothing may re-parse what it leaves.
-    fn unparsed(&self) -> bool {
+    fn beyond_grammar(&self) -> bool {
         false
     }
 }
