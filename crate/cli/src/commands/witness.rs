@@ -8,7 +8,7 @@
 //! `whittle coverage` does) or `--trace` (its output lines are the trace compared).
 
 use crate::drive::{interrupt_flag, jobs, save, write_stats};
-use crate::runner::{job_folder, run_in, script_path, Job, Outcome as Verdict, Pool, Property};
+use crate::runner::{job_folder, run_in, script_path, Job, Pool, Property, TestOutcome};
 use crate::sandbox::Sandbox;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -155,17 +155,17 @@ impl Checks {
             )
         };
         let ran = run(&self.test)?;
-        let outcome = match ran.verdict {
-            Verdict::Interesting => Outcome::Failing,
-            Verdict::Boring | Verdict::Timeout => match &self.witness {
-                Some(w) => match run(w)?.verdict {
-                    Verdict::Interesting => Outcome::Passing,
+        let outcome = match ran.outcome {
+            TestOutcome::Interesting => Outcome::Failing,
+            TestOutcome::Boring | TestOutcome::Timeout => match &self.witness {
+                Some(w) => match run(w)?.outcome {
+                    TestOutcome::Interesting => Outcome::Passing,
                     _ => Outcome::Rejected,
                 },
                 None => Outcome::Passing,
             },
-            Verdict::Failed(e) => return Err(e),
-            Verdict::Cancelled => Outcome::Rejected,
+            TestOutcome::Failed(e) => return Err(e),
+            TestOutcome::Cancelled => Outcome::Rejected,
         };
         let mut obs = Observation::of(outcome);
         let observed = outcome == Outcome::Passing || job.original;
