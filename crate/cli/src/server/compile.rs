@@ -30,7 +30,7 @@ use serde_json::{json, Map, Value};
 use super::compilers::{self, Compiler, Kind};
 use super::jobs::Limits;
 use super::{pragmas, source_facts, user_args};
-use crate::process::{self, Confinement, Outcome, Spec};
+use crate::process::{self, Confinement, Exit, Spec};
 use whittle::witness::Coverage;
 
 /// The body of `POST /api/compiler/<id>/compile`.
@@ -236,7 +236,7 @@ impl Ctx<'_> {
         args: Vec<OsString>,
         stdin: Option<Vec<u8>>,
         address_space: Option<u64>,
-    ) -> Outcome {
+    ) -> Exit {
         self.step_with_env(program, args, stdin, address_space, Vec::new())
     }
 
@@ -248,7 +248,7 @@ impl Ctx<'_> {
         stdin: Option<Vec<u8>>,
         address_space: Option<u64>,
         mut env: Vec<(String, OsString)>,
-    ) -> Outcome {
+    ) -> Exit {
         let limits = &self.job.limits;
         let mut spec = Spec::new(program.to_path_buf(), args, self.dir.clone(), self.deadline);
         spec.stdin = stdin;
@@ -274,10 +274,10 @@ impl Ctx<'_> {
             env.push(("TMPDIR".into(), self.dir.clone().into_os_string()));
         }
         spec.env = env;
-        let mut out = process::run(spec).unwrap_or_else(|e| Outcome {
+        let mut out = process::run(spec).unwrap_or_else(|e| Exit {
             code: -1,
             stderr: e.into_bytes(),
-            ..Outcome::default()
+            ..Exit::default()
         });
         // The kernel's OOM count says something was killed; a step that still succeeded (a
         // killed helper it retried, or another process of the job) did not fail for it.
@@ -319,7 +319,7 @@ impl Ctx<'_> {
     }
 
     /// Runs a compiler (messages cleaned up, memory-limited unless `address_space` says not).
-    fn compile(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Outcome {
+    fn compile(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Exit {
         self.compile_with_env(program, args, address_space, Vec::new())
     }
 
@@ -329,7 +329,7 @@ impl Ctx<'_> {
         args: Vec<OsString>,
         address_space: Option<u64>,
         env: Vec<(String, OsString)>,
-    ) -> Outcome {
+    ) -> Exit {
         let mut out = self.step_with_env(program, args, None, address_space, env);
         out.stdout = self.clean(&out.stdout);
         out.stderr = self.clean(&out.stderr);
@@ -345,7 +345,7 @@ impl Ctx<'_> {
     }
 
     /// Runs the built program with the request's arguments and stdin.
-    fn execute(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Outcome {
+    fn execute(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Exit {
         let mut all = args;
         all.extend(self.job.program_args.iter().map(OsString::from));
         let mut out = self.step(
@@ -435,7 +435,7 @@ fn os(args: &[&str]) -> Vec<OsString> {
 /// What a job produced, before it is turned into JSON.
 #[derive(Default)]
 struct JobResult {
-    compile: Outcome,
+    compile: Exit,
     asm: Vec<u8>,
     asm_truncated: bool,
     /// What the compiler was given, for the answer's `compilationOptions`.
@@ -447,15 +447,9 @@ struct JobResult {
 
 enum ExecResult {
     /// The program ran.
-    Ran {
-        build: Option<Outcome>,
-        run: Outcome,
-    },
+    Ran { build: Option<Exit>, run: Exit },
     /// It was not run: the compile or build failed, or execution is turned off.
-    NotRun {
-        build: Option<Outcome>,
-        reason: String,
-    },
+    NotRun { build: Option<Exit>, reason: String },
 }
 
 impl JobResult {
@@ -563,7 +557,7 @@ impl ExecResult {
     }
 }
 
-fn build_json(b: &Outcome, budget: &mut Budget) -> Value {
+fn build_json(b: &Exit, budget: &mut Budget) -> Value {
     json!({
         "code": b.code,
         "timedOut": b.timed_out,
@@ -632,7 +626,7 @@ fn options_of(args: &[OsString]) -> Vec<String> {
 /// Runs the program built at `program` if `build` succeeded (and execution is allowed).
 fn execute_built(
     ctx: &Ctx<'_>,
-    build: Option<Outcome>,
+    build: Option<Exit>,
     program: &Path,
     args: Vec<OsString>,
     address_space: Option<u64>,
@@ -653,7 +647,7 @@ fn execute_built(
 /// does not execute, not run when the compile failed, else what `run` builds and runs.
 fn execution(
     ctx: &Ctx<'_>,
-    compile: &Outcome,
+    compile: &Exit,
     run: impl FnOnce() -> ExecResult,
 ) -> Option<ExecResult> {
     if !ctx.wants_execute() {
