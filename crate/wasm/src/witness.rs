@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use whittle::pair::unified_diff;
 use whittle::witness::{
-    Change, Coverage, Keep, Observation, OriginalState, Outcome, Selection, Witness,
+    Change, Coverage, Keep, MutantOutcome, Observation, OriginalState, Selection, Witness,
     WitnessSession, WitnessSettings, WitnessStats,
 };
 
@@ -83,9 +83,9 @@ fn observation(value: JsValue) -> Result<Observation, JsError> {
         ))
     })?;
     let outcome = match o.outcome.as_str() {
-        "failing" => Outcome::Failing,
-        "passing" => Outcome::Passing,
-        "rejected" => Outcome::Rejected,
+        "failing" => MutantOutcome::Failing,
+        "passing" => MutantOutcome::Passing,
+        "rejected" => MutantOutcome::Rejected,
         other => {
             return Err(JsError::new(&format!(
                 "unknown outcome `{other}`: use failing, passing or rejected"
@@ -104,7 +104,7 @@ const fn state_name(s: OriginalState) -> &'static str {
     match s {
         OriginalState::Untested => "untested",
         OriginalState::Failing => "failing",
-        OriginalState::NotFailing(Outcome::Passing) => "passing",
+        OriginalState::NotFailing(MutantOutcome::Passing) => "passing",
         OriginalState::NotFailing(_) => "rejected",
     }
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use whittle::pair::unified_diff;
 use whittle::witness::{
-    Coverage, Keep, Observation, OriginalState, Outcome, Ranking, Selection, Suspect,
+    Coverage, Keep, MutantOutcome, Observation, OriginalState, Ranking, Selection, Suspect,
     WitnessSession, WitnessSettings,
 };
 
@@ -156,23 +156,24 @@ impl Checks {
         };
         let ran = run(&self.test)?;
         let outcome = match ran.outcome {
-            TestOutcome::Interesting => Outcome::Failing,
+            TestOutcome::Interesting => MutantOutcome::Failing,
             TestOutcome::Boring | TestOutcome::Timeout => match &self.witness {
                 Some(w) => match run(w)?.outcome {
-                    TestOutcome::Interesting => Outcome::Passing,
-                    _ => Outcome::Rejected,
+                    TestOutcome::Interesting => MutantOutcome::Passing,
+                    _ => MutantOutcome::Rejected,
                 },
-                None => Outcome::Passing,
+                None => MutantOutcome::Passing,
             },
             TestOutcome::Failed(e) => return Err(e),
-            TestOutcome::Cancelled => Outcome::Rejected,
+            TestOutcome::Cancelled => MutantOutcome::Rejected,
         };
         let mut obs = Observation::of(outcome);
-        let observed = outcome == Outcome::Passing || job.original;
+        let observed = outcome == MutantOutcome::Passing || job.original;
         if let (Some(c), true) = (&self.coverage, observed) {
             let out = run(c)?;
             obs.coverage = Some(read_coverage(&out.stdout)?);
-        } else if let (Some(t), true) = (&self.trace, observed || outcome == Outcome::Failing) {
+        } else if let (Some(t), true) = (&self.trace, observed || outcome == MutantOutcome::Failing)
+        {
             // A failing mutant's trace too: one that prints part of what the failing program
             // printed about the bug and nothing else is nearer a witness (a seed to build on).
             let trace = run(t)?.output;
@@ -202,7 +203,7 @@ pub enum Searched {
     Done,
     Interrupted,
     /// The original does not fail: the test's output.
-    OriginalPasses(Outcome, String),
+    OriginalPasses(MutantOutcome, String),
 }
 
 /// Runs `session` with `jobs` tests at a time until it is done.
@@ -403,7 +404,7 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
                 "whittle witness: the original {} does not fail: --test says no ({}).",
                 args.file.display(),
                 match o {
-                    Outcome::Passing => "it passes",
+                    MutantOutcome::Passing => "it passes",
                     _ => "the compiler rejects it",
                 }
             );

@@ -103,7 +103,7 @@ const MAX_STEP: usize = 16;
 /// What a test said of a mutant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub enum MutantOutcome {
     /// Still shows the bug.
     Failing,
     /// The compiler accepts it and it does not show the bug: a witness.
@@ -115,7 +115,7 @@ pub enum Outcome {
 /// A test's verdict with what the compile did, when the shell can tell.
 #[derive(Clone, Debug)]
 pub struct Observation {
-    pub outcome: Outcome,
+    pub outcome: MutantOutcome,
     pub coverage: Option<Coverage>,
     /// A trace the compiler printed, compared line by line when there is no coverage.
     pub trace: Option<String>,
@@ -127,7 +127,7 @@ pub struct Observation {
 }
 
 impl Observation {
-    pub fn of(outcome: Outcome) -> Observation {
+    pub fn of(outcome: MutantOutcome) -> Observation {
         Observation {
             outcome,
             coverage: None,
@@ -244,7 +244,7 @@ pub enum OriginalState {
     Untested,
     Failing,
     /// The original does not fail: nothing to witness.
-    NotFailing(Outcome),
+    NotFailing(MutantOutcome),
 }
 
 pub struct WitnessSession {
@@ -676,7 +676,7 @@ impl WitnessSession {
         match p.purpose {
             Purpose::Original => {
                 self.original_state = match obs.outcome {
-                    Outcome::Failing => OriginalState::Failing,
+                    MutantOutcome::Failing => OriginalState::Failing,
                     other => OriginalState::NotFailing(other),
                 };
                 self.failing_nearness = obs.nearness();
@@ -684,7 +684,7 @@ impl WitnessSession {
             }
             Purpose::Minimize => {
                 let s = self.shrinking.last_mut().expect("a shrink under way");
-                if obs.outcome == Outcome::Passing {
+                if obs.outcome == MutantOutcome::Passing {
                     s.best = p.mutant;
                     s.obs = obs;
                     // The same chunk again, at the same place: the edits after it moved up.
@@ -692,7 +692,7 @@ impl WitnessSession {
                 }
             }
             Purpose::Search(rules) => {
-                let rejected = obs.outcome == Outcome::Rejected;
+                let rejected = obs.outcome == MutantOutcome::Rejected;
                 for &r in &rules {
                     if let Some(st) = self.rules.iter_mut().find(|s| s.rule == r) {
                         st.selected += 1;
@@ -700,7 +700,7 @@ impl WitnessSession {
                     }
                 }
                 match obs.outcome {
-                    Outcome::Failing => {
+                    MutantOutcome::Failing => {
                         self.stats.failing += 1;
                         let nearer = match (obs.nearness(), &self.failing_nearness) {
                             (Some(p), Some(f)) => p.is_strict_subset(f),
@@ -713,8 +713,8 @@ impl WitnessSession {
                             self.next_seeds.push(p.mutant);
                         }
                     }
-                    Outcome::Rejected => self.stats.rejected += 1,
-                    Outcome::Passing => {
+                    MutantOutcome::Rejected => self.stats.rejected += 1,
+                    MutantOutcome::Passing => {
                         self.stats.passing += 1;
                         if p.mutant.order() > 1 {
                             let chunk = p.mutant.order() / 2;

@@ -9,11 +9,11 @@ fn observe(
     rejects: &dyn Fn(&str) -> bool,
 ) -> Observation {
     let outcome = if rejects(text) {
-        Outcome::Rejected
+        MutantOutcome::Rejected
     } else if fails(text) {
-        Outcome::Failing
+        MutantOutcome::Failing
     } else {
-        Outcome::Passing
+        MutantOutcome::Passing
     };
     let mut cov = Coverage::default();
     for (i, line) in text.lines().enumerate() {
@@ -150,7 +150,7 @@ fn the_diversity_filter_drops_witnesses_with_the_same_coverage() {
         while !s.done() {
             for q in s.next(4) {
                 let mut obs = observe(&q.text, &fails, &|_| false);
-                if obs.outcome == Outcome::Passing {
+                if obs.outcome == MutantOutcome::Passing {
                     obs.coverage = Some(serde_json::from_str(r#"{"cc.c": {"f": [1]}}"#).unwrap());
                 }
                 s.report(q.id, obs);
@@ -248,11 +248,11 @@ fn an_original_that_does_not_fail_ends_the_search() {
     assert_eq!(q.len(), 1, "the original goes alone");
     assert!(q[0].original);
     assert!(s.next(4).is_empty(), "nothing more before its verdict");
-    s.report(q[0].id, Observation::of(Outcome::Passing));
+    s.report(q[0].id, Observation::of(MutantOutcome::Passing));
     assert!(s.done());
     assert_eq!(
         s.original_state(),
-        OriginalState::NotFailing(Outcome::Passing)
+        OriginalState::NotFailing(MutantOutcome::Passing)
     );
 }
 
@@ -299,19 +299,19 @@ fn a_repeated_verdict_changes_nothing() {
     )
     .unwrap();
     let q = s.next(1);
-    s.report(q[0].id, Observation::of(Outcome::Failing));
+    s.report(q[0].id, Observation::of(MutantOutcome::Failing));
     let qs = s.next(4);
     assert_eq!(qs.len(), 4);
-    s.report(qs[0].id, Observation::of(Outcome::Failing));
-    s.report(qs[0].id, Observation::of(Outcome::Passing));
-    s.report(99, Observation::of(Outcome::Passing));
+    s.report(qs[0].id, Observation::of(MutantOutcome::Failing));
+    s.report(qs[0].id, Observation::of(MutantOutcome::Passing));
+    s.report(99, Observation::of(MutantOutcome::Passing));
     assert!(!s.wants(qs[0].id) && s.wants(qs[1].id));
     assert!(
         s.next(4).is_empty(),
         "the round still waits for three verdicts"
     );
     for q in &qs[1..] {
-        s.report(q.id, Observation::of(Outcome::Failing));
+        s.report(q.id, Observation::of(MutantOutcome::Failing));
     }
     assert!(
         !s.next(4).is_empty(),
@@ -355,9 +355,9 @@ fn mutants_that_lose_part_of_the_failing_trace_seed_the_next_phase() {
                 for q in s.next(2) {
                     let about = bug(&q.text);
                     let outcome = if about.is_empty() {
-                        Outcome::Passing
+                        MutantOutcome::Passing
                     } else {
-                        Outcome::Failing
+                        MutantOutcome::Failing
                     };
                     let obs = Observation {
                         outcome,
