@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use whittle::pair::unified_diff;
 use whittle::witness::{
     Change, Coverage, Keep, MutantOutcome, Observation, OriginalState, Selection, Witness,
-    WitnessSession, WitnessSettings, WitnessStats,
+    WitnessSearch, WitnessSettings, WitnessStats,
 };
 
 #[derive(Deserialize)]
@@ -156,7 +156,7 @@ impl<'a> Listed<'a> {
 /// A witness search in progress (DiWi).
 #[wasm_bindgen]
 pub struct WitnessReducer {
-    session: WitnessSession,
+    session: WitnessSearch,
     budget: usize,
 }
 
@@ -170,7 +170,7 @@ impl WitnessReducer {
         let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.text)?;
         let settings = settings(&cfg)?;
         let budget = settings.budget;
-        let session = WitnessSession::new(lang, &cfg.text, settings)
+        let session = WitnessSearch::new(lang, &cfg.text, settings)
             .map_err(|e| JsError::new(&e.to_string()))?;
         Ok(WitnessReducer { session, budget })
     }

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use whittle::pair::unified_diff;
 use whittle::witness::{
     Coverage, Keep, MutantOutcome, Observation, OriginalState, Ranking, Selection, Suspect,
-    WitnessSession, WitnessSettings,
+    WitnessSearch, WitnessSettings,
 };
 
 #[derive(clap::Args)]
@@ -208,12 +208,12 @@ pub enum Searched {
 
 /// Runs `session` with `jobs` tests at a time until it is done.
 pub fn search(
-    session: &mut WitnessSession,
+    session: &mut WitnessSearch,
     checks: Checks,
     jobs: usize,
     quiet: bool,
     interrupted: &AtomicBool,
-    mut on_witness: impl FnMut(&WitnessSession) -> Result<(), String>,
+    mut on_witness: impl FnMut(&WitnessSearch) -> Result<(), String>,
 ) -> Result<Searched, String> {
     let name = checks.name.clone();
     let focus = checks.focus.clone();
@@ -314,7 +314,7 @@ fn witness_paths(dir: &Path, name: &str, i: usize) -> (PathBuf, PathBuf) {
     )
 }
 
-fn write_witnesses(dir: &Path, name: &str, session: &WitnessSession) -> Result<(), String> {
+fn write_witnesses(dir: &Path, name: &str, session: &WitnessSearch) -> Result<(), String> {
     crate::files::own_folder(dir)?;
     for (i, w) in session.witnesses().iter().enumerate() {
         let (file, diff) = witness_paths(dir, name, i);
@@ -378,7 +378,7 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
     if args.test_witness.is_none() {
         eprintln!("whittle witness: note: without --test-witness, a mutant the compiler rejects counts as a witness too");
     }
-    let mut session = WitnessSession::new(lang, &text, settings)
+    let mut session = WitnessSearch::new(lang, &text, settings)
         .map_err(|e| crate::input::unparseable(&args.file, &e))?;
     let dir = args
         .out

@@ -17,6 +17,6 @@ pub use mutant::{Change, Edit, Mutant};
 pub use pointed::{messages_about, pointed_lines, pointed_lines_of};
 pub use rules::{Rule, Site, Sites};
 pub use search::{
-    Keep, MutantOutcome, Observation, OriginalState, RuleStats, Selection, Witness, WitnessSession,
+    Keep, MutantOutcome, Observation, OriginalState, RuleStats, Selection, Witness, WitnessSearch,
     WitnessSettings, WitnessStats,
 };

@@ -247,7 +247,7 @@ pub enum OriginalState {
     NotFailing(MutantOutcome),
 }
 
-pub struct WitnessSession {
+pub struct WitnessSearch {
     original: String,
     raw: tree_sitter::Tree,
     parser: Parser,
@@ -287,7 +287,7 @@ pub struct WitnessSession {
     exhausted: bool,
     stats: WitnessStats,
     /// Per rule, the sites near the lines the compiler pointed at, each with the running
-    /// total of their weights (see [`WitnessSession::focus_weighted`]).
+    /// total of their weights (see [`WitnessSearch::focus_weighted`]).
     focused: HashMap<Rule, Vec<(usize, f64)>>,
 }
 
@@ -296,7 +296,7 @@ const FOCUS_SHARE: f64 = 0.75;
 /// Lines either side of a line the compiler pointed at that count as near it.
 const FOCUS_LINES: usize = 3;
 
-impl WitnessSession {
+impl WitnessSearch {
     pub fn new(lang: Lang, text: &str, settings: WitnessSettings) -> Result<Self, InputError> {
         let mut parser = Parser::new(lang);
         parser.set_cross_check(false);
@@ -327,7 +327,7 @@ impl WitnessSession {
         } else {
             rng.below(rules.len())
         };
-        Ok(WitnessSession {
+        Ok(WitnessSearch {
             original: text.to_string(),
             raw,
             parser,
@@ -369,7 +369,7 @@ impl WitnessSession {
         self.focus_weighted(&weighted);
     }
 
-    /// [`WitnessSession::focus`] with a weight per line: a site near lines of more weight
+    /// [`WitnessSearch::focus`] with a weight per line: a site near lines of more weight
     /// is drawn more often (see [`super::pointed::pointed_lines`]).
     pub fn focus_weighted(&mut self, lines: &[(usize, f64)]) {
         let mut starts = vec![0usize];

@@ -37,8 +37,8 @@ fn run(
     settings: WitnessSettings,
     k: usize,
     fails: &dyn Fn(&str) -> bool,
-) -> WitnessSession {
-    let mut s = WitnessSession::new(Lang::C, text, settings).unwrap();
+) -> WitnessSearch {
+    let mut s = WitnessSearch::new(Lang::C, text, settings).unwrap();
     let mut parser = crate::tree::Parser::new(Lang::C);
     let mut rounds = 0;
     while !s.done() {
@@ -137,7 +137,7 @@ fn the_diversity_filter_drops_witnesses_with_the_same_coverage() {
     // Every passing program covers the same single statement; the failing one another.
     let fails = |t: &str| t.contains("c > 10");
     let same = |keep| {
-        let mut s = WitnessSession::new(
+        let mut s = WitnessSearch::new(
             Lang::C,
             PROGRAM,
             WitnessSettings {
@@ -243,7 +243,7 @@ fn higher_order_witnesses_shrink_to_the_edit_that_matters() {
 
 #[test]
 fn an_original_that_does_not_fail_ends_the_search() {
-    let mut s = WitnessSession::new(Lang::C, PROGRAM, WitnessSettings::default()).unwrap();
+    let mut s = WitnessSearch::new(Lang::C, PROGRAM, WitnessSettings::default()).unwrap();
     let q = s.next(4);
     assert_eq!(q.len(), 1, "the original goes alone");
     assert!(q[0].original);
@@ -259,7 +259,7 @@ fn an_original_that_does_not_fail_ends_the_search() {
 #[test]
 fn rejected_mutants_are_no_witnesses() {
     // The compiler rejects every mutant but those that change `4`.
-    let mut s = WitnessSession::new(
+    let mut s = WitnessSearch::new(
         Lang::C,
         PROGRAM,
         WitnessSettings {
@@ -284,12 +284,12 @@ fn rejected_mutants_are_no_witnesses() {
 
 #[test]
 fn a_program_that_does_not_parse_is_refused() {
-    assert!(WitnessSession::new(Lang::C, "int main( {", WitnessSettings::default()).is_err());
+    assert!(WitnessSearch::new(Lang::C, "int main( {", WitnessSettings::default()).is_err());
 }
 
 #[test]
 fn a_repeated_verdict_changes_nothing() {
-    let mut s = WitnessSession::new(
+    let mut s = WitnessSearch::new(
         Lang::C,
         PROGRAM,
         WitnessSettings {
@@ -350,7 +350,7 @@ fn mutants_that_lose_part_of_the_failing_trace_seed_the_next_phase() {
                 want: Some(1),
                 ..Default::default()
             };
-            let mut s = WitnessSession::new(Lang::C, &program, settings).unwrap();
+            let mut s = WitnessSearch::new(Lang::C, &program, settings).unwrap();
             while !s.done() {
                 for q in s.next(2) {
                     let about = bug(&q.text);
