@@ -1,5 +1,5 @@
 // Generator mode in the worker: a generator module's source becomes a module (a Blob URL and a
-// dynamic import), whose `generate(g)` the engine's GeneratorReducer runs synchronously here,
+// dynamic import), whose `generate(g)` the engine's GeneratorSession runs synchronously here,
 // in the engine's worker (it must: the engine calls it for every candidate). That is why a
 // link's generator runs only once the person allows it (state.js, needsConsent and mayReplay).
 import { generatorRngSeed } from './state.js';
@@ -28,7 +28,7 @@ export function engineConfig(generator, module) {
 export async function generateOnce(engine, generator) {
   const module = await loadGenerator(generator.source);
   const config = engineConfig(generator, module);
-  const reducer = new engine.GeneratorReducer(config, module.generate);
+  const reducer = new engine.GeneratorSession(config, module.generate);
   try {
     return { output: reducer.original(), trace: reducer.originalTrace(), rngSeed: config.rng_seed };
   } finally {

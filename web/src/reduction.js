@@ -1,4 +1,4 @@
-// Drives one reduction in the worker. The engine's Reducer (or PairReducer) hands out
+// Drives one reduction in the worker. The engine's Session (or PairSession) hands out
 // queries, each one program text of one side ('variant', or a pair's 'seed'); we compile up
 // to k of them at once through the endpoint, test that side's property on the answer and
 // report the verdict back. The engine decides what to test and in what order (a pair's seed
@@ -8,7 +8,7 @@
 // config: {mode: 'single' | 'pair' | 'generator', lang, variant, seed?, strategy, skipPasses, k, property,
 //          seedProperty?, generator?, witness?, endpoint, ...}: property is the variant's (the
 //          one program's); a pair with witness.autoSeed tests its seed with compilesWithout
-//          (property.js) instead of seedProperty. In generator mode the engine's GeneratorReducer re-runs the generator
+//          (property.js) instead of seedProperty. In generator mode the engine's GeneratorSession re-runs the generator
 //          module (generator.source, loaded by generator-module.js) and its queries are the
 //          outputs, tested as the variant.
 //
@@ -58,7 +58,7 @@ export class Reduction {
     const { lang, variant, seed, strategy, skipPasses, mode } = this.config;
     this.pair = mode === 'pair';
     this.generator = mode === 'generator';
-    let Reducer = this.pair ? this.engine.PairReducer : this.engine.Reducer;
+    let Engine = this.pair ? this.engine.PairSession : this.engine.Session;
     const passes = skipPasses ? { strategy, skipPasses } : { strategy };
     let args = [this.pair ? { lang, seed, variant, ...passes } : { lang, text: variant, ...passes }];
     if (this.generator) {
@@ -69,11 +69,11 @@ export class Reduction {
         return this.finish('failed', e.message);
       }
       if (this.isOver()) return; // cancelled while the module loaded
-      Reducer = this.engine.GeneratorReducer;
+      Engine = this.engine.GeneratorSession;
     }
     try {
       if (this.recording !== null) {
-        this.reducer = Reducer.replay(...args, this.recording);
+        this.reducer = Engine.replay(...args, this.recording);
       } else {
         this.properties = { variant: makeProperty(this.config.property) };
         if (this.pair) {
@@ -82,7 +82,7 @@ export class Reduction {
         }
         this.compiler = this.compilers(this.config, (e) =>
           this.send({ type: 'notice', message: `${e.seconds > 0 ? `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` : 'rate limited'}` }));
-        this.reducer = new Reducer(...args);
+        this.reducer = new Engine(...args);
       }
     } catch (e) {
       return this.finish('failed', e.message);

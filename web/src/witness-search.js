@@ -1,4 +1,4 @@
-// Drives one witness search (DiWi) in the worker: the engine's WitnessReducer hands out
+// Drives one witness search (DiWi) in the worker: the engine's WitnessSearch hands out
 // mutants of the failing program (the first the program itself); each is compiled through the
 // endpoint and observed: 'failing' while the property holds, else 'passing' (a witness) if the
 // compile succeeded (exit code 0), else 'rejected'. The original's and passing mutants'
@@ -52,7 +52,7 @@ export class WitnessSearch extends Reduction {
       this.about = aboutBug(this.config.property);
       this.compiler = this.compilers(this.config, (e) =>
         this.send({ type: 'notice', message: `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` }));
-      this.reducer = new this.engine.WitnessReducer({ lang, text: variant, rng_seed: witness.rngSeed, budget: witness.budget, want: witness.want });
+      this.reducer = new this.engine.WitnessSearch({ lang, text: variant, rng_seed: witness.rngSeed, budget: witness.budget, want: witness.want });
     } catch (e) {
       return this.finish('failed', e.message);
     }
@@ -83,7 +83,7 @@ export class WitnessSearch extends Reduction {
     // A failing mutant's observation too: one that printed part of what the failing program
     // printed about the bug, and nothing else, is nearer a witness (the engine builds on it).
     if (outcome === 'rejected') return { outcome };
-    const said = about ? { about: this.engine.WitnessReducer.messagesAbout(report, about) } : {};
+    const said = about ? { about: this.engine.WitnessSearch.messagesAbout(report, about) } : {};
     return { outcome, ...observed(result), ...said };
   }
 

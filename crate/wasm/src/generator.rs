@@ -1,4 +1,4 @@
-//! `GeneratorReducer`: generator-based reduction (GReduce) of a JavaScript generator. The
+//! `GeneratorSession`: generator-based reduction (GReduce) of a JavaScript generator. The
 //! generator is a function `(g) => string` that makes every random choice through `g`
 //! (`int`, `pick`, `repeat`, `maybe`: the API of examples/generators/client.mjs); the engine
 //! re-runs it with reduced traces, and its queries are the outputs, tested like a single
@@ -30,7 +30,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use whittle::generator::{Generator, GeneratorSession, GeneratorSettings, Halt, Source};
+use whittle::generator::{Generator, GeneratorSettings, Halt, Source};
 use whittle::reduce::Stats;
 use whittle::{catalog, Recording};
 
@@ -269,8 +269,8 @@ fn settings_from(config: JsValue) -> Result<GeneratorSettings, JsError> {
 
 /// A generator-based reduction in progress: its queries are the generator's outputs.
 #[wasm_bindgen]
-pub struct GeneratorReducer {
-    session: GeneratorSession<JsGenerator>,
+pub struct GeneratorSession {
+    session: whittle::generator::GeneratorSession<JsGenerator>,
 }
 
 #[derive(Serialize)]
@@ -288,7 +288,7 @@ fn build(
     config: JsValue,
     generate: js_sys::Function,
     recording: Option<Recording>,
-) -> Result<GeneratorReducer, JsError> {
+) -> Result<GeneratorSession, JsError> {
     let settings = settings_from(config)?;
     let failed = |Halt(why): Halt| {
         JsError::new(&format!(
@@ -298,19 +298,19 @@ fn build(
     };
     let generator = JsGenerator { generate };
     let session = match recording {
-        None => GeneratorSession::new(generator, settings),
-        Some(r) => GeneratorSession::replay(generator, settings, r),
+        None => whittle::generator::GeneratorSession::new(generator, settings),
+        Some(r) => whittle::generator::GeneratorSession::replay(generator, settings, r),
     }
     .map_err(failed)?;
-    Ok(GeneratorReducer { session })
+    Ok(GeneratorSession { session })
 }
 
 #[wasm_bindgen]
-impl GeneratorReducer {
+impl GeneratorSession {
     /// `config`: `{seed?, align?: 'halt' | 'bypass' | 'realign', trace?: 'hdd' | 'ddmin'}`;
     /// `generate(g)`: the generator, returning its output. Throws if its first (free) run fails.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue, generate: js_sys::Function) -> Result<GeneratorReducer, JsError> {
+    pub fn new(config: JsValue, generate: js_sys::Function) -> Result<GeneratorSession, JsError> {
         build(config, generate, None)
     }
 
@@ -320,7 +320,7 @@ impl GeneratorReducer {
         config: JsValue,
         generate: js_sys::Function,
         verdicts: &str,
-    ) -> Result<GeneratorReducer, JsError> {
+    ) -> Result<GeneratorSession, JsError> {
         build(config, generate, Some(recording(verdicts)?))
     }
 
@@ -366,4 +366,4 @@ impl GeneratorReducer {
     }
 }
 
-session_api!(GeneratorReducer);
+session_api!(GeneratorSession);

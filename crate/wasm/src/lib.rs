@@ -1,7 +1,7 @@
 //! The engine's JavaScript API (wasm-bindgen), used by the playground's Web Worker: parsing,
-//! language detection, token diffs, the reducers, [`Reducer`] (one program), [`PairReducer`]
-//! (a seed and a variant) and [`GeneratorReducer`] (a generator's run), and the witness search
-//! [`WitnessReducer`] (DiWi). Each hands out queries, `{id, candidate, side, text, original}`,
+//! language detection, token diffs, the reducers, [`Session`] (one program), [`PairSession`]
+//! (a seed and a variant) and [`GeneratorSession`] (a generator's run), and the witness search
+//! [`WitnessSearch`] (DiWi). Each hands out queries, `{id, candidate, side, text, original}`,
 //! and takes each query's verdict (the witness search: an observation); the engine decides
 //! what is asked when. Data crosses as plain JS objects (serde-wasm-bindgen); errors are thrown as JS
 //! `Error`s whose message says what to do.
@@ -10,14 +10,14 @@ mod generator;
 mod pair;
 mod witness;
 
-pub use generator::GeneratorReducer;
-pub use pair::PairReducer;
-pub use witness::WitnessReducer;
+pub use generator::GeneratorSession;
+pub use pair::PairSession;
+pub use witness::WitnessSearch;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use whittle::parse_report::ParseReport;
-use whittle::reduce::{Session, Settings, Verdict};
+use whittle::reduce::{Settings, Verdict};
 use whittle::tree::Parser;
 use whittle::{catalog, Lang, Recording};
 
@@ -164,7 +164,7 @@ macro_rules! session_api {
 pub(crate) use session_api;
 
 #[derive(serde::Deserialize)]
-struct ReducerConfig {
+struct SessionConfig {
     #[serde(default)]
     lang: Option<String>,
     text: String,
@@ -178,39 +178,42 @@ struct ReducerConfig {
     strict: bool,
 }
 
-fn session_from(config: JsValue, recording: Option<Recording>) -> Result<Session, JsError> {
-    let cfg: ReducerConfig = self::config(config, "reducer")?;
+fn session_from(
+    config: JsValue,
+    recording: Option<Recording>,
+) -> Result<whittle::reduce::Session, JsError> {
+    let cfg: SessionConfig = self::config(config, "reducer")?;
     let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.text)?;
     let settings = Settings {
         strict: cfg.strict,
         ..settings(cfg.strategy.as_deref(), cfg.skip_passes.as_deref())?
     };
     match recording {
-        None => Session::new(lang, &cfg.text, settings),
-        Some(r) => Session::replay(lang, &cfg.text, settings, r),
+        None => whittle::reduce::Session::new(lang, &cfg.text, settings),
+        Some(r) => whittle::reduce::Session::replay(lang, &cfg.text, settings, r),
     }
     .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// A reduction of one program in progress.
 #[wasm_bindgen]
-pub struct Reducer {
-    session: Session,
+pub struct Session {
+    session: whittle::reduce::Session,
 }
 
 #[wasm_bindgen]
-impl Reducer {
+impl Session {
     /// `config`: `{lang?, text, strategy?, skipPasses?, strict?}`. Throws if the text does not parse.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue) -> Result<Reducer, JsError> {
-        Ok(Reducer {
+    pub fn new(config: JsValue) -> Result<Session, JsError> {
+        Ok(Session {
             session: session_from(config, None)?,
         })
     }
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
-    pub fn replay(config: JsValue, verdicts: &str) -> Result<Reducer, JsError> {
-        Ok(Reducer {
+    pub fn replay(config: JsValue, verdicts: &str) -> Result<Session, JsError> {
+        Ok(Session {
             session: session_from(config, Some(recording(verdicts)?))?,
         })
     }
@@ -230,4 +233,4 @@ impl Reducer {
     }
 }
 
-session_api!(Reducer);
+session_api!(Session);

@@ -1,9 +1,8 @@
-//! `PairReducer`: pairwise reduction (PPR) of a seed and a variant. Its queries name their
+//! `PairSession`: pairwise reduction (PPR) of a seed and a variant. Its queries name their
 //! side; the worker tests each with that side's property.
 
 use crate::{lang_or_detect, recording, session_api, settings, to_js};
 use wasm_bindgen::prelude::*;
-use whittle::pair::PairSession;
 use whittle::Recording;
 
 #[derive(serde::Deserialize)]
@@ -20,36 +19,39 @@ struct PairConfig {
     skip_passes: Option<String>,
 }
 
-fn session_from(config: JsValue, recording: Option<Recording>) -> Result<PairSession, JsError> {
+fn session_from(
+    config: JsValue,
+    recording: Option<Recording>,
+) -> Result<whittle::pair::PairSession, JsError> {
     let cfg: PairConfig = crate::config(config, "pair reducer")?;
     let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.variant)?;
     let settings = settings(cfg.strategy.as_deref(), cfg.skip_passes.as_deref())?;
     match recording {
-        None => PairSession::new(lang, &cfg.seed, &cfg.variant, settings),
-        Some(r) => PairSession::replay(lang, &cfg.seed, &cfg.variant, settings, r),
+        None => whittle::pair::PairSession::new(lang, &cfg.seed, &cfg.variant, settings),
+        Some(r) => whittle::pair::PairSession::replay(lang, &cfg.seed, &cfg.variant, settings, r),
     }
     .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// A pairwise reduction in progress (PPR): a seed and a variant reduced together.
 #[wasm_bindgen]
-pub struct PairReducer {
-    session: PairSession,
+pub struct PairSession {
+    session: whittle::pair::PairSession,
 }
 
 #[wasm_bindgen]
-impl PairReducer {
+impl PairSession {
     /// `config`: `{lang?, seed, variant, strategy?, skipPasses?}`. Throws if either program does not parse.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue) -> Result<PairReducer, JsError> {
-        Ok(PairReducer {
+    pub fn new(config: JsValue) -> Result<PairSession, JsError> {
+        Ok(PairSession {
             session: session_from(config, None)?,
         })
     }
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
-    pub fn replay(config: JsValue, verdicts: &str) -> Result<PairReducer, JsError> {
-        Ok(PairReducer {
+    pub fn replay(config: JsValue, verdicts: &str) -> Result<PairSession, JsError> {
+        Ok(PairSession {
             session: session_from(config, Some(recording(verdicts)?))?,
         })
     }
@@ -72,4 +74,4 @@ impl PairReducer {
     }
 }
 
-session_api!(PairReducer);
+session_api!(PairSession);

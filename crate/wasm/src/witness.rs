@@ -1,4 +1,4 @@
-//! `WitnessReducer`: DiWi's witness search over a failing program. Its queries are mutants of
+//! `WitnessSearch`: DiWi's witness search over a failing program. Its queries are mutants of
 //! the program (the first one the program itself); the worker compiles each, tests the
 //! property and reports an observation: the outcome (`failing`: the property still holds;
 //! `passing`: it does not and the compiler accepts the mutant, a witness; `rejected`:
@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use whittle::pair::unified_diff;
 use whittle::witness::{
     Change, Coverage, Keep, MutantOutcome, Observation, OriginalState, Selection, Witness,
-    WitnessSearch, WitnessSettings, WitnessStats,
+    WitnessSettings, WitnessStats,
 };
 
 #[derive(Deserialize)]
@@ -63,7 +63,7 @@ fn settings(cfg: &WitnessConfig) -> Result<WitnessSettings, JsError> {
 }
 
 /// An observation as the worker sends it: `{outcome, coverage?, trace?, about?}` (`about`:
-/// the compiler's messages the bug is about, see `WitnessReducer.focusOn`).
+/// the compiler's messages the bug is about, see `WitnessSearch.focusOn`).
 #[derive(Deserialize)]
 struct JsObservation {
     outcome: String,
@@ -155,24 +155,24 @@ impl<'a> Listed<'a> {
 
 /// A witness search in progress (DiWi).
 #[wasm_bindgen]
-pub struct WitnessReducer {
-    session: WitnessSearch,
+pub struct WitnessSearch {
+    session: whittle::witness::WitnessSearch,
     budget: usize,
 }
 
 #[wasm_bindgen]
-impl WitnessReducer {
+impl WitnessSearch {
     /// `config`: `{lang?, text, seed?, budget?, want?, selection?: 'mh' | 'random', keep?:
     /// 'diverse' | 'all'}`. Throws if the text does not parse.
     #[wasm_bindgen(constructor)]
-    pub fn new(config_: JsValue) -> Result<WitnessReducer, JsError> {
+    pub fn new(config_: JsValue) -> Result<WitnessSearch, JsError> {
         let cfg: WitnessConfig = config(config_, "witness search")?;
         let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.text)?;
         let settings = settings(&cfg)?;
         let budget = settings.budget;
-        let session = WitnessSearch::new(lang, &cfg.text, settings)
+        let session = whittle::witness::WitnessSearch::new(lang, &cfg.text, settings)
             .map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(WitnessReducer { session, budget })
+        Ok(WitnessSearch { session, budget })
     }
 
     /// Up to `k` mutants to test: `[{id, candidate, side: 'variant', text, original}]`, the
