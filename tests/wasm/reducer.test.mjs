@@ -131,12 +131,12 @@ test('a Session says what is wrong with its input', () => {
 });
 
 test('skipped passes are left out, and an unknown one is refused with the valid names', () => {
-  const r = new engine.Session({ lang: 'c', text: PROGRAM, skipPasses: 'rename, types' });
+  const r = new engine.Session({ lang: 'c', text: PROGRAM, skip_passes: 'rename, types' });
   drive(r, 2, (q) => hasFoo(q.text));
   const passes = r.stats().passes.map((p) => p.pass);
   assert.ok(passes.includes('perses') && !passes.includes('rename') && !passes.includes('types'), String(passes));
   assert.throws(
-    () => new engine.Session({ lang: 'c', text: PROGRAM, skipPasses: 'renames' }),
+    () => new engine.Session({ lang: 'c', text: PROGRAM, skip_passes: 'renames' }),
     /unknown pass `renames`: use comments, perses, .* or update/,
   );
 });

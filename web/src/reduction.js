@@ -17,7 +17,7 @@
 //   {type: 'progress', stats, elapsedMs, clientCacheHits, inFlight, best?, replayed?}
 //                                      (best: on improvement; replayed: verdicts used by a replay)
 //   {type: 'original', result, side}   the endpoint's answer for one side of the original
-//   {type: 'generated', original, trace, seed}  generator mode: the free run's output and trace
+//   {type: 'generated', original, trace, rngSeed}  generator mode: the free run's output and trace
 //                                      (progress with a best, and finished, then carry `trace`,
 //                                      the best's trace)
 //   {type: 'notice', message}          back-off on 429, a property that threw on a candidate
@@ -36,6 +36,9 @@ const REPLAY_STUCK_SLICES = 200;
 export const directCompilers = (config, onBackoff) => new Compiler(config, onBackoff);
 
 export class Reduction {
+  /** @param {any} engine the wasm module @param {any} msg a 'reduce' or 'replay' message
+   *  @param {(m: import('./types.js').RunMessage) => void} post
+   *  @param {(config: any, onBackoff?: (e: any) => void) => {compile: Function, [k: string]: any}} [compilers] */
   constructor(engine, msg, post, compilers = directCompilers) {
     this.engine = engine;
     this.compilers = compilers;
@@ -59,7 +62,7 @@ export class Reduction {
     this.pair = mode === 'pair';
     this.generator = mode === 'generator';
     let Engine = this.pair ? this.engine.PairSession : this.engine.Session;
-    const passes = skipPasses ? { strategy, skipPasses } : { strategy };
+    const passes = skipPasses ? { strategy, skip_passes: skipPasses } : { strategy };
     let args = [this.pair ? { lang, seed, variant, ...passes } : { lang, text: variant, ...passes }];
     if (this.generator) {
       try {
@@ -88,7 +91,7 @@ export class Reduction {
       return this.finish('failed', e.message);
     }
     if (this.generator) {
-      this.send({ type: 'generated', original: this.reducer.original(), trace: this.reducer.originalTrace(), seed: args[0].seed });
+      this.send({ type: 'generated', original: this.reducer.original(), trace: this.reducer.originalTrace(), rngSeed: args[0].rng_seed });
     }
     this.setState('running');
   }

@@ -310,21 +310,25 @@ impl GeneratorSession {
     /// `config`: `{seed?, align?: 'halt' | 'bypass' | 'realign', trace?: 'hdd' | 'ddmin'}`;
     /// `generate(g)`: the generator, returning its output. Throws if its first (free) run fails.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue, generate: js_sys::Function) -> Result<GeneratorSession, JsError> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "GeneratorSessionConfig")] config: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "GenerateFn")] generate: js_sys::Function,
+    ) -> Result<GeneratorSession, JsError> {
         build(config, generate, None)
     }
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed
     /// (the generator runs again; the tests do not).
     pub fn replay(
-        config: JsValue,
-        generate: js_sys::Function,
+        #[wasm_bindgen(unchecked_param_type = "GeneratorSessionConfig")] config: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "GenerateFn")] generate: js_sys::Function,
         verdicts: &str,
     ) -> Result<GeneratorSession, JsError> {
         build(config, generate, Some(recording(verdicts)?))
     }
 
     /// Runs a replay for up to `n` candidates; returns the stats.
+    #[wasm_bindgen(unchecked_return_type = "GeneratorStats")]
     pub fn step(&mut self, n: usize) -> Result<JsValue, JsError> {
         self.session.step(n);
         self.stats()
@@ -342,6 +346,7 @@ impl GeneratorSession {
 
     /// The session's stats (sizes in bytes of output: `tokens_*` and `bytes_*` agree) plus
     /// `failed_runs`, `units_before`, `units_now`.
+    #[wasm_bindgen(unchecked_return_type = "GeneratorStats")]
     pub fn stats(&self) -> Result<JsValue, JsError> {
         let units = self.session.trace().units().len();
         to_js(&GeneratorStats {
@@ -355,12 +360,14 @@ impl GeneratorSession {
     /// The trace the best output was made from: `{nodes: [node]}`, a node being
     /// `{kind: 'int', label, value}`, `{kind: 'loop', label, iterations: [[node]]}` or
     /// `{kind: 'maybe', label, body: [node] | null}`.
+    #[wasm_bindgen(unchecked_return_type = "Trace")]
     pub fn trace(&self) -> Result<JsValue, JsError> {
         to_js(self.session.trace())
     }
 
     /// The free run's trace, in the same form.
     #[wasm_bindgen(js_name = originalTrace)]
+    #[wasm_bindgen(unchecked_return_type = "Trace")]
     pub fn original_trace(&self) -> Result<JsValue, JsError> {
         to_js(self.session.original().1)
     }

@@ -8,6 +8,7 @@
 
 mod generator;
 mod pair;
+mod types;
 mod witness;
 
 pub use generator::GeneratorSession;
@@ -84,7 +85,7 @@ pub(crate) fn settings(strategy: Option<&str>, skip: Option<&str>) -> Result<Set
 /// `{lang, tokens, bytes, ok, error: {line, column, byte, what, near} | null, round_trip,
 /// parse_ms, tree?: [{kind, field, named, extra, error, missing, start, end, parent,
 /// children, first_token, end_token, depth}]}` (byte offsets into the UTF-8 text).
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "ParseReport")]
 pub fn parse(text: &str, lang: Option<String>, want_tree: bool) -> Result<JsValue, JsError> {
     let lang = lang_or_detect(lang.as_deref(), text)?;
     let started = js_sys::Date::now();
@@ -108,7 +109,7 @@ struct DiffOp {
 }
 
 /// A token-level diff of two programs: `[{tag: 'equal'|'delete'|'insert', text}]`.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "DiffOp[]")]
 pub fn diff(a: &str, b: &str) -> Result<JsValue, JsError> {
     let ops: Vec<DiffOp> = whittle::textdiff::token_diff(a, b)
         .into_iter()
@@ -125,12 +126,17 @@ macro_rules! session_api {
             /// Up to `k` queries to run: `[{id, candidate, side: 'seed' | 'variant', text,
             /// original}]`. Call again after each report: a pair's seed is asked once its
             /// variant passed.
+            #[wasm_bindgen(unchecked_return_type = "Query[]")]
             pub fn next(&mut self, k: usize) -> Result<JsValue, JsError> {
                 to_js(&self.session.next(k))
             }
 
             /// The verdict of query `id`: 'interesting', 'boring' or 'error'.
-            pub fn report(&mut self, id: f64, verdict_name: &str) -> Result<(), JsError> {
+            pub fn report(
+                &mut self,
+                id: f64,
+                #[wasm_bindgen(unchecked_param_type = "VerdictName")] verdict_name: &str,
+            ) -> Result<(), JsError> {
                 self.session
                     .report(id as u64, $crate::verdict(verdict_name)?);
                 Ok(())
@@ -146,6 +152,7 @@ macro_rules! session_api {
                 self.session.stop();
             }
 
+            #[wasm_bindgen(unchecked_return_type = "HistoryStep[]")]
             pub fn history(&self) -> Result<JsValue, JsError> {
                 to_js(&self.session.history())
             }
@@ -170,8 +177,8 @@ struct SessionConfig {
     text: String,
     #[serde(default)]
     strategy: Option<String>,
-    /// Passes the strategy leaves out, by name: `rename, types`.
-    #[serde(default, rename = "skipPasses")]
+    /// Passes the strategy leaves out, by name: `rename, types` (formerly `skipPasses`).
+    #[serde(default, alias = "skipPasses")]
     skip_passes: Option<String>,
     /// Refuse a program the grammar cannot fully parse instead of reducing it tolerantly.
     #[serde(default)]
@@ -203,22 +210,28 @@ pub struct Session {
 
 #[wasm_bindgen]
 impl Session {
-    /// `config`: `{lang?, text, strategy?, skipPasses?, strict?}`. Throws if the text does not parse.
+    /// `config`: `{lang?, text, strategy?, skip_passes?, strict?}`. Throws if the text does not parse.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue) -> Result<Session, JsError> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "SessionConfig")] config: JsValue,
+    ) -> Result<Session, JsError> {
         Ok(Session {
             session: session_from(config, None)?,
         })
     }
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
-    pub fn replay(config: JsValue, verdicts: &str) -> Result<Session, JsError> {
+    pub fn replay(
+        #[wasm_bindgen(unchecked_param_type = "SessionConfig")] config: JsValue,
+        verdicts: &str,
+    ) -> Result<Session, JsError> {
         Ok(Session {
             session: session_from(config, Some(recording(verdicts)?))?,
         })
     }
 
     /// Runs a replay for up to `n` candidates; returns the stats.
+    #[wasm_bindgen(unchecked_return_type = "Stats")]
     pub fn step(&mut self, n: usize) -> Result<JsValue, JsError> {
         self.session.step(n);
         to_js(self.session.stats())
@@ -228,6 +241,7 @@ impl Session {
         self.session.best().to_string()
     }
 
+    #[wasm_bindgen(unchecked_return_type = "Stats")]
     pub fn stats(&self) -> Result<JsValue, JsError> {
         to_js(self.session.stats())
     }

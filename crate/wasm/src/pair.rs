@@ -15,7 +15,7 @@ struct PairConfig {
     #[serde(default)]
     strategy: Option<String>,
     /// Passes MinCommonality leaves out, by name: `rename, types`.
-    #[serde(default, rename = "skipPasses")]
+    #[serde(default, alias = "skipPasses")]
     skip_passes: Option<String>,
 }
 
@@ -41,34 +41,42 @@ pub struct PairSession {
 
 #[wasm_bindgen]
 impl PairSession {
-    /// `config`: `{lang?, seed, variant, strategy?, skipPasses?}`. Throws if either program does not parse.
+    /// `config`: `{lang?, seed, variant, strategy?, skip_passes?}`. Throws if either program does not parse.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue) -> Result<PairSession, JsError> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "PairSessionConfig")] config: JsValue,
+    ) -> Result<PairSession, JsError> {
         Ok(PairSession {
             session: session_from(config, None)?,
         })
     }
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
-    pub fn replay(config: JsValue, verdicts: &str) -> Result<PairSession, JsError> {
+    pub fn replay(
+        #[wasm_bindgen(unchecked_param_type = "PairSessionConfig")] config: JsValue,
+        verdicts: &str,
+    ) -> Result<PairSession, JsError> {
         Ok(PairSession {
             session: session_from(config, Some(recording(verdicts)?))?,
         })
     }
 
     /// Runs a replay for up to `n` candidates; returns the stats.
+    #[wasm_bindgen(unchecked_return_type = "PairStats")]
     pub fn step(&mut self, n: usize) -> Result<JsValue, JsError> {
         self.session.step(n);
         to_js(&self.session.pair_stats())
     }
 
     /// `{seed, variant, diff, diff_tokens}`: the best pair and its unified diff.
+    #[wasm_bindgen(unchecked_return_type = "PairBest")]
     pub fn best(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.best())
     }
 
     /// The session's stats plus `seed_tokens_before/after`, `variant_tokens_before/after`,
     /// `diff_tokens_before/after`, `seed_queries`, `variant_queries`.
+    #[wasm_bindgen(unchecked_return_type = "PairStats")]
     pub fn stats(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.pair_stats())
     }

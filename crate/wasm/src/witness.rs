@@ -165,7 +165,9 @@ impl WitnessSearch {
     /// `config`: `{lang?, text, seed?, budget?, want?, selection?: 'mh' | 'random', keep?:
     /// 'diverse' | 'all'}`. Throws if the text does not parse.
     #[wasm_bindgen(constructor)]
-    pub fn new(config_: JsValue) -> Result<WitnessSearch, JsError> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "WitnessSearchConfig")] config_: JsValue,
+    ) -> Result<WitnessSearch, JsError> {
         let cfg: WitnessConfig = config(config_, "witness search")?;
         let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.text)?;
         let settings = settings(&cfg)?;
@@ -178,6 +180,7 @@ impl WitnessSearch {
     /// Up to `k` mutants to test: `[{id, candidate, side: 'variant', text, original}]`, the
     /// first the program itself. Empty while the round's observations are awaited: report
     /// every query handed out.
+    #[wasm_bindgen(unchecked_return_type = "Query[]")]
     pub fn next(&mut self, k: usize) -> Result<JsValue, JsError> {
         to_js(&self.session.next(k))
     }
@@ -186,7 +189,11 @@ impl WitnessSearch {
     /// coverage?: {file: {function: [line]}}, trace?: string}` (coverage or trace of the
     /// original's and passing mutants' compiles, when the endpoint gives one).
     /// A query reported before, or never handed out, is ignored.
-    pub fn report(&mut self, id: f64, obs: JsValue) -> Result<(), JsError> {
+    pub fn report(
+        &mut self,
+        id: f64,
+        #[wasm_bindgen(unchecked_param_type = "Observation")] obs: JsValue,
+    ) -> Result<(), JsError> {
         self.session.report(id as u64, observation(obs)?);
         Ok(())
     }
@@ -203,7 +210,12 @@ impl WitnessSearch {
     /// `about(message)`, when given, says which messages the bug is about (the others do not
     /// count, unless it accepts none); it should not throw (a throw counts as false).
     #[wasm_bindgen(js_name = focusOn)]
-    pub fn focus_on(&mut self, output: &str, name: &str, about: Option<js_sys::Function>) -> usize {
+    pub fn focus_on(
+        &mut self,
+        output: &str,
+        name: &str,
+        #[wasm_bindgen(unchecked_param_type = "((message: string) => boolean) | undefined")] about: Option<js_sys::Function>,
+    ) -> usize {
         let lines = whittle::witness::pointed_lines_of(name, output, |m| {
             about.as_ref().is_none_or(|f| {
                 f.call1(&JsValue::NULL, &JsValue::from_str(m))
@@ -217,7 +229,11 @@ impl WitnessSearch {
     /// The lines of `output`'s messages whose first line `about(message)` accepts, with their
     /// notes: an observation's `about`.
     #[wasm_bindgen(js_name = messagesAbout)]
-    pub fn messages_about(output: &str, about: &js_sys::Function) -> String {
+    pub fn messages_about(
+        output: &str,
+        #[wasm_bindgen(unchecked_param_type = "(message: string) => boolean")]
+        about: &js_sys::Function,
+    ) -> String {
         whittle::witness::messages_about(output, |m| {
             about
                 .call1(&JsValue::NULL, &JsValue::from_str(m))
@@ -239,6 +255,7 @@ impl WitnessSearch {
 
     /// `{queries, failing, passing, rejected, syntax_rejected, not_diverse,
     /// minimize_queries, witnesses, max_order, budget, done, original}`.
+    #[wasm_bindgen(unchecked_return_type = "WitnessStats")]
     pub fn stats(&self) -> Result<JsValue, JsError> {
         to_js(&Stats {
             stats: self.session.stats(),
@@ -250,6 +267,7 @@ impl WitnessSearch {
 
     /// The witnesses found from the `from`th on: `[{index, text, changes: [{rule, line,
     /// before, after}], order, distance, query, diff}]`.
+    #[wasm_bindgen(unchecked_return_type = "ListedWitness[]")]
     pub fn witnesses(&self, from: usize) -> Result<JsValue, JsError> {
         let original = self.session.original();
         let listed: Vec<Listed> = self
@@ -266,11 +284,13 @@ impl WitnessSearch {
     /// The compiler's files and functions by Ochiai, most suspicious first: `{files:
     /// [{name, score, statements}], functions: [...]}`, or null without the failing
     /// program's coverage.
+    #[wasm_bindgen(unchecked_return_type = "Ranking | null")]
     pub fn ranking(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.ranking())
     }
 
     /// Each mutation rule's record: `[{rule, sites, selected, accepted, diversity}]`.
+    #[wasm_bindgen(unchecked_return_type = "RuleStats[]")]
     pub fn rules(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.rules())
     }
