@@ -13,7 +13,7 @@ mod scopes;
 pub mod search;
 
 pub use coverage::{rank, Coverage, Profile, Ranking, Suspect};
-pub use mutant::{Change, Edit, Mutant};
+pub use mutant::{Change, Mutant, Mutation};
 pub use pointed::{messages_about, pointed_lines, pointed_lines_of};
 pub use rules::{Rule, Site, Sites};
 pub use search::{

@@ -9,7 +9,7 @@
 //! number of tests run at once.
 
 use super::coverage::{rank, Coverage, Profile, Ranking};
-use super::mutant::{Change, Edit, Mutant};
+use super::mutant::{Change, Mutant, Mutation};
 use super::rules::{Rule, Sites};
 use crate::rng::Rng;
 use crate::tree::{Parser, Validity};
@@ -623,7 +623,7 @@ impl WitnessSearch {
 
     /// One edit: by `rule` if given, else a rule by [`Self::pick_rule`]; one of its sites
     /// (mostly near where the compiler pointed, when it did), one of the site's texts.
-    fn draw_edit(&mut self, rule: Option<Rule>) -> Edit {
+    fn draw_edit(&mut self, rule: Option<Rule>) -> Mutation {
         let rule = match rule {
             Some(rule) => rule,
             None => {
@@ -641,7 +641,7 @@ impl WitnessSearch {
             }
             _ => &sites[self.rng.below(sites.len())],
         };
-        Edit {
+        Mutation {
             start: site.start,
             end: site.end,
             text: site.choices[self.rng.below(site.choices.len())].clone(),
