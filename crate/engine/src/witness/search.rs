@@ -10,7 +10,7 @@
 
 use super::coverage::{rank, Coverage, Profile, Ranking};
 use super::mutant::{Change, Mutant, Mutation};
-use super::rules::{Rule, Sites};
+use super::rules::{Rule, RuleSites};
 use crate::rng::Rng;
 use crate::tree::{Parser, Validity};
 use crate::{InputError, Lang, Query, Side};
@@ -251,7 +251,7 @@ pub struct WitnessSearch {
     original: String,
     raw: tree_sitter::Tree,
     parser: Parser,
-    sites: Sites,
+    sites: RuleSites,
     rules: Vec<RuleStats>,
     /// The rule Metropolis-Hastings stands on.
     current: usize,
@@ -308,7 +308,7 @@ impl WitnessSearch {
                 error,
             });
         }
-        let sites = Sites::of(&tree);
+        let sites = RuleSites::of(&tree);
         let rules = sites
             .rules()
             .into_iter()
