@@ -24,7 +24,7 @@ mod tests;
 
 pub use source::{Align, Halt, Source};
 pub use subject::Generated;
-pub use trace::{Node, Trace, Unit};
+pub use trace::{Node, Trace, TraceUnit};
 
 use crate::reduce::Engine;
 use crate::Recording;
