@@ -81,7 +81,7 @@ impl Default for ProgramArgs {
 }
 
 /// A validated job, ready to run on a job thread.
-pub struct Job {
+pub struct CompileJob {
     compiler: Compiler,
     source: String,
     user_args: Vec<String>,
@@ -94,7 +94,11 @@ pub struct Job {
 }
 
 /// Checks a request; `Err` is a message for a 400 answer.
-pub fn prepare(compiler: &Compiler, req: CompileRequest, limits: &Limits) -> Result<Job, String> {
+pub fn prepare(
+    compiler: &Compiler,
+    req: CompileRequest,
+    limits: &Limits,
+) -> Result<CompileJob, String> {
     if limits.sandbox.is_none() && !limits.unsafe_no_sandbox {
         return Err("this server runs no compile jobs: it has no sandbox (see its start-up message); install bubblewrap, or start whittle serve with --unsafe-no-sandbox".into());
     }
@@ -106,7 +110,7 @@ pub fn prepare(compiler: &Compiler, req: CompileRequest, limits: &Limits) -> Res
         ProgramArgs::List(v) => v,
         ProgramArgs::Line(s) => user_args::split(&s)?,
     };
-    Ok(Job {
+    Ok(CompileJob {
         compiler: compiler.clone(),
         source,
         user_args,
@@ -120,7 +124,7 @@ pub fn prepare(compiler: &Compiler, req: CompileRequest, limits: &Limits) -> Res
 
 /// Runs a job and returns Compiler Explorer's JSON answer. `Err` only when the job folder or
 /// the source file could not be made (a 500).
-pub fn run(job: Job) -> Result<Value, String> {
+pub fn run(job: CompileJob) -> Result<Value, String> {
     wait_out_a_stop();
     let parent = jobs_folder();
     std::fs::DirBuilder::new()
@@ -211,7 +215,7 @@ pub fn sweep_stale_job_folders() -> usize {
 }
 
 struct Ctx<'a> {
-    job: &'a Job,
+    job: &'a CompileJob,
     dir: PathBuf,
     deadline: Instant,
     /// The source's file name in the job folder.
