@@ -27,7 +27,7 @@ use std::time::Instant;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::compilers::{self, Compiler, Kind};
+use super::compilers::{self, Compiler, Driver};
 use super::jobs::Limits;
 use super::{pragmas, source_facts, user_args};
 use crate::process::{self, Confinement, Exit, Spec};
@@ -104,8 +104,8 @@ pub fn prepare(
     }
     let source = req.source.ok_or("the body has no \"source\": send {\"source\": \"...\", \"options\": {\"userArguments\": \"-O2\"}}")?;
     let user_args = user_args::split(&req.options.user_arguments)?;
-    user_args::check(compiler.kind, &user_args)?;
-    pragmas::check(compiler.kind, &source)?;
+    user_args::check(compiler.driver, &user_args)?;
+    pragmas::check(compiler.driver, &source)?;
     let program_args = match req.options.execute_parameters.args {
         ProgramArgs::List(v) => v,
         ProgramArgs::Line(s) => user_args::split(&s)?,
@@ -140,12 +140,12 @@ pub fn run(job: CompileJob) -> Result<Value, String> {
         deadline: Instant::now() + job.limits.job_timeout,
         source_name: String::new(),
     };
-    let result = match job.compiler.kind {
-        Kind::Gcc | Kind::Clang => c_like(&mut ctx),
-        Kind::Rustc => rustc(&mut ctx),
-        Kind::Node => node(&mut ctx),
-        Kind::Javac => javac(&mut ctx),
-        Kind::Tcc => tcc(&mut ctx),
+    let result = match job.compiler.driver {
+        Driver::Gcc | Driver::Clang => c_like(&mut ctx),
+        Driver::Rustc => rustc(&mut ctx),
+        Driver::Node => node(&mut ctx),
+        Driver::Javac => javac(&mut ctx),
+        Driver::Tcc => tcc(&mut ctx),
     }?;
     let mut budget = Budget {
         bytes: job.limits.output_bytes,
@@ -318,8 +318,10 @@ impl Ctx<'_> {
         if limits.cgroups.is_some() {
             return None;
         }
-        address_space.or(matches!(self.job.compiler.kind, Kind::Node | Kind::Javac)
-            .then_some(limits.memory_bytes))
+        address_space.or(
+            matches!(self.job.compiler.driver, Driver::Node | Driver::Javac)
+                .then_some(limits.memory_bytes),
+        )
     }
 
     /// Runs a compiler (messages cleaned up, memory-limited unless `address_space` says not).
