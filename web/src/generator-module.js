@@ -28,10 +28,10 @@ export function engineConfig(generator, module) {
 export async function generateOnce(engine, generator) {
   const module = await loadGenerator(generator.source);
   const config = engineConfig(generator, module);
-  const reducer = new engine.GeneratorSession(config, module.generate);
+  const session = new engine.GeneratorSession(config, module.generate);
   try {
-    return { output: reducer.original(), trace: reducer.originalTrace(), rngSeed: config.rng_seed };
+    return { output: session.original(), trace: session.originalTrace(), rngSeed: config.rng_seed };
   } finally {
-    reducer.free();
+    session.free();
   }
 }

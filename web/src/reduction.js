@@ -76,7 +76,7 @@ export class Reduction {
     }
     try {
       if (this.recording !== null) {
-        this.reducer = Engine.replay(...args, this.recording);
+        this.session = Engine.replay(...args, this.recording);
       } else {
         this.properties = { variant: makeProperty(this.config.property) };
         if (this.pair) {
@@ -85,13 +85,13 @@ export class Reduction {
         }
         this.compiler = this.compilers(this.config, (e) =>
           this.send({ type: 'notice', message: `${e.seconds > 0 ? `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` : 'rate limited'}` }));
-        this.reducer = new Engine(...args);
+        this.session = new Engine(...args);
       }
     } catch (e) {
       return this.finish('failed', e.message);
     }
     if (this.generator) {
-      this.send({ type: 'generated', original: this.reducer.original(), trace: this.reducer.originalTrace(), rngSeed: args[0].rng_seed });
+      this.send({ type: 'generated', original: this.session.original(), trace: this.session.originalTrace(), rngSeed: args[0].rng_seed });
     }
     this.setState('running');
   }
@@ -111,8 +111,8 @@ export class Reduction {
 
   /** Frees the engine's memory for this run (after it is over). */
   dispose() {
-    this.reducer?.free();
-    this.reducer = null;
+    this.session?.free();
+    this.session = null;
   }
 
   setState(state, message) {
@@ -137,10 +137,10 @@ export class Reduction {
     try {
       while (this.retry.length && this.inflight.size < k) {
         const query = this.retry.shift();
-        if (this.reducer.wants(query.id)) this.launch(query);
+        if (this.session.wants(query.id)) this.launch(query);
       }
-      for (let idle = 0; this.inflight.size < k && !this.reducer.done(); ) {
-        const queries = this.reducer.next(k - this.inflight.size);
+      for (let idle = 0; this.inflight.size < k && !this.session.done(); ) {
+        const queries = this.session.next(k - this.inflight.size);
         queries.forEach((q) => this.launch(q));
         if (queries.length > 0) continue;
         if (this.inflight.size > 0) break; // the engine waits for verdicts
@@ -155,7 +155,7 @@ export class Reduction {
       return this.finish('failed', `the engine failed: ${e.message}`);
     }
     this.progress();
-    if (this.reducer.done() && this.retry.length === 0) this.finish('done');
+    if (this.session.done() && this.retry.length === 0) this.finish('done');
   }
 
   launch(query) {
@@ -185,7 +185,7 @@ export class Reduction {
   settle(query, verdict) {
     if (!this.inflight.delete(query.id) || this.isOver()) return;
     try {
-      this.reducer.report(query.id, verdict);
+      this.session.report(query.id, verdict);
       this.dropStale();
     } catch (e) {
       return this.finish('failed', `the engine failed: ${e.message}`);
@@ -212,7 +212,7 @@ export class Reduction {
    *  or a pair's other side failed). */
   dropStale() {
     for (const [id, { abort }] of this.inflight) {
-      if (!this.reducer.wants(id)) {
+      if (!this.session.wants(id)) {
         this.inflight.delete(id);
         abort.abort();
       }
@@ -229,7 +229,7 @@ export class Reduction {
     if (this.state !== 'running') return;
     let stats;
     try {
-      stats = JSON.stringify(this.reducer.step(REPLAY_STEP));
+      stats = JSON.stringify(this.session.step(REPLAY_STEP));
       this.replaySlices = (this.replaySlices ?? 0) + 1;
     } catch (e) {
       return this.finish('failed', `the replay failed: ${e.message}`);
@@ -241,7 +241,7 @@ export class Reduction {
       return this.finish('failed', 'the replay makes no progress: the recorded verdicts do not fit this program and strategy');
     }
     this.progress();
-    if (this.reducer.done()) this.finish('done');
+    if (this.session.done()) this.finish('done');
     else setTimeout(() => this.replaySlice(), 0);
   }
 
@@ -261,7 +261,7 @@ export class Reduction {
 
   /** What every progress message says: the engine's figures and this loop's. */
   figures(type) {
-    const stats = this.reducer.stats();
+    const stats = this.session.stats();
     return { type, stats, elapsedMs: this.elapsedMs(), clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size };
   }
 
@@ -274,8 +274,8 @@ export class Reduction {
     }
     if (stats.accepted !== this.lastAccepted) {
       this.lastAccepted = stats.accepted;
-      msg.best = this.reducer.best();
-      if (this.generator) msg.trace = this.reducer.trace();
+      msg.best = this.session.best();
+      if (this.generator) msg.trace = this.session.trace();
     }
     return msg;
   }
@@ -295,8 +295,8 @@ export class Reduction {
   finish(state, message) {
     if (this.isOver()) return;
     const elapsedMs = this.end(state);
-    if (!this.reducer) return this.send({ type: 'finished', state, message });
-    const stats = this.reducer.stats();
+    if (!this.session) return this.send({ type: 'finished', state, message });
+    const stats = this.session.stats();
     if (state === 'done' && stats.original_interesting === false) {
       state = 'failed';
       message = (this.pair
@@ -306,13 +306,13 @@ export class Reduction {
     }
     this.send({
       ...this.snapshot('finished'),
-      best: this.reducer.best(),
+      best: this.session.best(),
       state,
       message,
       elapsedMs,
-      history: this.reducer.history(),
-      verdicts: this.recording ?? this.reducer.verdicts(),
-      ...(this.generator ? { trace: this.reducer.trace() } : {}),
+      history: this.session.history(),
+      verdicts: this.recording ?? this.session.verdicts(),
+      ...(this.generator ? { trace: this.session.trace() } : {}),
     });
   }
 }

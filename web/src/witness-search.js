@@ -52,7 +52,7 @@ export class WitnessSearch extends Reduction {
       this.about = aboutBug(this.config.property);
       this.compiler = this.compilers(this.config, (e) =>
         this.send({ type: 'notice', message: `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` }));
-      this.reducer = new this.engine.WitnessSearch({ lang, text: variant, rng_seed: witness.rngSeed, budget: witness.budget, want: witness.want });
+      this.session = new this.engine.WitnessSearch({ lang, text: variant, rng_seed: witness.rngSeed, budget: witness.budget, want: witness.want });
     } catch (e) {
       return this.finish('failed', e.message);
     }
@@ -69,7 +69,7 @@ export class WitnessSearch extends Reduction {
       // Mutations go mostly near where the compiler complains about the failing program
       // (`<source>:12:5: warning: ...`, as Compiler Explorer and whittle serve name it), and
       // when the property is a regex, near the messages it matches: what the bug is about.
-      this.reducer?.focusOn(report, '<source>', about);
+      this.session?.focusOn(report, '<source>', about);
     }
     let outcome;
     try {
@@ -96,13 +96,13 @@ export class WitnessSearch extends Reduction {
     const msg = this.figures(type);
     const { stats } = msg;
     if (stats.witnesses > this.sent) {
-      msg.witnesses = this.reducer.witnesses(this.sent);
+      msg.witnesses = this.session.witnesses(this.sent);
       this.sent = stats.witnesses;
     }
     // The ranking changes with the witnesses (and once the original's coverage is in).
     if (stats.original === 'failing' && this.rankedWith !== stats.witnesses) {
       this.rankedWith = stats.witnesses;
-      msg.ranking = this.reducer.ranking();
+      msg.ranking = this.session.ranking();
     }
     return msg;
   }
@@ -110,8 +110,8 @@ export class WitnessSearch extends Reduction {
   finish(state, message) {
     if (this.isOver()) return;
     const elapsedMs = this.end(state);
-    if (!this.reducer) return this.send({ type: 'finished', state, message });
-    const stats = this.reducer.stats();
+    if (!this.session) return this.send({ type: 'finished', state, message });
+    const stats = this.session.stats();
     if (state === 'done' && stats.original !== 'failing') {
       state = 'failed';
       message = `the ${this.what} does not have the property, so it is no failing program to find witnesses of (they are mutants that lose the property). ` +
@@ -123,9 +123,9 @@ export class WitnessSearch extends Reduction {
       message,
       elapsedMs,
       stats,
-      witnesses: this.reducer.witnesses(0),
-      ranking: this.reducer.ranking(),
-      rules: this.reducer.rules(),
+      witnesses: this.session.witnesses(0),
+      ranking: this.session.ranking(),
+      rules: this.session.rules(),
     });
   }
 }
