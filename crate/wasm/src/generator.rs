@@ -292,7 +292,7 @@ fn build(
     let settings = settings_from(config)?;
     let failed = |Halt(why): Halt| {
         JsError::new(&format!(
-            "the generator failed on its first run (random seed {}): {why}",
+            "the generator failed on its first run (seed {}): {why}",
             settings.rng_seed
         ))
     };
