@@ -175,7 +175,7 @@ impl Checks {
         } else if let (Some(t), true) = (&self.trace, observed || outcome == MutantOutcome::Failing)
         {
             // A failing mutant's trace too: one that prints part of what the failing program
-            // printed about the bug and nothing else is nearer a witness (a seed to build on).
+            // printed about the bug and nothing else is nearer a witness (a parent to build on).
             let trace = run(t)?.output;
             obs.about = self
                 .focus

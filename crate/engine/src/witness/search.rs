@@ -1,7 +1,7 @@
-//! DiWi's search for witnesses (§3.2, Algorithm 1): mutate a seed program by a rule chosen
+//! DiWi's search for witnesses (§3.2, Algorithm 1): mutate a parent program by a rule chosen
 //! by Metropolis-Hastings over the rules' scores, keep a passing mutant only when it adds
 //! diversity (its coverage or trace differs from every witness so far), and move on to
-//! higher-order mutants (failing mutants as seeds) when a phase finds nothing.
+//! higher-order mutants (failing mutants as parents) when a phase finds nothing.
 //!
 //! Like the reducers, a session hands out queries and takes verdicts; it never runs a test.
 //! Queries go out in rounds of a fixed size and a round's verdicts are applied in query
@@ -97,7 +97,7 @@ impl Default for WitnessSettings {
 const GEOMETRIC_P: f64 = 0.4;
 /// Each phase's share of the budget before the search moves to higher-order mutants.
 const PHASES: usize = 4;
-/// At most this many edits are added to a seed at once.
+/// At most this many edits are added to a parent at once.
 const MAX_STEP: usize = 16;
 
 /// What a test said of a mutant.
@@ -257,15 +257,15 @@ pub struct WitnessSearch {
     current: usize,
     rng: Rng,
     settings: WitnessSettings,
-    seeds: Vec<Mutant>,
-    next_seeds: Vec<Mutant>,
+    parents: Vec<Mutant>,
+    next_parents: Vec<Mutant>,
     /// The failing mutants whose compile printed (or covered) only part of what the failing
-    /// program's did: nearer a witness than the others, so preferred as the next seeds.
-    nearer_seeds: Vec<Mutant>,
-    /// Whether the seeds are nearer ones: then an edit added to one takes, half the time,
-    /// a rule of the seed's own edits (a bug that shows in two places, fixed in one, is
+    /// program's did: nearer a witness than the others, so preferred as the next parents.
+    nearer_parents: Vec<Mutant>,
+    /// Whether the parents are nearer ones: then an edit added to one takes, half the time,
+    /// a rule of the parent's own edits (a bug that shows in two places, fixed in one, is
     /// likely fixed the same way in the other).
-    seeds_nearer: bool,
+    parents_nearer: bool,
     step: usize,
     phase_queries: usize,
     phase_found: bool,
@@ -335,10 +335,10 @@ impl WitnessSearch {
             current,
             rules,
             rng,
-            seeds: vec![Mutant::default()],
-            next_seeds: vec![],
-            nearer_seeds: vec![],
-            seeds_nearer: false,
+            parents: vec![Mutant::default()],
+            next_parents: vec![],
+            nearer_parents: vec![],
+            parents_nearer: false,
             step: 1,
             phase_queries: 0,
             phase_found: false,
@@ -587,12 +587,12 @@ impl WitnessSearch {
             return None;
         }
         for _ in 0..256 {
-            let seed = self.seeds[self.rng.below(self.seeds.len())].clone();
-            let mut m = seed.clone();
+            let parent = self.parents[self.rng.below(self.parents.len())].clone();
+            let mut m = parent.clone();
             let mut rules = vec![];
             for _ in 0..self.step {
-                let again = if self.seeds_nearer && seed.order() > 0 && self.rng.below(2) == 0 {
-                    Some(seed.edits()[self.rng.below(seed.order())].rule)
+                let again = if self.parents_nearer && parent.order() > 0 && self.rng.below(2) == 0 {
+                    Some(parent.edits()[self.rng.below(parent.order())].rule)
                 } else {
                     None
                 };
@@ -603,7 +603,7 @@ impl WitnessSearch {
                     rules.push(rule);
                 }
             }
-            if m.order() == seed.order() {
+            if m.order() == parent.order() {
                 continue;
             }
             let text = m.apply(&self.original);
@@ -706,11 +706,11 @@ impl WitnessSearch {
                             (Some(p), Some(f)) => p.is_strict_subset(f),
                             _ => false,
                         };
-                        if nearer && self.nearer_seeds.len() < 4096 {
-                            self.nearer_seeds.push(p.mutant.clone());
+                        if nearer && self.nearer_parents.len() < 4096 {
+                            self.nearer_parents.push(p.mutant.clone());
                         }
-                        if self.next_seeds.len() < 4096 {
-                            self.next_seeds.push(p.mutant);
+                        if self.next_parents.len() < 4096 {
+                            self.next_parents.push(p.mutant);
                         }
                     }
                     MutantOutcome::Rejected => self.stats.rejected += 1,
@@ -736,18 +736,18 @@ impl WitnessSearch {
         }
     }
 
-    /// A higher-order phase when this one found nothing: failing mutants become the seeds
+    /// A higher-order phase when this one found nothing: failing mutants become the parents
     /// (those nearer a witness, if any) and each candidate adds more edits.
     fn next_phase(&mut self) {
         let len = (self.settings.budget / PHASES).max(8);
         if self.phase_queries < len {
             return;
         }
-        if !self.phase_found && !self.next_seeds.is_empty() {
-            let nearer = std::mem::take(&mut self.nearer_seeds);
-            let all = std::mem::take(&mut self.next_seeds);
-            self.seeds_nearer = !nearer.is_empty();
-            self.seeds = if self.seeds_nearer { nearer } else { all };
+        if !self.phase_found && !self.next_parents.is_empty() {
+            let nearer = std::mem::take(&mut self.nearer_parents);
+            let all = std::mem::take(&mut self.next_parents);
+            self.parents_nearer = !nearer.is_empty();
+            self.parents = if self.parents_nearer { nearer } else { all };
             self.step = (self.step + 1).min(MAX_STEP);
         }
         self.phase_queries = 0;

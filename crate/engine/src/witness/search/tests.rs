@@ -376,7 +376,7 @@ fn mutants_that_lose_part_of_the_failing_trace_seed_the_next_phase() {
         found
     };
     let (with, without) = (found(true), found(false));
-    assert!(with >= 3, "witnesses for {with} of 4 seeds");
+    assert!(with >= 3, "witnesses for {with} of 4 random seeds");
     assert!(
         with > without,
         "{with} against {without} without knowing what the bug is about"
