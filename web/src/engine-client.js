@@ -1,9 +1,16 @@
+// @ts-check
 // The page's side of the engine. The engine worker (worker.js) lives in a sandbox frame
 // (web/sandbox.html, sandbox.js): an opaque origin with no network, where users' JavaScript
 // runs. The page fetches the engine's bytes and hands them over, then talks to it by
 // postMessage only: request/answer calls (parse, diff, generate, test), a stream of reduction
 // events, and the engine's compile requests, which the page answers (onCompile) since the
 // page, not the sandbox, compiles. Everything from the frame is data, never code.
+
+/**
+ * @typedef {import('./types.js').WorkerRequest} WorkerRequest
+ * @typedef {import('./types.js').WorkerReply} WorkerReply
+ * @typedef {import('./types.js').RunMessage} RunMessage
+ */
 
 const WASM_URL = new URL('../pkg/whittle_bg.wasm', import.meta.url);
 const SANDBOX_URL = new URL('../sandbox.html', import.meta.url);
@@ -12,7 +19,9 @@ export class EngineClient {
   constructor() {
     this.seq = 0;
     this.waiting = new Map(); // seq -> {resolve, reject}
+    /** @type {(msg: RunMessage) => void} */
     this.onReduction = () => {};
+    /** @type {(request: WorkerReply & {type: 'compile' | 'uncompile'}) => void} */
     this.onCompile = () => {}; // (request) => void: the engine asks for a compile
     this.wasm = loadWasm();
     // index.html holds the frame, so that it loads while the page's scripts do; it may have
@@ -53,6 +62,7 @@ export class EngineClient {
     this.ready.catch(() => {}); // (the page reports it where it awaits it)
   }
 
+  /** @param {WorkerReply | RunMessage} msg */
   heard(msg) {
     this.messages++;
     if (msg.type === 'ready') this.wasm.then(({ engineId }) => this.booting.resolve({ ...msg, engineId }));
@@ -61,6 +71,7 @@ export class EngineClient {
     else this.dispatch(msg);
   }
 
+  /** An answer to a call, or a run's message. @param {Exclude<WorkerReply, {type: 'compile' | 'uncompile'}> | RunMessage} msg */
   dispatch(msg) {
     if ('seq' in msg && this.waiting.has(msg.seq)) {
       const { resolve, reject } = this.waiting.get(msg.seq);

@@ -1,8 +1,8 @@
 // Generator mode in the worker: a generator module's source becomes a module (a Blob URL and a
-// dynamic import), whose `generate(g)` the engine's GeneratorReducer runs synchronously here,
+// dynamic import), whose `generate(g)` the engine's GeneratorSession runs synchronously here,
 // in the engine's worker (it must: the engine calls it for every candidate). That is why a
 // link's generator runs only once the person allows it (state.js, needsConsent and mayReplay).
-import { generatorSeed } from './state.js';
+import { generatorRngSeed } from './state.js';
 
 /** Imports a generator module: `{generate, seed}`; throws with a readable reason. */
 export async function loadGenerator(source) {
@@ -47,17 +47,17 @@ export const picksOf = (module) => Object.fromEntries([...module.picks].filter((
 
 /** The engine's config for a generator state (`generator`: state.generator) and its module. */
 export function engineConfig(generator, module) {
-  return { seed: generatorSeed(generator.seed, module.seed), align: generator.align, trace: generator.trace };
+  return { rng_seed: generatorRngSeed(generator.rngSeed, module.seed), align: generator.align, trace: generator.trace };
 }
 
-/** Runs the generator once (a free run): `{output, trace, seed}`. */
+/** Runs the generator once (a free run): `{output, trace, rngSeed}`. */
 export async function generateOnce(engine, generator) {
   const module = await loadGenerator(generator.source);
   const config = engineConfig(generator, module);
-  const reducer = new engine.GeneratorReducer(config, module.generate);
+  const session = new engine.GeneratorSession(config, module.generate);
   try {
-    return { output: reducer.original(), trace: reducer.originalTrace(), seed: config.seed, picks: picksOf(module) };
+    return { output: session.original(), trace: session.originalTrace(), rngSeed: config.rng_seed, picks: picksOf(module) };
   } finally {
-    reducer.free();
+    session.free();
   }
 }

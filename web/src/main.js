@@ -98,14 +98,14 @@ function loadGeneratorFields() {
   loadingText = true;
   generatorEditor.setText(g.source);
   loadingText = false;
-  $('gen-seed').value = String(g.seed ?? '');
+  $('gen-rng-seed').value = String(g.rngSeed ?? '');
   $('gen-align').value = g.align;
   $('gen-trace').value = g.trace;
 }
 
-for (const id of ['gen-seed', 'gen-align', 'gen-trace']) {
-  $(id).addEventListener(id === 'gen-seed' ? 'input' : 'change', () =>
-    changeState(S.setGenerator(state, { seed: $('gen-seed').value.trim(), align: $('gen-align').value, trace: $('gen-trace').value })));
+for (const id of ['gen-rng-seed', 'gen-align', 'gen-trace']) {
+  $(id).addEventListener(id === 'gen-rng-seed' ? 'input' : 'change', () =>
+    changeState(S.setGenerator(state, { rngSeed: $('gen-rng-seed').value.trim(), align: $('gen-align').value, trace: $('gen-trace').value })));
 }
 
 function loadText(side, text) {

@@ -4,7 +4,7 @@
 //! (saving, Ctrl-C, properties from the command line).
 
 use crate::progress::Progress;
-use crate::runner::{script_path, Done, Job, Outcome, Property, Runner};
+use crate::runner::{script_path, Done, Job, Property, Runner, TestOutcome};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -146,17 +146,17 @@ pub fn run_tests<S: Subject>(
         };
         out -= 1;
         let verdict = match &done.outcome {
-            Outcome::Interesting => Verdict::Interesting,
-            Outcome::Boring => Verdict::Boring,
-            Outcome::Timeout => {
+            TestOutcome::Interesting => Verdict::Interesting,
+            TestOutcome::Boring => Verdict::Boring,
+            TestOutcome::Timeout => {
                 timeouts += 1;
                 Verdict::Error("timeout".into())
             }
-            Outcome::Failed(msg) => {
+            TestOutcome::Failed(msg) => {
                 first_failure.get_or_insert(msg.clone());
                 Verdict::Error(msg.clone())
             }
-            Outcome::Cancelled => continue,
+            TestOutcome::Cancelled => continue,
         };
         if done.original && verdict != Verdict::Interesting {
             runner.cancel_all();

@@ -9,7 +9,7 @@
 //! their User-Agent, and each endpoint gets at most `--rate` compiles a second (Compiler
 //! Explorer allows 12,000 POSTs per 5 minutes per address: 40 a second).
 
-use crate::runner::{Done, Job, Outcome, Pool, Runner};
+use crate::runner::{Done, Job, TestOutcome, Pool, Runner};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -176,7 +176,7 @@ fn compile_job(
     check: &Check,
     job: &Job,
     cancel: &AtomicBool,
-) -> (Outcome, String) {
+) -> (TestOutcome, String) {
     let body = json!({
         "source": job.file.1,
         "options": {
@@ -193,7 +193,7 @@ fn compile_job(
     let mut failures = Vec::new();
     while failures.len() < FAILURES_PER_ENDPOINT * pool.len() {
         let Some(i) = pool.acquire(cancel) else {
-            return (Outcome::Cancelled, String::new());
+            return (TestOutcome::Cancelled, String::new());
         };
         let base = pool.base(i);
         let answer = post(
@@ -205,16 +205,16 @@ fn compile_job(
             Answer::Compiled(json) => {
                 pool.release(i, Health::Fine);
                 if cancel.load(Ordering::SeqCst) {
-                    return (Outcome::Cancelled, String::new()); // (as a local test killed late)
+                    return (TestOutcome::Cancelled, String::new()); // (as a local test killed late)
                 }
                 let (code, output) = output_of(&json);
                 let negate = check.pair && job.side == whittle::Side::Seed;
                 let interesting =
                     check.exit.is_none_or(|e| e == code) && check.regex.is_match(&output) != negate;
                 let outcome = if interesting {
-                    Outcome::Interesting
+                    TestOutcome::Interesting
                 } else {
-                    Outcome::Boring
+                    TestOutcome::Boring
                 };
                 return (outcome, output);
             }
@@ -228,7 +228,7 @@ fn compile_job(
                 // wherever it goes.
                 pool.release(i, Health::Fine);
                 return (
-                    Outcome::Failed(format!("{base} refused the compile: {msg}")),
+                    TestOutcome::Failed(format!("{base} refused the compile: {msg}")),
                     String::new(),
                 );
             }
@@ -236,7 +236,7 @@ fn compile_job(
     }
     let last = failures.pop().unwrap_or_default();
     (
-        Outcome::Failed(format!(
+        TestOutcome::Failed(format!(
             "no endpoint compiled the query ({} failures; the last: {last})",
             failures.len() + 1
         )),

@@ -55,7 +55,8 @@ pub struct Job {
     pub file: (String, String),
 }
 
-pub enum Outcome {
+/// What a test said of a candidate; the engine takes it as a [`whittle::reduce::Verdict`].
+pub enum TestOutcome {
     Interesting,
     Boring,
     /// The test ran past the timeout and was killed.
@@ -70,7 +71,7 @@ pub struct Done {
     pub id: u64,
     pub side: Side,
     pub original: bool,
-    pub outcome: Outcome,
+    pub outcome: TestOutcome,
     /// The test's output, for messages (the first few KiB).
     pub output: String,
 }
@@ -112,7 +113,7 @@ impl Runner {
         Pool::with(threads, move |job, cancel, tether| {
             match properties.of(job.side) {
                 Some(property) => run_job(property, job, timeout, cancel, tether),
-                None => done(job, Outcome::Failed("no test for this side".into()), ""),
+                None => done(job, TestOutcome::Failed("no test for this side".into()), ""),
             }
         })
     }
@@ -216,7 +217,7 @@ impl<R> Drop for Pool<R> {
     }
 }
 
-fn done(job: &Job, outcome: Outcome, output: &str) -> Done {
+fn done(job: &Job, outcome: TestOutcome, output: &str) -> Done {
     Done {
         id: job.id,
         side: job.side,
@@ -238,7 +239,7 @@ pub fn run_job(
     }
     let dir = match job_folder(job) {
         Ok(d) => d,
-        Err(msg) => return done(job, Outcome::Failed(msg), ""),
+        Err(msg) => return done(job, TestOutcome::Failed(msg), ""),
     };
     let name = &job.file.0;
     match run_in(
@@ -249,8 +250,8 @@ pub fn run_job(
         cancel,
         tether,
     ) {
-        Ok(ran) => done(job, ran.verdict, &ran.output),
-        Err(e) => done(job, Outcome::Failed(e), ""),
+        Ok(ran) => done(job, ran.outcome, &ran.output),
+        Err(e) => done(job, TestOutcome::Failed(e), ""),
     }
 }
 
@@ -263,9 +264,9 @@ pub fn job_folder(job: &Job) -> Result<Scratch, String> {
     Ok(dir)
 }
 
-/// What a test in a folder said.
+/// What a test in a folder said: its outcome and output.
 pub struct Ran {
-    pub verdict: Outcome,
+    pub outcome: TestOutcome,
     /// Its stdout, then its stderr.
     pub output: String,
     pub stdout: String,
@@ -301,10 +302,10 @@ pub fn run_in(
     let mut bytes = o.stdout.clone();
     bytes.extend_from_slice(&o.stderr);
     let output = String::from_utf8_lossy(&bytes).into_owned();
-    let verdict = if o.cancelled {
-        Outcome::Cancelled
+    let outcome = if o.cancelled {
+        TestOutcome::Cancelled
     } else if o.timed_out {
-        Outcome::Timeout
+        TestOutcome::Timeout
     } else {
         let interesting = match property {
             Property::Script(_) | Property::Confirmed { .. } => o.code == 0,
@@ -325,13 +326,13 @@ pub fn run_in(
             } => exit.is_none_or(|e| e == o.code) && (regex.is_match(&output) != *negate),
         };
         if interesting {
-            Outcome::Interesting
+            TestOutcome::Interesting
         } else {
-            Outcome::Boring
+            TestOutcome::Boring
         }
     };
     Ok(Ran {
-        verdict,
+        outcome,
         output,
         stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
     })

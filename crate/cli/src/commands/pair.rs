@@ -335,7 +335,7 @@ fn auto_seed(
     interrupted: &AtomicBool,
 ) -> Result<Option<(PathBuf, String)>, String> {
     use crate::commands::witness::{search, Checks, Searched};
-    use whittle::witness::{Keep, WitnessSession, WitnessSettings};
+    use whittle::witness::{Keep, WitnessSearch, WitnessSettings};
     let (Some(test_seed), Some(test_variant)) = (&args.test_seed, &args.test_variant) else {
         return Err("--auto-seed needs the two scripts: --test-variant (exit 0 = the bug shows) and --test-seed (exit 0 = the compiler accepts it and the bug does not show)".into());
     };
@@ -356,7 +356,7 @@ fn auto_seed(
         keep: Keep::All,
         ..WitnessSettings::default()
     };
-    let mut session = WitnessSession::new(lang, variant, settings)
+    let mut session = WitnessSearch::new(lang, variant, settings)
         .map_err(|e| crate::input::unparseable(&args.variant, &e))?;
     eprintln!(
         "whittle pair: looking for a seed: mutants of {} that pass --test-seed (at most {} tests)",

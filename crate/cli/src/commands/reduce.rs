@@ -211,7 +211,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         let refusal = crate::input::unparseable(file, &e);
         format!("{refusal} (or drop --strict: whittle then reduces it, adding no syntax error)")
     })?;
-    if let Some(note) = coverage_note(&session) {
+    if let Some(note) = grammar_coverage_note(&session) {
         eprintln!("whittle reduce: {note}");
     }
 
@@ -298,7 +298,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         file.display(),
         orig.display()
     );
-    if let Some(note) = coverage_note(&session) {
+    if let Some(note) = grammar_coverage_note(&session) {
         eprintln!("whittle reduce: the result: {note}");
     }
     if let Some(msg) = run.first_failure {
@@ -309,7 +309,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         json["wall_seconds"] = wall.into();
         json["engine_seconds"] = engine.as_secs_f64().into();
         json["strategy"] = strategy.name().into();
-        let (covered, all) = session.coverage();
+        let (covered, all) = session.grammar_coverage();
         json["error_tokens"] = (all - covered).into();
         json["jobs"] = jobs.into();
         json["recipe"] = crate::recipes::figures(tally, run.timeouts);
@@ -324,12 +324,12 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
 }
 
 /// What share of the program the grammar covers, when it is not all of it.
-fn coverage_note(session: &Session) -> Option<String> {
-    let (covered, all) = session.coverage();
+fn grammar_coverage_note(session: &Session) -> Option<String> {
+    let (covered, all) = session.grammar_coverage();
     (covered < all).then(|| {
         format!(
             "{}; reducing tolerantly: no candidate may add a syntax error (--strict refuses such input)",
-            crate::input::coverage(covered, all)
+            crate::input::grammar_coverage(covered, all)
         )
     })
 }

@@ -2,7 +2,7 @@
 //! the wrong-code builds' disagreement, the guard's verdict, which build is the reference,
 //! and how long a program may run. Each refusal says what to do.
 
-use crate::process::{self, Confinement, Outcome, Spec};
+use crate::process::{self, Confinement, Exit, Spec};
 use crate::sandbox::Sandbox;
 use crate::scratch::Scratch;
 use std::ffi::OsString;
@@ -23,7 +23,7 @@ fn tethered(program: PathBuf, args: Vec<OsString>, dir: &Path, limit: Duration) 
 }
 
 /// `cmd` run by sh in `dir`, within `limit`.
-fn sh(dir: &Path, cmd: &str, limit: Duration) -> Result<Outcome, String> {
+fn sh(dir: &Path, cmd: &str, limit: Duration) -> Result<Exit, String> {
     process::run(tethered(
         "sh".into(),
         vec!["-c".into(), cmd.into()],
@@ -37,7 +37,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// The last lines of a compiler's complaint, for messages.
-fn tail(o: &Outcome) -> String {
+fn tail(o: &Exit) -> String {
     let all = text(&o.stderr) + &text(&o.stdout);
     let lines: Vec<&str> = all.lines().collect();
     lines[lines.len().saturating_sub(8)..].join("\n")
@@ -73,7 +73,7 @@ pub fn crash(cmd: &str, name: &str, text: &str, limit: Duration) -> Result<Recip
     })
 }
 
-fn text_of(o: &Outcome) -> String {
+fn text_of(o: &Exit) -> String {
     text(&o.stdout) + &text(&o.stderr)
 }
 
@@ -120,7 +120,7 @@ fn build_and_run(
     Ok((answer.unwrap_or_default(), slowest))
 }
 
-fn run(dir: &Path, program: &str, limit: Duration) -> Result<Outcome, String> {
+fn run(dir: &Path, program: &str, limit: Duration) -> Result<Exit, String> {
     let mut spec = tethered(dir.join(program), vec![], dir, limit);
     spec.env = vec![("ASAN_OPTIONS".into(), "detect_leaks=0".into())];
     spec.output_cap = 8 << 20;

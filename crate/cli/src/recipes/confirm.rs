@@ -1,7 +1,7 @@
 //! `--confirm N`: a flaky test's yes is asked again before its step is taken.
 
 use super::Tally;
-use crate::runner::{run_job, Done, Job, Outcome, Property};
+use crate::runner::{run_job, Done, Job, TestOutcome, Property};
 use crate::sandbox::Sandbox;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -22,25 +22,25 @@ pub fn confirmed(
     let mut first = run_job(test, job, timeout, cancel.clone(), tether);
     if job.original {
         for _ in 0..times {
-            if !matches!(first.outcome, Outcome::Boring) {
+            if !matches!(first.outcome, TestOutcome::Boring) {
                 break;
             }
             first = run_job(test, job, timeout, cancel.clone(), tether);
         }
         return first;
     }
-    if !matches!(first.outcome, Outcome::Interesting) {
+    if !matches!(first.outcome, TestOutcome::Interesting) {
         return first;
     }
     for _ in 0..times {
         let again = run_job(test, job, timeout, cancel.clone(), tether);
         match again.outcome {
-            Outcome::Interesting => {}
-            Outcome::Cancelled => return again,
+            TestOutcome::Interesting => {}
+            TestOutcome::Cancelled => return again,
             _ => {
                 Tally::count(&tally.undone);
                 return Done {
-                    outcome: Outcome::Boring,
+                    outcome: TestOutcome::Boring,
                     ..again
                 };
             }

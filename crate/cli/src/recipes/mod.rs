@@ -9,7 +9,7 @@ mod confirm;
 pub use confirm::confirmed;
 
 use crate::commands::reduce::{PropertyArgs, RunArgs};
-use crate::runner::{Job, Outcome, Properties, Property, Runner};
+use crate::runner::{Job, TestOutcome, Properties, Property, Runner};
 use crate::scratch::Scratch;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -211,8 +211,8 @@ fn test_original(
             .map_err(|_| "the test of the original did not come back".to_string())?;
         times.push(start.elapsed().as_secs_f64());
         match done.outcome {
-            Outcome::Interesting => verdicts.push(true),
-            Outcome::Boring => verdicts.push(false),
+            TestOutcome::Interesting => verdicts.push(true),
+            TestOutcome::Boring => verdicts.push(false),
             // The reduction says why the original fails.
             _ => return Ok((vec![false], times)),
         }

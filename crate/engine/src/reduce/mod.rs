@@ -9,6 +9,7 @@
 mod comments;
 pub(crate) mod ddmin;
 mod dependencies;
+mod error_regions;
 mod fold;
 mod format;
 mod hdd;
@@ -32,7 +33,6 @@ mod symbols;
 mod tolerance;
 mod transform;
 mod types;
-mod unparsed;
 mod unwrap;
 mod update;
 
@@ -222,7 +222,7 @@ pub trait Pass {
     /// Whether its candidates go untested by the grammar: valid by a rule of the language
     /// the grammar lacks (C's implicit int). Such a pass runs only in the finale, after the
     /// fixpoint, since nothing may re-parse what it leaves.
-    fn unparsed(&self) -> bool {
+    fn beyond_grammar(&self) -> bool {
         false
     }
 }

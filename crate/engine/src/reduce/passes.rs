@@ -3,8 +3,8 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    comments, ddmin, dependencies, format, hdd, implicit_int, inline, local, merge, perses, rename,
-    transform, types, unparsed, unwrap, update, Pass, Program,
+    comments, ddmin, dependencies, error_regions, format, hdd, implicit_int, inline, local, merge,
+    perses, rename, transform, types, unwrap, update, Pass, Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -114,7 +114,7 @@ pub const PASSES: &[PassInfo] = &[
         PassKind::ErrorRegions,
         "error-regions",
         "reduces inside the regions the grammar could not parse, without the tree",
-        |p, coarse| Box::new(unparsed::ErrorRegions::new(p, coarse)),
+        |p, coarse| Box::new(error_regions::ErrorRegions::new(p, coarse)),
     ),
     row(
         PassKind::LineMarkers,

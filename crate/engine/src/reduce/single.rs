@@ -63,16 +63,16 @@ pub struct SingleChange {
     /// `None` when its validity was known without a parse (then parsed if accepted).
     raw: Option<tree_sitter::Tree>,
     /// Not parsed (a finale's candidate): never parsed afterwards either.
-    unparsed: bool,
+    beyond_grammar: bool,
 }
 
 impl Single {
-    /// The text an edit gives, if it changes the program and parses (or need not: an
-    /// `unparsed` pass's).
+    /// The text an edit gives, if it changes the program and parses (or need not: a
+    /// pass beyond the grammar's).
     fn candidate_text(
         &mut self,
         edit: &Edit,
-        unparsed: bool,
+        beyond_grammar: bool,
         stats: &mut Stats,
     ) -> Option<(String, SingleChange)> {
         if !edit.changes(&self.prog) {
@@ -83,7 +83,7 @@ impl Single {
         if text == self.best {
             return None;
         }
-        let raw = match unparsed {
+        let raw = match beyond_grammar {
             true => None,
             false => match self.parser.check(&self.best_raw, &self.best, &text) {
                 Validity::Valid(raw) => raw,
@@ -105,7 +105,7 @@ impl Single {
                 prog: next,
                 size,
                 raw,
-                unparsed,
+                beyond_grammar,
             },
         ))
     }
@@ -143,8 +143,8 @@ impl Subject for Single {
         pass.pass.deferred()
     }
 
-    fn pass_unparsed(pass: &Running) -> bool {
-        pass.pass.unparsed()
+    fn pass_beyond_grammar(pass: &Running) -> bool {
+        pass.pass.beyond_grammar()
     }
 
     fn pass(&mut self, i: usize, round: Round) -> Option<Running> {
@@ -178,7 +178,7 @@ impl Subject for Single {
         let Some(edit) = running.pass.propose(&self.prog) else {
             return Proposal::Over;
         };
-        match self.candidate_text(&edit, running.pass.unparsed(), stats) {
+        match self.candidate_text(&edit, running.pass.beyond_grammar(), stats) {
             Some((text, change)) => Proposal::Candidate {
                 texts: vec![text],
                 change,
@@ -190,7 +190,7 @@ impl Subject for Single {
     fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, running: &mut Running) {
         let pass = &mut running.pass;
         let text = texts.swap_remove(0);
-        if change.unparsed {
+        if change.beyond_grammar {
             // Its size is exact (only deletions since the last parse); there is no tree to
             // keep, and none is made again.
             self.prog = change.prog;
@@ -287,8 +287,8 @@ impl Engine<Single> {
 
     /// How much of the best program the grammar covers: counted tokens outside error
     /// regions, and all counted tokens (exact once the session is over).
-    pub fn coverage(&self) -> (usize, usize) {
+    pub fn grammar_coverage(&self) -> (usize, usize) {
         let prog = &self.subject().prog;
-        prog.tree.coverage(&prog.keep)
+        prog.tree.grammar_coverage(&prog.keep)
     }
 }
