@@ -3,7 +3,7 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    comments, ddmin, dependencies, format, hdd, implicit_int, inline, local, merge, perses, rename,
+    chunks, comments, ddmin, dependencies, format, hdd, implicit_int, inline, local, merge, perses, rename,
     transform, types, unparsed, unwrap, update, Pass, Program,
 };
 
@@ -28,6 +28,7 @@ pub enum PassKind {
     Format,
     Local,
     Update,
+    Chunks,
 }
 
 /// A row of the table.
@@ -164,6 +165,12 @@ pub const PASSES: &[PassInfo] = &[
         "a small statement reading a variable becomes `x++;`",
         |p, _| Box::new(update::pass(p)),
     ),
+    row(
+        PassKind::Chunks,
+        "chunks",
+        "by text alone: `;`/`}`-ended chunks of each nesting level, halves first (C-Vise's line passes)",
+        |p, _| Box::new(chunks::Chunks::new(p)),
+    ),
 ];
 
 impl PassKind {
@@ -197,6 +204,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::Update as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::Chunks as usize + 1);
     }
 }

@@ -85,6 +85,8 @@ const fn stalled_only(pass: PassKind) -> Step {
 /// Renaming comes last: by then the rewrites have removed what they could. Its coarse
 /// rounds try one edit of all names (bytes fall early); fine rounds one name at a time.
 const PERSES: &[Step] = &[
+    // First, as a program too big to parse yet can only be reduced by it (`Single`).
+    coarse_only(PassKind::Chunks),
     every_round(PassKind::Comments),
     every_round(PassKind::LineMarkers),
     // Coarse rounds delete big parts of the tree first, error regions with them; then what is
