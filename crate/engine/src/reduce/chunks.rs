@@ -2,14 +2,15 @@
 //! comments and preprocessor lines, nothing of the grammar) splits the program into
 //! *chunks*: runs of tokens that end at `;` or `}` at bracket depth 0 of their block, as a
 //! top-level declaration or a statement does. Chunks nest: a block's braces hold chunks a
-//! level deeper. Level by level from the outermost, the pass deletes chunks in big steps:
-//! halves of the level, then quarters, ... then single chunks, each sweep from the end
-//! (users come after what they use). This is what C-Vise's line and `topformflat` passes do,
-//! so a megabyte shrinks in its first minute; the grammar-guided passes take over after.
+//! level deeper. Level by level from the outermost, the pass deletes runs of chunks from the
+//! end (Perses's sweep: a run doubles after a deletion, halves after a failure), as C-Vise's
+//! line and `topformflat` passes delete lines, so a megabyte shrinks in its first minute;
+//! the grammar-guided passes take over after. Deleting whole chunks keeps brackets balanced.
 //!
 //! The lexer also makes a *lexed tree* (one flat node over its tokens): a program too big to
 //! parse cheaply is reduced on it, unparsed, until it is small enough (see `Single`).
 
+use super::sweep::Sweep;
 use super::{Edit, Pass, Program};
 use crate::tree::{Node, Token, TokenId, Tree};
 use crate::Lang;
@@ -361,16 +362,24 @@ pub fn lexed_tree(lang: Lang, text: &str) -> Tree {
     }
 }
 
-/// The pass: for each level, chunks as token ranges of the round's tree; blocks of them
-/// deleted from the end, halving the block size after each sweep down to one chunk.
+/// In a coarse round on a parsed tree, a deletion must take at least 1/COARSE_SHARE of the
+/// program's tokens (as Perses's coarse rounds): the grammar-guided passes do the small ones.
+const COARSE_SHARE: usize = 64;
+
+/// The pass: for each level, chunks as token ranges of the round's tree, deleted by a
+/// [`Sweep`] from the end (a run of chunks that doubles after a deletion and halves after a
+/// failure). On a parsed tree only heavy runs are tried; on a lexed tree, every run, down to
+/// single chunks, since no other pass can work on it.
 #[derive(Clone)]
 pub struct Chunks {
     /// Each level's chunks, in text order.
     levels: Rc<Vec<Vec<Range<TokenId>>>>,
+    /// Each level's chunks' token counts.
+    mass: Rc<Vec<Rc<Vec<u32>>>>,
+    min_mass: u32,
     level: usize,
-    size: usize,
-    /// The sweep's position: blocks end here.
-    pos: usize,
+    /// The current level's sweep; `None` before its first proposal.
+    sweep: Option<Sweep>,
 }
 
 impl Chunks {
@@ -394,21 +403,21 @@ impl Chunks {
         for level in &mut levels {
             level.sort_by_key(|r| r.start);
         }
-        let mut pass = Chunks {
+        let mass = levels
+            .iter()
+            .map(|l| Rc::new(l.iter().map(|r| r.len() as u32).collect()))
+            .collect();
+        let lexed = tree.nodes.len() == 1;
+        Chunks {
             levels: Rc::new(levels),
+            mass: Rc::new(mass),
+            min_mass: match lexed {
+                true => 0,
+                false => (prog.size() / COARSE_SHARE) as u32,
+            },
             level: 0,
-            size: 0,
-            pos: 0,
-        };
-        pass.start_level(0);
-        pass
-    }
-
-    fn start_level(&mut self, level: usize) {
-        self.level = level;
-        let n = self.levels.get(level).map_or(0, Vec::len);
-        self.size = n.div_ceil(2).max(1);
-        self.pos = n;
+            sweep: None,
+        }
     }
 }
 
@@ -416,30 +425,31 @@ impl Pass for Chunks {
     fn propose(&mut self, prog: &Program) -> Option<Edit> {
         loop {
             let units = self.levels.get(self.level)?;
-            if self.pos == 0 {
-                if self.size <= 1 {
-                    self.start_level(self.level + 1);
-                } else {
-                    self.size = self.size.div_ceil(2);
-                    self.pos = units.len();
+            let sweep = self.sweep.get_or_insert_with(|| {
+                // The level's chunks still kept (a deleted outer chunk took its inner ones).
+                let alive = (0..units.len() as u32)
+                    .filter(|&u| units[u as usize].clone().any(|t| prog.kept(t)))
+                    .collect();
+                Sweep::new(alive, false).coarse(self.mass[self.level].clone(), self.min_mass)
+            });
+            match sweep.propose() {
+                Some(set) => {
+                    let delete = set.iter().map(|&u| units[u as usize].clone()).collect();
+                    return Some(Edit::deleting(delete));
                 }
-                continue;
-            }
-            let from = self.pos.saturating_sub(self.size);
-            let block = &units[from..self.pos];
-            self.pos = from;
-            let alive: Vec<Range<TokenId>> = block
-                .iter()
-                .filter(|r| (*r).clone().any(|t| prog.kept(t)))
-                .cloned()
-                .collect();
-            if !alive.is_empty() {
-                return Some(Edit::deleting(alive));
+                None => {
+                    self.level += 1;
+                    self.sweep = None;
+                }
             }
         }
     }
 
-    fn accepted(&mut self, _prog: &Program) {}
+    fn accepted(&mut self, _prog: &Program) {
+        if let Some(sweep) = &mut self.sweep {
+            sweep.accepted();
+        }
+    }
 
     fn box_clone(&self) -> Box<dyn Pass> {
         Box::new(self.clone())
@@ -545,15 +555,19 @@ mod tests {
     }
 
     #[test]
-    fn the_pass_tries_halves_first_then_smaller_blocks_from_the_end() {
+    fn on_a_lexed_tree_the_pass_sweeps_from_the_end_down_to_single_chunks() {
         let tree = lexed_tree(Lang::C, "int a; int b; int c; int d;");
         let prog = Program::new(tree);
         let mut pass = Chunks::new(&prog);
         let first = pass.propose(&prog).unwrap();
-        assert_eq!(prog.after(&first).text(), "int a; int b;");
+        assert_eq!(prog.after(&first).text(), "int a; int b; int c;");
+        // Accepted: the run doubles, before it.
+        let prog = prog.after(&first);
+        pass.accepted(&prog);
         let second = pass.propose(&prog).unwrap();
-        assert_eq!(prog.after(&second).text(), "int c; int d;");
+        assert_eq!(prog.after(&second).text(), "int a;");
+        // Refused: halved.
         let third = pass.propose(&prog).unwrap();
-        assert_eq!(prog.after(&third).text(), "int a; int b; int c;");
+        assert_eq!(prog.after(&third).text(), "int a; int b;");
     }
 }

@@ -168,7 +168,7 @@ pub const PASSES: &[PassInfo] = &[
     row(
         PassKind::Chunks,
         "chunks",
-        "by text alone: `;`/`}`-ended chunks of each nesting level, halves first (C-Vise's line passes)",
+        "by text alone: runs of `;`/`}`-ended chunks of each nesting level, outermost first (as C-Vise's line passes)",
         |p, _| Box::new(chunks::Chunks::new(p)),
     ),
 ];
