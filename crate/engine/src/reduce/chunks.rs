@@ -570,4 +570,26 @@ mod tests {
         let third = pass.propose(&prog).unwrap();
         assert_eq!(prog.after(&third).text(), "int a; int b;");
     }
+
+    #[test]
+    fn a_program_past_the_parse_limit_is_reduced_lexed_first_then_parsed() {
+        use crate::reduce::tests::drive;
+        use crate::reduce::{Session, Settings};
+        let mut text: String = (0..40)
+            .map(|i| format!("int f{i}(int x) {{ return x + {i}; }}\n"))
+            .collect();
+        text.push_str("int marker(void) { return 1; }\n");
+        let settings = Settings {
+            parse_limit: 200,
+            ..Settings::default()
+        };
+        let session = Session::new(Lang::C, &text, settings).unwrap();
+        assert!(session.subject().lexed());
+        let session = drive(session, 2, false, &|t: &str| t.contains("int marker"));
+        assert!(!session.subject().lexed(), "parsed once small enough");
+        assert_eq!(session.history()[0].pass, "chunks");
+        // The grammar's passes took over: the function's body went too.
+        assert!(session.best().starts_with("int marker"), "{}", session.best());
+        assert!(session.best().len() < "int marker(void) { return 1; }".len());
+    }
 }

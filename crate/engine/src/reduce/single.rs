@@ -59,6 +59,8 @@ pub struct Single {
     /// yet, see [`Settings::parse_limit`]).
     best_raw: Option<tree_sitter::Tree>,
     parse_limit: usize,
+    /// The current round began on a lexed tree, with an extra `chunks` step.
+    lexed_round: bool,
     size: usize,
     /// Whether `prog` is a fresh parse of `best`, or one with only a finale's changes since
     /// (either way `size` is exact and `finish` need not parse).
@@ -161,13 +163,22 @@ impl Subject for Single {
     }
 
     fn pass(&mut self, i: usize, round: Round) -> Option<Running> {
-        let kind = self.strategy.steps(round, &self.skipped).nth(i);
-        if kind != Some(PassKind::Chunks) {
-            // Only chunks work on a lexed tree: past them the program is parsed, whatever
-            // its size.
-            self.parse_best();
+        if i == 0 {
+            // Only chunks work on a lexed tree: a round that starts on one starts with them,
+            // its schedule's steps after.
+            let mut steps = self.strategy.steps(round, &self.skipped);
+            self.lexed_round = self.lexed() && steps.any(|k| k == PassKind::Chunks);
+            if self.lexed_round {
+                return Some(Running::start(PassKind::Chunks, &self.prog, true));
+            }
         }
-        Some(Running::start(kind?, &self.prog, round == Round::Coarse))
+        // Past the chunks the program is parsed, whatever its size.
+        self.parse_best();
+        let kind = self
+            .strategy
+            .steps(round, &self.skipped)
+            .nth(i - self.lexed_round as usize)?;
+        Some(Running::start(kind, &self.prog, round == Round::Coarse))
     }
 
     fn final_pass(&mut self, i: usize) -> Option<Running> {
@@ -290,6 +301,7 @@ impl Engine<Single> {
         let size = prog.size();
         let subject = Single {
             parse_limit: settings.parse_limit,
+            lexed_round: false,
             parser,
             strategy: settings.strategy,
             implicit_int: settings.implicit_int,

@@ -85,8 +85,6 @@ const fn stalled_only(pass: PassKind) -> Step {
 /// Renaming comes last: by then the rewrites have removed what they could. Its coarse
 /// rounds try one edit of all names (bytes fall early); fine rounds one name at a time.
 const PERSES: &[Step] = &[
-    // First, as a program too big to parse yet can only be reduced by it (`Single`).
-    coarse_only(PassKind::Chunks),
     every_round(PassKind::Comments),
     every_round(PassKind::LineMarkers),
     // Coarse rounds delete big parts of the tree first, error regions with them; then what is
@@ -94,6 +92,9 @@ const PERSES: &[Step] = &[
     // lacks is gone, the next parse gives Perses whole trees where there were error regions.
     fine_only(PassKind::ErrorRegions),
     every_round(PassKind::Perses),
+    // Runs of chunks across lists and error regions, by text. (A program too big to parse yet
+    // starts with it, whatever the schedule: `Single::pass`.)
+    coarse_only(PassKind::Chunks),
     coarse_only(PassKind::ErrorRegions),
     fine_only(PassKind::Dependencies),
     fine_only(PassKind::Inline),
