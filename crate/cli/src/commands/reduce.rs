@@ -277,8 +277,9 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     let engine = run.engine + parse_cpu;
     let s = session.stats();
     eprintln!(
-        "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s",
-        s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, engine.as_secs_f64()
+        "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s ({:.0}% of the wall time)",
+        s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, engine.as_secs_f64(),
+        100.0 * engine.as_secs_f64() / wall.max(1e-9)
     );
     if s.unparsed_queries > 0 {
         eprintln!(

@@ -6,6 +6,7 @@
 //! (everything of the node but the descendant), so edits compose without re-parsing; the
 //! session re-parses the best program between rounds.
 
+mod chunks;
 mod comments;
 pub(crate) mod ddmin;
 mod dependencies;
@@ -38,7 +39,7 @@ mod update;
 
 pub use passes::{PassInfo, PassKind, PASSES};
 pub use session::Engine;
-pub use single::{Session, Settings, Single, SingleChange};
+pub use single::{Session, Settings, Single, SingleChange, PARSE_LIMIT};
 pub use stats::{HistoryStep, PassStats, Stats};
 pub use strategy::{Round, Rounds, Step, Strategy};
 pub use subject::{Proposal, Subject};

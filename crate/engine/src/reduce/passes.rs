@@ -3,8 +3,8 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    comments, ddmin, dependencies, error_regions, format, hdd, implicit_int, inline, local, merge,
-    perses, rename, transform, types, unwrap, update, Pass, Program,
+    chunks, comments, ddmin, dependencies, error_regions, format, hdd, implicit_int, inline, local,
+    merge, perses, rename, transform, types, unwrap, update, Pass, Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -28,6 +28,7 @@ pub enum PassKind {
     Format,
     Local,
     Update,
+    Chunks,
 }
 
 /// A row of the table.
@@ -164,6 +165,12 @@ pub const PASSES: &[PassInfo] = &[
         "a small statement reading a variable becomes `x++;`",
         |p, _| Box::new(update::pass(p)),
     ),
+    row(
+        PassKind::Chunks,
+        "chunks",
+        "by text alone: runs of `;`/`}`-ended chunks of each nesting level, outermost first (as C-Vise's line passes)",
+        |p, _| Box::new(chunks::Chunks::new(p)),
+    ),
 ];
 
 impl PassKind {
@@ -197,6 +204,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::Update as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::Chunks as usize + 1);
     }
 }
