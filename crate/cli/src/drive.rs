@@ -4,7 +4,7 @@
 //! (saving, Ctrl-C, properties from the command line).
 
 use crate::progress::Progress;
-use crate::runner::{script_path, Done, Job, Outcome, Property, Runner};
+use crate::runner::{script_path, Done, Job, Outcome, Property, Tests};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -79,6 +79,9 @@ pub struct Run {
     /// Wall time per pass, by name, in the order the passes first ran (the engine has no
     /// clock: the loop times the pass the session names while it runs).
     pub pass_wall: Vec<(String, Duration)>,
+    /// Queries sent to the tests, and how many of them the verdict cache answered.
+    pub submitted: usize,
+    pub from_cache: usize,
 }
 
 /// Adds `time` to pass `name`'s.
@@ -93,7 +96,7 @@ fn add_time(wall: &mut Vec<(String, Duration)>, name: &str, time: Duration) {
 pub fn run_tests<S: Subject>(
     session: &mut Engine<S>,
     shell: &impl Shell<S>,
-    runner: &Runner,
+    runner: &dyn Tests,
     jobs: usize,
     quiet: bool,
     interrupted: &AtomicBool,
@@ -102,6 +105,7 @@ pub fn run_tests<S: Subject>(
     let mut progress = Progress::new(quiet);
     let mut engine = Duration::ZERO;
     let mut out = 0usize;
+    let mut submitted = 0usize;
     let mut saved_accepts = 0;
     let mut first_failure: Option<String> = None;
     let mut pass_wall = Vec::new();
@@ -125,6 +129,7 @@ pub fn run_tests<S: Subject>(
                     file: (shell.file_name(q.side), q.text),
                 });
                 out += 1;
+                submitted += 1;
             }
         }
         if session.done() {
@@ -134,9 +139,9 @@ pub fn run_tests<S: Subject>(
         if out == 0 {
             continue; // the session is between passes or filtering invalid candidates
         }
-        let done = match runner.results.recv_timeout(Duration::from_millis(100)) {
-            Ok(d) => d,
-            Err(_) => {
+        let done = match runner.next_done(Duration::from_millis(100))? {
+            Some(d) => d,
+            None => {
                 progress.show(session.stats(), started.elapsed(), shell.sizes(session));
                 continue;
             }
@@ -178,6 +183,8 @@ pub fn run_tests<S: Subject>(
         engine,
         first_failure,
         pass_wall,
+        submitted,
+        from_cache: runner.from_cache(),
     })
 }
 

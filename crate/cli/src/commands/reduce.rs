@@ -1,10 +1,9 @@
 //! `whittle reduce`: the C-Reduce/C-Vise protocol around a [`Session`].
 
 use crate::drive::{
-    describe, exit_status, interrupt_flag, jobs, pass_table, property_from, run_tests, save,
+    describe, exit_status, interrupt_flag, pass_table, property_from, run_tests, save,
     stats_json, timed, write_stats, Ending, Shell,
 };
-use crate::runner::{Properties, Runner};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use whittle::reduce::{Session, Settings, Single, Strategy};
@@ -22,6 +21,8 @@ pub struct ReduceArgs {
     pub property: PropertyArgs,
     #[command(flatten)]
     pub run: RunArgs,
+    #[command(flatten)]
+    pub cluster: crate::cluster::ClusterArgs,
     /// Refuse a program the grammar cannot fully parse (by default it is reduced tolerantly:
     /// no candidate may add a syntax error the program did not have).
     #[arg(long)]
@@ -175,7 +176,10 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     let strategy = settings.strategy;
     let property = args.property.property()?;
     let name = crate::input::file_name(file, "FILE")?;
-    let jobs = jobs(args.run.jobs);
+    // This machine's threads or a cluster, behind the verdict cache if asked.
+    let timeout = Duration::from_secs_f64(args.run.timeout);
+    let (runner, jobs) =
+        crate::cluster::tests_for(&args.cluster, property, args.run.jobs, timeout)?;
     // The clocks start before the parse: parsing the original is the engine's work too.
     let started = Instant::now();
     let (session, parse_cpu) = timed(|| Session::new(lang, &text, settings));
@@ -193,14 +197,6 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     // The session has its own copies: a big input is not held once more.
     drop(text);
     let interrupted = interrupt_flag();
-    let runner = Runner::new(
-        Properties {
-            seed: None,
-            variant: property,
-        },
-        jobs,
-        Duration::from_secs_f64(args.run.timeout),
-    );
     let shell = SingleShell {
         name: name.clone(),
         file,
@@ -208,7 +204,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     let run = run_tests(
         &mut session,
         &shell,
-        &runner,
+        runner.as_ref(),
         jobs,
         args.run.quiet,
         &interrupted,
@@ -251,6 +247,13 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
             s.unparsed_queries
         );
     }
+    if args.cluster.cache.is_some() {
+        eprintln!(
+            "whittle reduce: {} tests run; {} verdicts from the cache",
+            run.submitted - run.from_cache,
+            run.from_cache
+        );
+    }
     for line in pass_table(s, &run.pass_wall) {
         eprintln!("whittle reduce:   {line}");
     }
@@ -273,6 +276,8 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         let (covered, all) = session.coverage();
         json["error_tokens"] = (all - covered).into();
         json["jobs"] = jobs.into();
+        json["tests_run"] = (run.submitted - run.from_cache).into();
+        json["cache_verdicts"] = run.from_cache.into();
         // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
         json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
