@@ -108,6 +108,9 @@ pub struct Cached {
 struct State {
     /// Verdicts from the cache, not yet handed out.
     hits: VecDeque<Done>,
+    /// Queries the cache did not know, not yet sent to the tests: the verdicts in `hits` come
+    /// first, and may make them stale (a rerun then runs no test the first run called off).
+    waiting: VecDeque<Job>,
     /// The queries sent to the tests, to key their verdicts.
     sent: HashMap<u64, Job>,
     from_cache: usize,
@@ -141,19 +144,26 @@ impl Tests for Cached {
             });
             return;
         }
-        let copy = Job {
-            id: job.id,
-            side: job.side,
-            original: job.original,
-            file: job.file.clone(),
-        };
-        self.state().sent.insert(job.id, copy);
-        self.inner.submit(job);
+        self.state().waiting.push_back(job);
     }
 
     fn next_done(&self, wait: Duration) -> Result<Option<Done>, String> {
-        if let Some(hit) = self.state().hits.pop_front() {
-            return Ok(Some(hit));
+        let waiting = {
+            let mut s = self.state();
+            if let Some(hit) = s.hits.pop_front() {
+                return Ok(Some(hit));
+            }
+            std::mem::take(&mut s.waiting)
+        };
+        for job in waiting {
+            let copy = Job {
+                id: job.id,
+                side: job.side,
+                original: job.original,
+                file: job.file.clone(),
+            };
+            self.state().sent.insert(job.id, copy);
+            self.inner.submit(job);
         }
         let done = self.inner.next_done(wait)?;
         if let Some(d) = &done {
@@ -165,14 +175,33 @@ impl Tests for Cached {
     }
 
     fn cancel(&self, id: u64) {
+        let mut s = self.state();
+        if let Some(i) = s.waiting.iter().position(|j| j.id == id) {
+            let job = s.waiting.remove(i).expect("found");
+            s.hits.push_back(Done {
+                id,
+                side: job.side,
+                original: job.original,
+                outcome: Outcome::Cancelled,
+                output: String::new(),
+            });
+            return;
+        }
+        drop(s);
         self.inner.cancel(id)
     }
 
     fn running_ids(&self) -> Vec<u64> {
-        self.inner.running_ids()
+        let mut ids = self.inner.running_ids();
+        ids.extend(self.state().waiting.iter().map(|j| j.id));
+        ids
     }
 
     fn cancel_all(&self) {
+        let waiting: Vec<u64> = self.state().waiting.iter().map(|j| j.id).collect();
+        for id in waiting {
+            self.cancel(id);
+        }
         self.inner.cancel_all()
     }
 

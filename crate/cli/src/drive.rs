@@ -79,9 +79,18 @@ pub struct Run {
     /// Wall time per pass, by name, in the order the passes first ran (the engine has no
     /// clock: the loop times the pass the session names while it runs).
     pub pass_wall: Vec<(String, Duration)>,
-    /// Queries sent to the tests, and how many of them the verdict cache answered.
+    /// Queries sent to the tests, how many of them the verdict cache answered, and how many
+    /// were called off before their verdict.
     pub submitted: usize,
     pub from_cache: usize,
+    pub cancelled: usize,
+}
+
+impl Run {
+    /// Tests that ran to a verdict.
+    pub fn tests_run(&self) -> usize {
+        self.submitted - self.from_cache - self.cancelled
+    }
 }
 
 /// Adds `time` to pass `name`'s.
@@ -106,6 +115,7 @@ pub fn run_tests<S: Subject>(
     let mut engine = Duration::ZERO;
     let mut out = 0usize;
     let mut submitted = 0usize;
+    let mut cancelled = 0usize;
     let mut saved_accepts = 0;
     let mut first_failure: Option<String> = None;
     let mut pass_wall = Vec::new();
@@ -155,7 +165,10 @@ pub fn run_tests<S: Subject>(
                 first_failure.get_or_insert(msg.clone());
                 Verdict::Error(msg.clone())
             }
-            Outcome::Cancelled => continue,
+            Outcome::Cancelled => {
+                cancelled += 1;
+                continue;
+            }
         };
         if done.original && verdict != Verdict::Interesting {
             runner.cancel_all();
@@ -185,6 +198,7 @@ pub fn run_tests<S: Subject>(
         pass_wall,
         submitted,
         from_cache: runner.from_cache(),
+        cancelled,
     })
 }
 

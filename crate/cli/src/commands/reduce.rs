@@ -249,8 +249,8 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     }
     if args.cluster.cache.is_some() {
         eprintln!(
-            "whittle reduce: {} tests run; {} verdicts from the cache",
-            run.submitted - run.from_cache,
+            "whittle reduce: {} tests run to a verdict; {} verdicts from the cache",
+            run.tests_run(),
             run.from_cache
         );
     }
@@ -265,7 +265,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     if let Some(note) = coverage_note(&session) {
         eprintln!("whittle reduce: the result: {note}");
     }
-    if let Some(msg) = run.first_failure {
+    if let Some(msg) = &run.first_failure {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
     if let Some(path) = &args.run.stats_json {
@@ -276,7 +276,8 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         let (covered, all) = session.coverage();
         json["error_tokens"] = (all - covered).into();
         json["jobs"] = jobs.into();
-        json["tests_run"] = (run.submitted - run.from_cache).into();
+        json["tests_run"] = run.tests_run().into();
+        json["tests_cancelled"] = run.cancelled.into();
         json["cache_verdicts"] = run.from_cache.into();
         // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
         json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
