@@ -195,6 +195,24 @@ fn a_cluster_gives_the_result_and_verdicts_of_a_local_run() {
     // k is the cluster's worker slots: two single-thread workers.
     assert_eq!(remote.stats["jobs"], 2);
     assert!(remote.tests > 5, "the tests ran: {}", remote.tests);
+
+    // A test whose verdict went stale is killed on its worker, not left to finish: with a
+    // second's pause between "start" and "end", some start and never end.
+    let log = dir.path().join("tests.log");
+    std::fs::write(
+        dir.path().join("check.sh"),
+        format!(
+            "#!/bin/sh\necho start >> '{0}'\nsleep 1\necho end >> '{0}'\ngrep -q 'marker = 42' input.c\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let slow = reduce(dir.path(), &["--cluster", &cluster.address], Some(&python));
+    assert_eq!(slow.result, local.result);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let (starts, ends) = (text.matches("start").count(), text.matches("end").count());
+    assert!(slow.stats["tests_cancelled"].as_u64().unwrap() > 0);
+    assert!(starts > ends, "{starts} tests started, {ends} ended");
 }
 
 #[test]
