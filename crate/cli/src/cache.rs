@@ -205,7 +205,7 @@ impl Tests for Cached {
         self.inner.cancel_all()
     }
 
-    fn from_cache(&self) -> usize {
+    fn cached_verdicts(&self) -> usize {
         self.state().from_cache
     }
 }

@@ -197,7 +197,7 @@ pub fn run_tests<S: Subject>(
         first_failure,
         pass_wall,
         submitted,
-        from_cache: runner.from_cache(),
+        from_cache: runner.cached_verdicts(),
         cancelled,
     })
 }

@@ -107,7 +107,7 @@ pub trait Tests {
     fn running_ids(&self) -> Vec<u64>;
     fn cancel_all(&self);
     /// How many verdicts came from a cache instead of a test.
-    fn from_cache(&self) -> usize {
+    fn cached_verdicts(&self) -> usize {
         0
     }
 }
