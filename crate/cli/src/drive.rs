@@ -4,7 +4,7 @@
 //! (saving, Ctrl-C, properties from the command line).
 
 use crate::progress::Progress;
-use crate::runner::{script_path, Done, Job, Property, Runner, TestOutcome};
+use crate::runner::{script_path, Done, Job, Property, TestOutcome, Tests};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -81,6 +81,18 @@ pub struct Run {
     pub pass_wall: Vec<(String, Duration)>,
     /// Tests killed at the time limit.
     pub timeouts: usize,
+    /// Queries sent to the tests, how many of them the verdict cache answered, and how many
+    /// were called off before their verdict.
+    pub submitted: usize,
+    pub from_cache: usize,
+    pub cancelled: usize,
+}
+
+impl Run {
+    /// Tests that ran to a verdict.
+    pub fn tests_run(&self) -> usize {
+        self.submitted - self.from_cache - self.cancelled
+    }
 }
 
 /// Adds `time` to pass `name`'s.
@@ -95,7 +107,7 @@ fn add_time(wall: &mut Vec<(String, Duration)>, name: &str, time: Duration) {
 pub fn run_tests<S: Subject>(
     session: &mut Engine<S>,
     shell: &impl Shell<S>,
-    runner: &Runner,
+    runner: &dyn Tests,
     jobs: usize,
     quiet: bool,
     interrupted: &AtomicBool,
@@ -104,6 +116,8 @@ pub fn run_tests<S: Subject>(
     let mut progress = Progress::new(quiet);
     let mut engine = Duration::ZERO;
     let mut out = 0usize;
+    let mut submitted = 0usize;
+    let mut cancelled = 0usize;
     let mut saved_accepts = 0;
     let mut first_failure: Option<String> = None;
     let mut pass_wall = Vec::new();
@@ -128,6 +142,7 @@ pub fn run_tests<S: Subject>(
                     file: (shell.file_name(q.side), q.text),
                 });
                 out += 1;
+                submitted += 1;
             }
         }
         if session.done() {
@@ -137,9 +152,9 @@ pub fn run_tests<S: Subject>(
         if out == 0 {
             continue; // the session is between passes or filtering invalid candidates
         }
-        let done = match runner.results.recv_timeout(Duration::from_millis(100)) {
-            Ok(d) => d,
-            Err(_) => {
+        let done = match runner.next_done(Duration::from_millis(100))? {
+            Some(d) => d,
+            None => {
                 progress.show(session.stats(), started.elapsed(), shell.sizes(session));
                 continue;
             }
@@ -156,7 +171,10 @@ pub fn run_tests<S: Subject>(
                 first_failure.get_or_insert(msg.clone());
                 Verdict::Error(msg.clone())
             }
-            TestOutcome::Cancelled => continue,
+            TestOutcome::Cancelled => {
+                cancelled += 1;
+                continue;
+            }
         };
         if done.original && verdict != Verdict::Interesting {
             runner.cancel_all();
@@ -185,6 +203,9 @@ pub fn run_tests<S: Subject>(
         first_failure,
         pass_wall,
         timeouts,
+        submitted,
+        from_cache: runner.cached_verdicts(),
+        cancelled,
     })
 }
 

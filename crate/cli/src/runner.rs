@@ -108,11 +108,56 @@ pub struct Pool<R> {
 /// The pool of interestingness tests.
 pub type Runner = Pool<Done>;
 
+/// Where the test loop ([`crate::drive::run_tests`]) sends its queries: the threads of this
+/// machine ([`Runner`]), a cluster ([`crate::cluster::Cluster`]), either behind the verdict
+/// cache ([`crate::cache::Cached`]).
+pub trait Tests {
+    fn submit(&self, job: Job);
+    /// The next verdict, if one comes within `wait`; `Err` when no more can come.
+    fn next_done(&self, wait: Duration) -> Result<Option<Done>, String>;
+    /// Kills the test of query `id` (its verdict is no longer wanted).
+    fn cancel(&self, id: u64);
+    fn running_ids(&self) -> Vec<u64>;
+    fn cancel_all(&self);
+    /// How many verdicts came from a cache instead of a test.
+    fn cached_verdicts(&self) -> usize {
+        0
+    }
+}
+
+impl Tests for Runner {
+    fn submit(&self, job: Job) {
+        Pool::submit(self, job)
+    }
+    fn next_done(&self, wait: Duration) -> Result<Option<Done>, String> {
+        Ok(self.results.recv_timeout(wait).ok())
+    }
+    fn cancel(&self, id: u64) {
+        Pool::cancel(self, id)
+    }
+    fn running_ids(&self) -> Vec<u64> {
+        Pool::running_ids(self)
+    }
+    fn cancel_all(&self) {
+        Pool::cancel_all(self)
+    }
+}
+
 impl Runner {
     pub fn new(properties: Properties, threads: usize, timeout: Duration) -> Runner {
+        Runner::with_files(properties, Vec::new(), threads, timeout)
+    }
+
+    /// Tests that need `files` (name, bytes) beside the candidate in their folders.
+    pub fn with_files(
+        properties: Properties,
+        files: Vec<(String, Vec<u8>)>,
+        threads: usize,
+        timeout: Duration,
+    ) -> Runner {
         Pool::with(threads, move |job, cancel, tether| {
             match properties.of(job.side) {
-                Some(property) => run_job(property, job, timeout, cancel, tether),
+                Some(property) => run_job(property, job, &files, timeout, cancel, tether),
                 None => done(job, TestOutcome::Failed("no test for this side".into()), ""),
             }
         })
@@ -230,14 +275,15 @@ fn done(job: &Job, outcome: TestOutcome, output: &str) -> Done {
 pub fn run_job(
     property: &Property,
     job: &Job,
+    files: &[(String, Vec<u8>)],
     timeout: Duration,
     cancel: Arc<AtomicBool>,
     tether: Option<&Arc<Sandbox>>,
 ) -> Done {
     if let Property::Confirmed { test, times, tally } = property {
-        return crate::recipes::confirmed(test, *times, tally, job, timeout, cancel, tether);
+        return crate::recipes::confirmed(test, *times, tally, job, files, timeout, cancel, tether);
     }
-    let dir = match job_folder(job) {
+    let dir = match job_folder(job).and_then(|d| write_files(d.path(), files).map(|()| d)) {
         Ok(d) => d,
         Err(msg) => return done(job, TestOutcome::Failed(msg), ""),
     };
@@ -262,6 +308,15 @@ pub fn job_folder(job: &Job) -> Result<Scratch, String> {
     std::fs::write(dir.path().join(name), text)
         .map_err(|e| format!("cannot write {name} in {}: {e}", dir.path().display()))?;
     Ok(dir)
+}
+
+/// Writes the files a test needs into its folder.
+pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), String> {
+    for (name, bytes) in files {
+        std::fs::write(dir.join(name), bytes)
+            .map_err(|e| format!("cannot write {name} in {}: {e}", dir.display()))?;
+    }
+    Ok(())
 }
 
 /// What a test in a folder said: its outcome and output.

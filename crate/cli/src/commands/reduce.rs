@@ -1,10 +1,10 @@
 //! `whittle reduce`: the C-Reduce/C-Vise protocol around a [`Session`].
 
 use crate::drive::{
-    describe, exit_status, interrupt_flag, jobs, pass_table, property_from, run_tests, save,
+    describe, exit_status, interrupt_flag, pass_table, property_from, run_tests, save,
     stats_json, timed, write_stats, Ending, Shell,
 };
-use crate::runner::{Properties, Runner};
+use crate::runner::Tests;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use whittle::reduce::{Session, Settings, Single, Strategy};
@@ -26,6 +26,8 @@ pub struct ReduceArgs {
     pub run: RunArgs,
     #[command(flatten)]
     pub endpoint: crate::remote::EndpointArgs,
+    #[command(flatten)]
+    pub cluster: crate::cluster::ClusterArgs,
     /// Refuse a program the grammar cannot fully parse (by default it is reduced tolerantly:
     /// no candidate may add a syntax error the program did not have).
     #[arg(long)]
@@ -190,12 +192,12 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         args.run.jobs,
         std::time::Duration::from_secs_f64(args.run.timeout_seconds()),
     )?;
+    if remote.is_some() && args.cluster.cluster.is_some() {
+        return Err("--endpoint and --cluster both say where tests run: give one".into());
+    }
     if remote.is_some() && (args.recipe.wrong_code.is_some() || args.recipe.crash) {
         return Err("--wrong-code and --crash build with local compilers; with --endpoint, say what is interesting with --match REGEX and/or --exit N".into());
     }
-    let jobs = remote
-        .as_ref()
-        .map_or_else(|| jobs(args.run.jobs), |(_, n)| *n);
     // The clocks start before the parse: parsing the original is the engine's work too (and
     // before the original's three tests, which are the run's).
     let started = Instant::now();
@@ -221,19 +223,19 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     // The session has its own copies: a big input is not held once more.
     drop(text);
     let interrupted = interrupt_flag();
-    let (runner, tally) = match (remote, &prepared) {
-        (Some((runner, _)), _) => (runner, Default::default()),
-        (None, Some(prepared)) => (
-            Runner::new(
-                Properties {
-                    seed: None,
-                    variant: prepared.property.clone(),
-                },
-                jobs,
+    // Compiles on endpoints, or tests on this machine's threads or a cluster, behind the
+    // verdict cache if asked.
+    let (runner, jobs, tally): (Box<dyn Tests>, usize, _) = match (remote, &prepared) {
+        (Some((runner, jobs)), _) => (Box::new(runner), jobs, Default::default()),
+        (None, Some(prepared)) => {
+            let (runner, jobs) = crate::cluster::tests_for(
+                &args.cluster,
+                prepared.property.clone(),
+                args.run.jobs,
                 prepared.timeout,
-            ),
-            prepared.tally.clone(),
-        ),
+            )?;
+            (runner, jobs, prepared.tally.clone())
+        }
         (None, None) => unreachable!("a local run is prepared"),
     };
     let shell = SingleShell {
@@ -243,7 +245,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     let run = run_tests(
         &mut session,
         &shell,
-        &runner,
+        runner.as_ref(),
         jobs,
         args.run.quiet,
         &interrupted,
@@ -291,6 +293,13 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     if let Some(line) = crate::recipes::summary(tally, run.timeouts) {
         eprintln!("whittle reduce: {line}");
     }
+    if args.cluster.cache.is_some() {
+        eprintln!(
+            "whittle reduce: {} tests run to a verdict; {} verdicts from the cache",
+            run.tests_run(),
+            run.from_cache
+        );
+    }
     for line in pass_table(s, &run.pass_wall) {
         eprintln!("whittle reduce:   {line}");
     }
@@ -302,7 +311,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     if let Some(note) = grammar_coverage_note(&session) {
         eprintln!("whittle reduce: the result: {note}");
     }
-    if let Some(msg) = run.first_failure {
+    if let Some(msg) = &run.first_failure {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
     if let Some(path) = &args.run.stats_json {
@@ -314,6 +323,9 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         json["error_tokens"] = (all - covered).into();
         json["jobs"] = jobs.into();
         json["recipe"] = crate::recipes::figures(tally, run.timeouts);
+        json["tests_run"] = run.tests_run().into();
+        json["tests_cancelled"] = run.cancelled.into();
+        json["cache_verdicts"] = run.from_cache.into();
         // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
         json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();

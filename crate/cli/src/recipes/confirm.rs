@@ -15,17 +15,18 @@ pub fn confirmed(
     times: usize,
     tally: &Tally,
     job: &Job,
+    files: &[(String, Vec<u8>)],
     timeout: Duration,
     cancel: Arc<AtomicBool>,
     tether: Option<&Arc<Sandbox>>,
 ) -> Done {
-    let mut first = run_job(test, job, timeout, cancel.clone(), tether);
+    let mut first = run_job(test, job, files, timeout, cancel.clone(), tether);
     if job.original {
         for _ in 0..times {
             if !matches!(first.outcome, TestOutcome::Boring) {
                 break;
             }
-            first = run_job(test, job, timeout, cancel.clone(), tether);
+            first = run_job(test, job, files, timeout, cancel.clone(), tether);
         }
         return first;
     }
@@ -33,7 +34,7 @@ pub fn confirmed(
         return first;
     }
     for _ in 0..times {
-        let again = run_job(test, job, timeout, cancel.clone(), tether);
+        let again = run_job(test, job, files, timeout, cancel.clone(), tether);
         match again.outcome {
             TestOutcome::Interesting => {}
             TestOutcome::Cancelled => return again,
