@@ -234,6 +234,41 @@ impl Engine<Single> {
     /// A session over `text`. A program the grammar cannot fully parse is reduced
     /// tolerantly (its candidates may not add errors), or refused with `settings.strict`.
     pub fn new(lang: Lang, text: &str, settings: Settings) -> Result<Session, InputError> {
+        let subject = Single::open(lang, text, settings)?;
+        Ok(Engine::start(subject, vec![text.to_string()]))
+    }
+
+    /// A session that takes its verdicts from a recording (see [`Engine::recording`])
+    /// instead of reports: `step` runs it without any test.
+    pub fn replay(
+        lang: Lang,
+        text: &str,
+        settings: Settings,
+        recording: Recording,
+    ) -> Result<Session, InputError> {
+        Ok(Session::new(lang, text, settings)?.into_replay(recording))
+    }
+
+    pub fn best(&self) -> &str {
+        &self.subject().best
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.subject().parser.lang()
+    }
+
+    /// How much of the best program the grammar covers: counted tokens outside error
+    /// regions, and all counted tokens (exact once the session is over).
+    pub fn coverage(&self) -> (usize, usize) {
+        let prog = &self.subject().prog;
+        prog.tree.coverage(&prog.keep)
+    }
+}
+
+/// Hooks for subjects made of several programs (`crate::folder`): each file a [`Single`].
+impl Single {
+    /// One program under reduction; see [`Session::new`].
+    pub(crate) fn open(lang: Lang, text: &str, settings: Settings) -> Result<Single, InputError> {
         let mut parser = Parser::new(lang);
         parser.set_cross_check(settings.cross_check);
         let (tree, best_raw) = parser.parse_with_raw(text);
@@ -263,32 +298,31 @@ impl Engine<Single> {
             fresh: true,
             marked,
         };
-        Ok(Engine::start(subject, vec![text.to_string()]))
+        Ok(subject)
     }
 
-    /// A session that takes its verdicts from a recording (see [`Engine::recording`])
-    /// instead of reports: `step` runs it without any test.
-    pub fn replay(
-        lang: Lang,
-        text: &str,
-        settings: Settings,
-        recording: Recording,
-    ) -> Result<Session, InputError> {
-        Ok(Session::new(lang, text, settings)?.into_replay(recording))
+    pub(crate) fn text(&self) -> &str {
+        &self.best
     }
 
-    pub fn best(&self) -> &str {
-        &self.subject().best
+    /// A text made outside the passes (another file's contents moved in) if it parses with
+    /// no error: its tree-sitter tree.
+    pub(crate) fn check_text(&mut self, text: &str) -> Option<tree_sitter::Tree> {
+        match self.parser.check(&self.best_raw, &self.best, text) {
+            Validity::Valid(raw) => {
+                Some(
+                    self.parser
+                        .tree_of_valid(raw, &self.best_raw, &self.best, text),
+                )
+            }
+            Validity::Flawed(_) | Validity::Invalid => None,
+        }
     }
 
-    pub fn lang(&self) -> Lang {
-        self.subject().parser.lang()
-    }
-
-    /// How much of the best program the grammar covers: counted tokens outside error
-    /// regions, and all counted tokens (exact once the session is over).
-    pub fn coverage(&self) -> (usize, usize) {
-        let prog = &self.subject().prog;
-        prog.tree.coverage(&prog.keep)
+    /// Makes `text` (checked by [`Single::check_text`]) the best, parsed afresh.
+    pub(crate) fn replace(&mut self, text: String, raw: tree_sitter::Tree) {
+        self.best = text;
+        self.best_raw = raw;
+        self.refresh();
     }
 }
