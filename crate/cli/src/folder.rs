@@ -128,6 +128,9 @@ impl Shell<Folder> for FolderShell {
 
 /// `whittle reduce --test T DIR`.
 pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
+    // Without a trailing `/`: DIR.orig goes beside DIR, not into it.
+    let dir: PathBuf = dir.components().collect();
+    let dir = dir.as_path();
     let property = args.property.property()?;
     let script = args
         .property

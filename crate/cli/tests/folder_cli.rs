@@ -162,7 +162,8 @@ fn a_javascript_package_loses_its_unused_imports_and_modules() {
     let test = "node index.js 2>/dev/null | grep -q 'TOTAL'";
     let dir = folder("js", tree_js);
     check(&dir, test);
-    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "proj", "-j", "2"]);
+    // A trailing `/` still keeps the original beside the folder.
+    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "proj/", "-j", "2"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let result = tree(&dir.join("proj"));
@@ -172,6 +173,7 @@ fn a_javascript_package_loses_its_unused_imports_and_modules() {
     assert!(!index.contains("math"), "{index}");
     all_parse(&result);
     assert!(holds(&dir, test), "the result passes its test");
+    assert_eq!(tree(&dir.join("proj.orig")), sorted(tree_js));
 }
 
 #[test]
