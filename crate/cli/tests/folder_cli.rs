@@ -163,7 +163,10 @@ fn a_javascript_package_loses_its_unused_imports_and_modules() {
     let dir = folder("js", tree_js);
     check(&dir, test);
     // A trailing `/` still keeps the original beside the folder.
-    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "proj/", "-j", "2"]);
+    let out = whittle(
+        &dir,
+        &["reduce", "--test", "./check.sh", "proj/", "-j", "2"],
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let result = tree(&dir.join("proj"));

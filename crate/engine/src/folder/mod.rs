@@ -31,16 +31,25 @@ pub enum Cross {
     InlineLinks,
     /// A link removed: an unused `#include "..."`, `mod m;` or `import`.
     DropLinks,
+    /// The build command reduced: a Makefile's lines (targets, recipes, variables) and the
+    /// words of its variables (flags, files) tried away one at a time.
+    MakeFlags,
 }
 
 impl Cross {
-    pub const ALL: [Cross; 3] = [Cross::DeleteFiles, Cross::InlineLinks, Cross::DropLinks];
+    pub const ALL: [Cross; 4] = [
+        Cross::DeleteFiles,
+        Cross::InlineLinks,
+        Cross::DropLinks,
+        Cross::MakeFlags,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Cross::DeleteFiles => "delete-file",
             Cross::InlineLinks => "inline-file",
             Cross::DropLinks => "drop-link",
+            Cross::MakeFlags => "make-flags",
         }
     }
 }
@@ -84,8 +93,54 @@ impl Entry {
 #[derive(Clone, Debug)]
 pub enum Move {
     Delete(usize),
-    Inline { file: usize, line: String },
-    Drop { file: usize, line: String },
+    Inline {
+        file: usize,
+        line: String,
+    },
+    Drop {
+        file: usize,
+        line: String,
+    },
+    /// A Makefile's line without its `word`th word after `=` (`None`: without the line).
+    Make {
+        file: usize,
+        line: String,
+        word: Option<usize>,
+    },
+}
+
+/// Whether a file is a Makefile (kept whole: only `make-flags` edits it).
+fn is_makefile(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    matches!(name, "Makefile" | "makefile" | "GNUmakefile")
+}
+
+/// The words of a Makefile variable's value (`X = a b`, `X += a`, `X := a`): where the
+/// value starts, and each word's byte range in the line.
+fn make_words(line: &str) -> Vec<std::ops::Range<usize>> {
+    let Some(eq) = line.find('=') else {
+        return Vec::new();
+    };
+    let name = line[..eq].trim_end_matches([':', '+', '?']).trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices().skip_while(|&(i, _)| i <= eq) {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                out.push(s..i);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(s..line.len());
+    }
+    out
 }
 
 #[derive(Clone)]
@@ -207,6 +262,24 @@ impl Folder {
                 .into_iter()
                 .map(|(file, l)| Move::Drop { file, line: l.line })
                 .collect(),
+            Cross::MakeFlags => {
+                let mut moves = Vec::new();
+                for (file, e) in self.entries.iter().enumerate() {
+                    if !e.present || !is_makefile(&e.path) {
+                        continue;
+                    }
+                    for line in e.text().split_inclusive('\n') {
+                        let make = |word| Move::Make {
+                            file,
+                            line: line.to_string(),
+                            word,
+                        };
+                        moves.push(make(None));
+                        moves.extend((0..make_words(line).len()).map(|w| make(Some(w))));
+                    }
+                }
+                moves
+            }
         }
     }
 
@@ -238,6 +311,32 @@ impl Folder {
                         }
                     }
                 }
+            }
+            Move::Make { file, line, word } => {
+                let text = self.text_of(*file);
+                let start = text.split_inclusive('\n').scan(0, |at, l| {
+                    let here = *at;
+                    *at += l.len();
+                    Some((here, l))
+                });
+                let (at, _) = start.into_iter().find(|(_, l)| l == line)?;
+                let replacement = match word {
+                    None => String::new(),
+                    Some(w) => {
+                        // The word and the space before it (after it, for the first).
+                        let words = make_words(line);
+                        let range = words.get(*w)?;
+                        let cut = match (w.checked_sub(1), words.get(w + 1)) {
+                            (Some(before), _) => words[before].end..range.end,
+                            (None, Some(after)) => range.start..after.start,
+                            (None, None) => range.clone(),
+                        };
+                        format!("{}{}", &line[..cut.start], &line[cut.end..])
+                    }
+                };
+                let mut text = text.to_string();
+                text.replace_range(at..at + line.len(), &replacement);
+                texts.push((*file, text));
             }
             Move::Inline { file, line } | Move::Drop { file, line } => {
                 let links = self.links_of(*file);

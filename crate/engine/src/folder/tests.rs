@@ -236,3 +236,33 @@ fn the_largest_file_is_reduced_first() {
     assert!(big.contains("bug") && !big.contains("int a"), "{big}");
     assert_eq!(best[0].1.as_deref(), Some(""));
 }
+
+#[test]
+fn an_unused_rust_module_declaration_is_removed() {
+    let best = reduce(
+        &[
+            ("src/lib.rs", "mod m;\npub fn bug() {}\n"),
+            ("src/m.rs", "pub fn keep() {}\n"),
+        ],
+        |t| {
+            text(t, "src/m.rs").is_some_and(|m| m.contains("keep"))
+                && text(t, "src/lib.rs").is_some_and(|l| l.contains("bug"))
+        },
+    );
+    assert_eq!(paths(&best), ["src/lib.rs", "src/m.rs"]);
+    assert!(!best[0].1.contains("mod"), "{}", best[0].1);
+}
+
+#[test]
+fn a_makefile_loses_the_flags_and_lines_the_test_does_not_need() {
+    let makefile = "CFLAGS = -O2 -g -Wall -Wextra\nLDLIBS = -lm\nall: main\nclean:\n\trm -f main\n";
+    let best = reduce(
+        &[
+            ("main.c", "int main(void) { return 0; }\n"),
+            ("Makefile", makefile),
+        ],
+        // As make would see it: the build still passes -Wall and builds main.
+        |t| text(t, "Makefile").is_some_and(|m| m.contains("-Wall") && m.contains("all: main")),
+    );
+    assert_eq!(text(&best, "Makefile"), Some("CFLAGS = -Wall\nall: main\n"));
+}
