@@ -81,6 +81,51 @@ pub fn save(path: &Path, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Writes several files as [`save`] writes one (`None` removes a file): every new text
+/// first goes to its temporary file, then the renames and removals follow at once under
+/// the write guard, so a run stopped by a signal leaves all of them or none changed.
+pub fn save_tree(writes: &[(PathBuf, Option<&str>)]) -> Result<(), String> {
+    let _writing = writing();
+    let mut ready: Vec<(PathBuf, &Path)> = Vec::new();
+    let mut failed = None;
+    for (path, text) in writes {
+        let Some(text) = text else { continue };
+        let mode = std::fs::symlink_metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.permissions().mode() & 0o7777);
+        let made = fresh_beside(path, mode).and_then(|(tmp, mut file)| {
+            let written = file.write_all(text.as_bytes());
+            ready.push((tmp, path));
+            written
+        });
+        if let Err(e) = made {
+            failed = Some(format!("cannot save {}: {e}", path.display()));
+            break;
+        }
+    }
+    if let Some(msg) = failed {
+        for (tmp, _) in &ready {
+            let _ = std::fs::remove_file(tmp);
+        }
+        return Err(msg);
+    }
+    for (tmp, path) in &ready {
+        std::fs::rename(tmp, path).map_err(|e| format!("cannot save {}: {e}", path.display()))?;
+    }
+    for (path, text) in writes {
+        if text.is_none() {
+            match std::fs::remove_file(path) {
+                Err(e) if e.kind() != ErrorKind::NotFound => {
+                    return Err(format!("cannot remove {}: {e}", path.display()))
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Keeps the original as `orig` (FILE.orig) with `mode`, unless a file is there already (an
 /// earlier run's original, maybe the only copy: never touched). Whether it made it.
 pub fn keep_original(orig: &Path, text: &str, mode: u32) -> Result<bool, String> {

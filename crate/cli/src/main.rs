@@ -7,6 +7,7 @@ mod commands;
 mod coverage;
 mod drive;
 mod files;
+mod folder;
 mod generator_process;
 mod input;
 mod jail;

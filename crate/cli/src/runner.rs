@@ -305,6 +305,10 @@ pub fn run_job(
 pub fn job_folder(job: &Job) -> Result<Scratch, String> {
     let dir = Scratch::new("")?;
     let (name, text) = &job.file;
+    if name == crate::folder::TREE {
+        crate::folder::write_tree(dir.path(), text)?;
+        return Ok(dir);
+    }
     std::fs::write(dir.path().join(name), text)
         .map_err(|e| format!("cannot write {name} in {}: {e}", dir.path().display()))?;
     Ok(dir)

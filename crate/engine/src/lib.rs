@@ -5,6 +5,7 @@
 //! the same verdicts give the same result everywhere. See `docs/architecture.md`.
 
 pub mod catalog;
+pub mod folder;
 pub mod generator;
 pub mod input_error;
 pub mod layout;

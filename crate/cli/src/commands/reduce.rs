@@ -12,7 +12,8 @@ use whittle::{catalog, Side};
 
 #[derive(clap::Args)]
 pub struct ReduceArgs {
-    /// The program to reduce; each new best is written back to it (the original is kept as FILE.orig).
+    /// The program to reduce, or a folder of them (reduced together, one test seeing the whole
+    /// tree); each new best is written back to it (the original is kept as FILE.orig).
     #[arg(required_unless_present = "list_passes")]
     pub file: Option<PathBuf>,
     /// Print the passes (name, the rounds each runs in, what it does) and exit.
@@ -149,7 +150,12 @@ pub fn run(args: ReduceArgs) -> i32 {
         print!("{}", catalog::pass_table());
         return 0;
     };
-    match reduce(args, &file) {
+    // A folder is reduced as one test case (crate::folder).
+    let reduced = match file.is_dir() {
+        true => crate::folder::reduce(args, &file),
+        false => reduce(args, &file),
+    };
+    match reduced {
         Ok(code) => code,
         Err(e) => {
             eprintln!("whittle reduce: {e}");

@@ -277,43 +277,7 @@ impl Engine<Single> {
     /// A session over `text`. A program the grammar cannot fully parse is reduced
     /// tolerantly (its candidates may not add errors), or refused with `settings.strict`.
     pub fn new(lang: Lang, text: &str, settings: Settings) -> Result<Session, InputError> {
-        let mut parser = Parser::new(lang);
-        parser.set_cross_check(settings.cross_check);
-        // `--strict` must know now whether the grammar takes the program: it is parsed.
-        let (tree, best_raw) = if text.len() > settings.parse_limit && !settings.strict {
-            (chunks::lexed_tree(lang, text), None)
-        } else {
-            let (tree, raw) = parser.parse_with_raw(text);
-            (tree, Some(raw))
-        };
-        if let Some(error) = tree.error.clone() {
-            if settings.strict {
-                return Err(InputError {
-                    side: None,
-                    lang,
-                    error,
-                });
-            }
-            parser.set_tolerant(true);
-        }
-        let marked = tree.error_tokens();
-        let prog = Program::new(tree);
-        let size = prog.size();
-        let subject = Single {
-            parse_limit: settings.parse_limit,
-            lexed_round: false,
-            parser,
-            strategy: settings.strategy,
-            implicit_int: settings.implicit_int,
-            format: settings.format,
-            skipped: settings.skipped,
-            prog,
-            best: text.to_string(),
-            best_raw,
-            size,
-            fresh: true,
-            marked,
-        };
+        let subject = Single::open(lang, text, settings)?;
         Ok(Engine::start(subject, vec![text.to_string()]))
     }
 
@@ -365,5 +329,73 @@ impl Single {
     /// Whether the best program is a lexed tree, not yet parsed.
     pub fn lexed(&self) -> bool {
         self.best_raw.is_none()
+    }
+}
+
+/// Hooks for subjects made of several programs (`crate::folder`): each file a [`Single`].
+impl Single {
+    /// One program under reduction; see [`Session::new`].
+    pub(crate) fn open(lang: Lang, text: &str, settings: Settings) -> Result<Single, InputError> {
+        let mut parser = Parser::new(lang);
+        parser.set_cross_check(settings.cross_check);
+        // `--strict` must know now whether the grammar takes the program: it is parsed.
+        let (tree, best_raw) = if text.len() > settings.parse_limit && !settings.strict {
+            (chunks::lexed_tree(lang, text), None)
+        } else {
+            let (tree, raw) = parser.parse_with_raw(text);
+            (tree, Some(raw))
+        };
+        if let Some(error) = tree.error.clone() {
+            if settings.strict {
+                return Err(InputError {
+                    side: None,
+                    lang,
+                    error,
+                });
+            }
+            parser.set_tolerant(true);
+        }
+        let marked = tree.error_tokens();
+        let prog = Program::new(tree);
+        let size = prog.size();
+        Ok(Single {
+            parse_limit: settings.parse_limit,
+            lexed_round: false,
+            parser,
+            strategy: settings.strategy,
+            implicit_int: settings.implicit_int,
+            format: settings.format,
+            skipped: settings.skipped,
+            prog,
+            best: text.to_string(),
+            best_raw,
+            size,
+            fresh: true,
+            marked,
+        })
+    }
+
+    pub(crate) fn text(&self) -> &str {
+        &self.best
+    }
+
+    /// A text made outside the passes (another file's contents moved in) if it parses with
+    /// no error: its tree-sitter tree.
+    pub(crate) fn check_text(&mut self, text: &str) -> Option<tree_sitter::Tree> {
+        self.parse_best();
+        let best_raw = self.best_raw.as_ref()?;
+        match self.parser.check(best_raw, &self.best, text) {
+            Validity::Valid(raw) => {
+                Some(self.parser.tree_of_valid(raw, best_raw, &self.best, text))
+            }
+            Validity::Flawed(_) | Validity::Invalid => None,
+        }
+    }
+
+    /// Makes `text` (checked by [`Single::check_text`]) the best, parsed afresh.
+    pub(crate) fn replace(&mut self, text: String, raw: tree_sitter::Tree) {
+        self.best = text;
+        self.best_raw = Some(raw);
+        self.refresh();
     }
 }

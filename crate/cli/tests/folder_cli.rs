@@ -1,0 +1,221 @@
+//! `whittle reduce DIR` end to end: a folder of C sources and headers reduced as one test
+//! case, written back with the original kept as DIR.orig; a JavaScript package; and a run
+//! stopped by SIGTERM that leaves a consistent, valid tree.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use support::{have, whittle, write};
+
+/// A C program over five files: `main.c` needs `util.h` (and through it `util.c`'s
+/// declarations) for its marker; `unused.h`, `extra.c` and `README` are needed by nothing.
+const C_TREE: &[(&str, &str)] = &[
+    (
+        "src/main.c",
+        "#include \"util.h\"\n#include \"unused.h\"\nint main(void) {\n  struct point p = {1, 2};\n  int marker = add(p.x, MARK);\n  return marker + scale(&p, 2);\n}\n",
+    ),
+    (
+        "src/util.h",
+        "#ifndef UTIL_H\n#define UTIL_H\n#define MARK 42\nstruct point { int x; int y; };\nint add(int a, int b);\nint scale(struct point *p, int k);\n#endif\n",
+    ),
+    (
+        "src/util.c",
+        "#include \"util.h\"\nint add(int a, int b) { return a + b; }\nint scale(struct point *p, int k) { p->x *= k; return p->x + p->y; }\n",
+    ),
+    ("src/unused.h", "int never_used(void);\nextern int spare;\n"),
+    ("src/extra.c", "int spare = 3;\nint twice(int x) { return 2 * x; }\n"),
+    ("README", "a small program\n"),
+];
+
+/// The test: the preprocessed `main.c` (its includes resolved, as a compiler sees it)
+/// still says `marker = add(..., 42)`.
+const C_TEST: &str = "gcc -E -P src/main.c 2>/dev/null | tr -d ' \\n' | grep -q 'marker=add(.*42)'";
+
+fn folder(name: &str, tree: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("whittle-folder-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in tree {
+        let at = dir.join("proj").join(path);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::fs::write(at, text).unwrap();
+    }
+    dir
+}
+
+/// Every file under `dir`, by path relative to it, with its text.
+fn tree(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                out.push((rel, std::fs::read_to_string(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn check(dir: &Path, body: &str) {
+    write(dir, "check.sh", &format!("#!/bin/sh\n{body}\n"), true);
+}
+
+/// Whether the test holds in `proj` as it is now.
+fn holds(dir: &Path, body: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(body)
+        .current_dir(dir.join("proj"))
+        .status()
+        .unwrap()
+        .success()
+}
+
+fn all_parse(files: &[(String, String)]) {
+    for (path, text) in files {
+        if let Some(lang) = whittle::grammars::detect_from_name(path) {
+            assert!(
+                whittle::tree::Parser::new(lang).is_valid(text),
+                "{path} does not parse:\n{text}"
+            );
+        }
+    }
+}
+
+fn sorted(tree: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut v: Vec<_> = tree
+        .iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_c_folder_is_reduced_across_files_and_written_back() {
+    support::require_gcc();
+    let dir = folder("c", C_TREE);
+    check(&dir, C_TEST);
+    let out = whittle(
+        &dir,
+        &[
+            "reduce",
+            "--test",
+            "./check.sh",
+            "proj",
+            "-j",
+            "2",
+            "--stats-json",
+            "stats.json",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let result = tree(&dir.join("proj"));
+    let paths: Vec<&str> = result.iter().map(|(p, _)| p.as_str()).collect();
+    // What nothing needed is gone; the header used once moved into its includer.
+    assert_eq!(paths, ["src/main.c"], "{stderr}");
+    assert!(!result[0].1.contains("#include"), "{}", result[0].1);
+    all_parse(&result);
+    assert!(holds(&dir, C_TEST), "the result passes its test");
+    let before: usize = C_TREE.iter().map(|(_, t)| t.len()).sum();
+    assert!(
+        result[0].1.len() * 4 < before,
+        "not reduced: {}",
+        result[0].1
+    );
+    // The original tree, every file as it was.
+    assert_eq!(tree(&dir.join("proj.orig")), sorted(C_TREE));
+    let stats = support::read_json(&dir, "stats.json");
+    assert!(
+        stats["passes"].to_string().contains("delete-file"),
+        "{stats}"
+    );
+    assert!(
+        stats["passes"].to_string().contains("inline-file"),
+        "{stats}"
+    );
+}
+
+#[test]
+fn a_javascript_package_loses_its_unused_imports_and_modules() {
+    if !have("node") {
+        eprintln!("skipped: no node to run the package");
+        return;
+    }
+    let tree_js: &[(&str, &str)] = &[
+        ("package.json", "{ \"type\": \"module\" }\n"),
+        (
+            "index.js",
+            "import { shout } from './lib/text.js';\nimport { sum } from './lib/math.js';\nconst total = sum([1, 2, 3]);\nconsole.log(shout('total ' + total));\n",
+        ),
+        ("lib/text.js", "export function shout(s) { return s.toUpperCase() + '!'; }\nexport function whisper(s) { return s.toLowerCase(); }\n"),
+        ("lib/math.js", "export function sum(xs) { return xs.reduce((a, b) => a + b, 0); }\n"),
+    ];
+    let test = "node index.js 2>/dev/null | grep -q 'TOTAL'";
+    let dir = folder("js", tree_js);
+    check(&dir, test);
+    // A trailing `/` still keeps the original beside the folder.
+    let out = whittle(
+        &dir,
+        &["reduce", "--test", "./check.sh", "proj/", "-j", "2"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let result = tree(&dir.join("proj"));
+    let paths: Vec<&str> = result.iter().map(|(p, _)| p.as_str()).collect();
+    assert!(!paths.contains(&"lib/math.js"), "{result:?}");
+    let index = &result.iter().find(|(p, _)| p == "index.js").unwrap().1;
+    assert!(!index.contains("math"), "{index}");
+    all_parse(&result);
+    assert!(holds(&dir, test), "the result passes its test");
+    assert_eq!(tree(&dir.join("proj.orig")), sorted(tree_js));
+}
+
+#[test]
+fn a_folder_run_stopped_by_sigterm_leaves_a_consistent_valid_tree() {
+    support::require_gcc();
+    let dir = folder("term", C_TREE);
+    check(&dir, &format!("sleep 0.2; {C_TEST}"));
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .current_dir(&dir)
+        .env("TMPDIR", &tmp)
+        .args(["reduce", "--test", "./check.sh", "proj", "-j", "2", "-q"])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    // SAFETY: signalling our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let result = tree(&dir.join("proj"));
+    // Some progress was saved, every file whole and valid, no temporary file left, and
+    // the tree as a whole still passes the test: it is one of the bests, not a mix.
+    let before: usize = C_TREE.iter().map(|(_, t)| t.len()).sum();
+    let after: usize = result.iter().map(|(_, t)| t.len()).sum();
+    assert!(after < before, "some progress was saved");
+    assert!(
+        result.iter().all(|(p, _)| !p.contains(".whittle-")),
+        "{result:?}"
+    );
+    all_parse(&result);
+    assert!(
+        holds(&dir, C_TEST),
+        "the saved tree passes its test: {result:?}"
+    );
+    assert_eq!(tree(&dir.join("proj.orig")), sorted(C_TREE));
+    assert_eq!(
+        std::fs::read_dir(&tmp).unwrap().count(),
+        0,
+        "temporary folders left"
+    );
+}

@@ -1,0 +1,197 @@
+//! The lines by which one file of a folder names another: C's `#include "h"`, Rust's
+//! `mod m;`, JavaScript's `import ... from './m.js'`. Read from the text line by line (a
+//! link is one line in practice), resolved against the folder's paths.
+
+use crate::Lang;
+
+/// A line linking a file to another (or to something outside the folder).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    /// The line, with its line break: removed or replaced whole.
+    pub line: String,
+    /// Where the line starts in the file's text.
+    pub start: usize,
+    /// The file of the folder it names, if it names one.
+    pub target: Option<String>,
+    /// A Rust `mod`'s name and what comes before `mod` (`pub `): to inline it as a block.
+    pub module: Option<(String, String)>,
+}
+
+/// The links of a file at `path` with `text`; `exists` says whether a path is in the folder.
+pub fn links(lang: Lang, path: &str, text: &str, exists: &dyn Fn(&str) -> bool) -> Vec<Link> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let found = match lang {
+            Lang::C | Lang::Cpp => include(path, line, exists),
+            Lang::Rust => module(path, line, exists),
+            Lang::JavaScript => import(path, line, exists),
+            Lang::Java => None,
+        };
+        if let Some(mut link) = found {
+            link.start = start;
+            out.push(link);
+        }
+        start += line.len();
+    }
+    out
+}
+
+fn link(line: &str, target: Option<String>) -> Link {
+    Link {
+        line: line.to_string(),
+        start: 0,
+        target,
+        module: None,
+    }
+}
+
+/// `#include "spec"`: relative to the includer's folder, then to the folder's root.
+fn include(path: &str, line: &str, exists: &dyn Fn(&str) -> bool) -> Option<Link> {
+    let rest = line.trim().strip_prefix('#')?.trim_start();
+    let spec = rest
+        .strip_prefix("include")?
+        .trim_start()
+        .strip_prefix('"')?;
+    let spec = &spec[..spec.find('"')?];
+    let target = [join(dir_of(path), spec), normalize(spec)]
+        .into_iter()
+        .flatten()
+        .find(|p| exists(p));
+    Some(link(line, target))
+}
+
+/// `mod name;` (with a visibility before it): `name.rs` or `name/mod.rs` beside a crate root
+/// or `mod.rs`, else in the folder named after the file.
+fn module(path: &str, line: &str, exists: &dyn Fn(&str) -> bool) -> Option<Link> {
+    let body = line.trim().strip_suffix(';')?.trim_end();
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let [prefix @ .., "mod", name] = words.as_slice() else {
+        return None;
+    };
+    if !prefix.iter().all(|w| w.starts_with("pub"))
+        || !name.chars().all(|c| c.is_alphanumeric() || c == '_')
+    {
+        return None;
+    }
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let dir = match file {
+        "lib.rs" | "main.rs" | "mod.rs" => dir_of(path).to_string(),
+        _ => path.strip_suffix(".rs").unwrap_or(path).to_string(),
+    };
+    let target = [format!("{name}.rs"), format!("{name}/mod.rs")]
+        .into_iter()
+        .filter_map(|f| join(&dir, &f))
+        .find(|p| exists(p));
+    let mut found = link(line, target);
+    let prefix = prefix.iter().map(|w| format!("{w} ")).collect();
+    found.module = Some((name.to_string(), prefix));
+    Some(found)
+}
+
+/// `import ... from 'spec'` or `import 'spec'` on one line; a relative spec is resolved
+/// as a bundler would (`.js`, `.mjs`, `/index.js` added).
+fn import(path: &str, line: &str, exists: &dyn Fn(&str) -> bool) -> Option<Link> {
+    let t = line.trim().trim_end_matches(';').trim_end();
+    let after = t.strip_prefix("import")?;
+    if !after.starts_with([' ', '{', '\'', '"', '*']) || !t.ends_with(['\'', '"']) {
+        return None;
+    }
+    let quote = t.chars().last()?;
+    let inner = &t[..t.len() - 1];
+    let spec = &inner[inner.rfind(quote)? + 1..];
+    let target = if spec.starts_with("./") || spec.starts_with("../") {
+        ["", ".js", ".mjs", "/index.js"]
+            .iter()
+            .filter_map(|ext| join(dir_of(path), &format!("{spec}{ext}")))
+            .find(|p| exists(p))
+    } else {
+        None
+    };
+    Some(link(line, target))
+}
+
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// `dir/rel` with `.` and `..` resolved; `None` if it leaves the folder.
+fn join(dir: &str, rel: &str) -> Option<String> {
+    normalize(&format!("{dir}/{rel}"))
+}
+
+fn normalize(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The contents of `target` in place of `link`'s line: a header's text as is, a Rust
+/// module's as a `mod name { ... }` block.
+pub fn inlined(link: &Link, contents: &str) -> String {
+    let mut body = contents.to_string();
+    if !body.is_empty() && !body.ends_with('\n') {
+        body.push('\n');
+    }
+    match &link.module {
+        Some((name, prefix)) => format!("{prefix}mod {name} {{\n{body}}}\n"),
+        None => body,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn in_folder(paths: &'static [&'static str]) -> impl Fn(&str) -> bool {
+        move |p| paths.contains(&p)
+    }
+
+    #[test]
+    fn includes_resolve_beside_the_includer_then_from_the_root() {
+        let exists = in_folder(&["src/a.h", "inc/b.h"]);
+        let text =
+            "#include <stdio.h>\n#include \"a.h\"\n  # include \"inc/b.h\"\n#include \"c.h\"\n";
+        let got = links(Lang::C, "src/main.c", text, &exists);
+        let targets: Vec<_> = got.iter().map(|l| l.target.as_deref()).collect();
+        assert_eq!(targets, [Some("src/a.h"), Some("inc/b.h"), None]);
+        assert_eq!(got[1].start, "#include <stdio.h>\n#include \"a.h\"\n".len());
+    }
+
+    #[test]
+    fn rust_modules_resolve_as_rustc_does() {
+        let exists = in_folder(&["src/a.rs", "src/b/mod.rs", "src/a/c.rs"]);
+        let lib = links(
+            Lang::Rust,
+            "src/lib.rs",
+            "mod a;\npub(crate) mod b;\nmod x { }\n",
+            &exists,
+        );
+        assert_eq!(lib.len(), 2);
+        assert_eq!(lib[0].target.as_deref(), Some("src/a.rs"));
+        assert_eq!(lib[1].target.as_deref(), Some("src/b/mod.rs"));
+        assert_eq!(
+            inlined(&lib[1], "fn f() {}"),
+            "pub(crate) mod b {\nfn f() {}\n}\n"
+        );
+        let a = links(Lang::Rust, "src/a.rs", "pub mod c;\n", &exists);
+        assert_eq!(a[0].target.as_deref(), Some("src/a/c.rs"));
+    }
+
+    #[test]
+    fn javascript_imports_resolve_relative_specs() {
+        let exists = in_folder(&["lib/m.js", "index.js"]);
+        let text = "import { f } from './lib/m';\nimport fs from 'fs';\nimport '../x.js';\nconst importer = 1;\n";
+        let got = links(Lang::JavaScript, "index.js", text, &exists);
+        let targets: Vec<_> = got.iter().map(|l| l.target.as_deref()).collect();
+        assert_eq!(targets, [Some("lib/m.js"), None, None]);
+    }
+}

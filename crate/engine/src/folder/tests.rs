@@ -1,0 +1,268 @@
+//! Folder sessions: each crossing pass in each language it serves, every candidate valid.
+
+use super::*;
+use crate::reduce::tests::drive_engine;
+use crate::tree::Parser;
+
+type Files = Vec<(String, String)>;
+
+fn files(list: &[(&str, &str)]) -> Files {
+    list.iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect()
+}
+
+fn text<'a>(files: &'a Files, path: &str) -> Option<&'a str> {
+    files
+        .iter()
+        .find(|(p, _)| p == path)
+        .map(|(_, t)| t.as_str())
+}
+
+/// Reduces `list` with `oracle` over the candidate tree, asserting that every file a
+/// grammar covers parses in every query; the best tree.
+fn reduce(list: &[(&str, &str)], oracle: impl Fn(&Files) -> bool) -> Files {
+    let settings = Settings {
+        format: false,
+        ..Settings::default()
+    };
+    let mut session = FolderSession::folder(files(list), settings).unwrap();
+    drive_engine(&mut session, 2, true, |q| {
+        let tree = bundle::decode(&q.text).expect("a query is a bundle");
+        for (path, text) in &tree {
+            if let Some(lang) = crate::grammars::detect_from_name(path) {
+                let parsed = Parser::new(lang).parse_with_raw(text).0;
+                assert!(parsed.error.is_none(), "{path} does not parse:\n{text}");
+            }
+        }
+        oracle(&tree)
+    });
+    session
+        .best_files()
+        .into_iter()
+        .filter_map(|(p, t)| Some((p.to_string(), t?.to_string())))
+        .collect()
+}
+
+/// `path` as a compiler sees it: each line naming another file of the tree by `#include
+/// "name"` or `mod name;` (the file `name.rs` beside it) replaced by that file's contents.
+fn expanded(files: &Files, path: &str) -> String {
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let Some(text) = text(files, path) else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for line in text.lines() {
+        let t = line.trim();
+        let named = if let Some(rest) = t.strip_prefix("#include \"") {
+            rest.strip_suffix('"').map(String::from)
+        } else if let Some(rest) = t.strip_prefix("mod ") {
+            rest.strip_suffix(';').map(|m| format!("{m}.rs"))
+        } else {
+            None
+        };
+        let linked = named.map(|n| {
+            if dir.is_empty() {
+                n
+            } else {
+                format!("{dir}/{n}")
+            }
+        });
+        match linked {
+            Some(f) => out.push_str(&expanded(files, &f)),
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn paths(files: &Files) -> Vec<&str> {
+    files.iter().map(|(p, _)| p.as_str()).collect()
+}
+
+#[test]
+fn files_nothing_needs_are_deleted_whole_with_their_includes() {
+    let best = reduce(
+        &[
+            (
+                "main.c",
+                "#include \"other.h\"\nint main(void) { return bug(); }\n",
+            ),
+            ("other.h", "int other(void);\n"),
+            ("other.c", "int other(void) { return 1; }\n"),
+            ("notes.txt", "nothing to see\n"),
+        ],
+        |t| text(t, "main.c").is_some_and(|m| m.contains("bug")),
+    );
+    assert_eq!(paths(&best), ["main.c"]);
+    assert!(!best[0].1.contains("#include"), "{}", best[0].1);
+}
+
+#[test]
+fn a_header_included_once_moves_into_its_includer() {
+    let best = reduce(
+        &[
+            (
+                "main.c",
+                "#include \"bug.h\"\nint main(void) { return 0; }\n",
+            ),
+            ("bug.h", "int bug;\nint spare;\n"),
+        ],
+        |t| expanded(t, "main.c").contains("int bug"),
+    );
+    assert_eq!(paths(&best), ["main.c"]);
+    assert!(best[0].1.contains("int bug") && !best[0].1.contains("#include"));
+}
+
+#[test]
+fn a_header_included_twice_is_not_inlined() {
+    let best = reduce(
+        &[
+            ("a.c", "#include \"b.h\"\nint a = B;\n"),
+            ("main.c", "#include \"b.h\"\nint m = B;\n"),
+            ("b.h", "#define B 1\n"),
+        ],
+        // As a compiler would see it: both files need B from b.h.
+        |t| {
+            let defines = text(t, "b.h").is_some_and(|h| h.contains("#define B"));
+            ["a.c", "main.c"].iter().all(|f| {
+                text(t, f).is_some_and(|c| c.contains("B;") && c.contains("#include \"b.h\""))
+            }) && defines
+        },
+    );
+    assert_eq!(paths(&best), ["a.c", "main.c", "b.h"]);
+}
+
+#[test]
+fn an_unused_include_is_removed_c_and_cpp() {
+    for (main, header) in [("main.c", "keep.h"), ("main.cpp", "keep.hpp")] {
+        let line = format!("#include \"{header}\"\n");
+        let best = reduce(
+            &[
+                (main, &format!("{line}int main() {{ return 0; }}\n")),
+                (header, "int keep;\n"),
+            ],
+            |t| text(t, header).is_some_and(|h| h.contains("keep")) && text(t, main).is_some(),
+        );
+        assert_eq!(paths(&best), [main, header]);
+        assert!(!text(&best, main).unwrap().contains("#include"), "{best:?}");
+    }
+}
+
+#[test]
+fn a_rust_module_file_becomes_an_inline_module() {
+    let best = reduce(
+        &[
+            ("src/lib.rs", "mod m;\npub fn f() { m::bug(); }\n"),
+            ("src/m.rs", "pub fn bug() {}\npub fn spare() {}\n"),
+        ],
+        |t| expanded(t, "src/lib.rs").contains("fn bug"),
+    );
+    assert_eq!(paths(&best), ["src/lib.rs"]);
+    assert!(best[0].1.contains("fn bug"), "{}", best[0].1);
+}
+
+#[test]
+fn an_unused_rust_module_goes_with_its_declaration() {
+    let best = reduce(
+        &[
+            ("src/main.rs", "mod unused;\nfn main() { bug(); }\n"),
+            ("src/unused.rs", "pub fn x() {}\n"),
+        ],
+        |t| text(t, "src/main.rs").is_some_and(|l| l.contains("bug")),
+    );
+    assert_eq!(paths(&best), ["src/main.rs"]);
+    assert!(!best[0].1.contains("mod"), "{}", best[0].1);
+}
+
+#[test]
+fn an_unused_javascript_import_is_removed() {
+    let best = reduce(
+        &[
+            (
+                "index.js",
+                "import { f } from './lib.js';\nimport fs from 'fs';\nbug();\n",
+            ),
+            ("lib.js", "export function f() {}\n"),
+        ],
+        |t| text(t, "lib.js").is_some() && text(t, "index.js").is_some_and(|i| i.contains("bug")),
+    );
+    assert_eq!(paths(&best), ["index.js", "lib.js"]);
+    assert!(
+        !text(&best, "index.js").unwrap().contains("import"),
+        "{best:?}"
+    );
+}
+
+#[test]
+fn the_largest_file_is_reduced_first() {
+    let list = [
+        ("small.c", "int s;\n"),
+        (
+            "big.c",
+            "int a; int b; int c; int d; int e; int f; int bug;\n",
+        ),
+    ];
+    let oracle = |t: &Files| {
+        text(t, "big.c").is_some_and(|b| b.contains("bug")) && text(t, "small.c").is_some()
+    };
+    let settings = Settings {
+        format: false,
+        ..Settings::default()
+    };
+    let mut session = FolderSession::folder(files(&list), settings).unwrap();
+    let first_file_step = std::cell::RefCell::new(None);
+    drive_engine(&mut session, 1, false, |q| {
+        let tree = bundle::decode(&q.text).unwrap();
+        let changed: Vec<&str> = tree
+            .iter()
+            .filter(|(p, t)| list.iter().any(|(lp, lt)| lp == p && lt != t))
+            .map(|(p, _)| p.as_str())
+            .collect();
+        let mut first = first_file_step.borrow_mut();
+        if first.is_none() && tree.len() == 2 && changed.len() == 1 {
+            *first = Some(changed[0].to_string());
+        }
+        oracle(&tree)
+    });
+    assert_eq!(first_file_step.into_inner().as_deref(), Some("big.c"));
+    let best: Vec<_> = session
+        .best_files()
+        .into_iter()
+        .map(|(p, t)| (p.to_string(), t.map(String::from)))
+        .collect();
+    let big = best[1].1.as_deref().unwrap();
+    assert!(big.contains("bug") && !big.contains("int a"), "{big}");
+    assert_eq!(best[0].1.as_deref(), Some(""));
+}
+
+#[test]
+fn an_unused_rust_module_declaration_is_removed() {
+    let best = reduce(
+        &[
+            ("src/lib.rs", "mod m;\npub fn bug() {}\n"),
+            ("src/m.rs", "pub fn keep() {}\n"),
+        ],
+        |t| {
+            text(t, "src/m.rs").is_some_and(|m| m.contains("keep"))
+                && text(t, "src/lib.rs").is_some_and(|l| l.contains("bug"))
+        },
+    );
+    assert_eq!(paths(&best), ["src/lib.rs", "src/m.rs"]);
+    assert!(!best[0].1.contains("mod"), "{}", best[0].1);
+}
+
+#[test]
+fn a_makefile_loses_the_flags_and_lines_the_test_does_not_need() {
+    let makefile = "CFLAGS = -O2 -g -Wall -Wextra\nLDLIBS = -lm\nall: main\nclean:\n\trm -f main\n";
+    let best = reduce(
+        &[
+            ("main.c", "int main(void) { return 0; }\n"),
+            ("Makefile", makefile),
+        ],
+        // As make would see it: the build still passes -Wall and builds main.
+        |t| text(t, "Makefile").is_some_and(|m| m.contains("-Wall") && m.contains("all: main")),
+    );
+    assert_eq!(text(&best, "Makefile"), Some("CFLAGS = -Wall\nall: main\n"));
+}
