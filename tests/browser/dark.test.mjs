@@ -3,18 +3,12 @@
 // it (computed colours, read in the browser); the light theme stays as readable.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, startServer } from './harness.mjs';
+import { openPage, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser({ server, browser }));
 
 /** Each text colour in the editor (tokens and line numbers) with its contrast ratio against
  *  the first opaque background behind it, and the gutter's background luminance. */

@@ -4,18 +4,12 @@
 // drawn (letter = "c"), not only the choice indices.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { finished, launchBrowser, openPage, startServer } from './harness.mjs';
+import { finished, openPage, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser({ server, browser }));
 
 test('the password example checks and reduces as it comes; the trace shows the letters', async () => {
   const page = await openPage(browser, server.url);

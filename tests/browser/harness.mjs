@@ -141,3 +141,16 @@ export const decodeLink = (url) => JSON.parse(inflateRawSync(Buffer.from(url.spl
 /** Resolves when the page's (or frame's) status says the run is done or failed. */
 export const finished = (page, timeout = 60000) =>
   page.waitForFunction(() => /^(done|failed)/.test(document.querySelector('#status').textContent), null, { polling: 100, timeout });
+
+/** A `whittle serve` and a browser for one test file (its `before`). */
+export async function startServerAndBrowser(serverOpts) {
+  const server = await startServer(serverOpts);
+  const browser = await launchBrowser();
+  return { server, browser };
+}
+
+/** Closes what `startServerAndBrowser` started (its `after`). */
+export async function stopServerAndBrowser({ server, browser }) {
+  await browser?.close();
+  await server?.stop();
+}

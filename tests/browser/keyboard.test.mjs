@@ -5,20 +5,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { finished, launchBrowser, openPage, startServer } from './harness.mjs';
+import { finished, openPage, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser({ server, browser }));
 
 /** Presses Tab until the focused element matches `selector`; fails after `max` presses. */
 async function tabTo(page, selector, max = 150) {

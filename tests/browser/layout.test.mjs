@@ -4,18 +4,12 @@
 // actions' bounding boxes are measured.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, startServer } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser({ server, browser }));
 
 /** Whether each of `ids` is shown and wholly inside the viewport. */
 const inside = (page, ids) =>

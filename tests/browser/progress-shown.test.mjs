@@ -6,18 +6,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { freePort, launchBrowser, openPage, startServer } from './harness.mjs';
+import { freePort, openPage, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser({ server, browser }));
 
 /**
  * A Compiler Explorer stand-in on 127.0.0.1 whose compiles answer after `delayMs` (never, when

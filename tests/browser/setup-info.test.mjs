@@ -2,18 +2,12 @@
 // property), and the Output tab shows the command that ran (the answer's compilationOptions).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { finished, launchBrowser, openPage, startServer } from './harness.mjs';
+import { finished, openPage, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser({ server, browser }));
 
 const SETUP = /gcc -O2 -Wall \(whittle serve\); property: stderr matches “makes integer from pointer without a cast”, compiler exit code = 0/;
 

@@ -3,18 +3,12 @@
 // restores nothing; a reload keeps the mode the person chose.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { finished, launchBrowser, openPage, startServer } from './harness.mjs';
+import { finished, openPage, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser({ server, browser }));
 
 /** No endpoint: the property is a regex over the program text (fast, needs no compiler). */
 async function textProperty(page, regex) {

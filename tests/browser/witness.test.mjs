@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeLink, launchBrowser, openPage as open, startServer } from './harness.mjs';
+import { decodeLink, openPage as open, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
 
 const PROGRAM = `#include <stdio.h>
 
@@ -39,14 +39,8 @@ function gcc(program) {
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startServerAndBrowser()));
+after(() => stopServerAndBrowser({ server, browser }));
 
 const openPage = (url = server.url) => open(browser, url);
 
