@@ -5,7 +5,7 @@
 //! the same verdict without running the test. Only yes and no are kept: a timeout or a test
 //! that could not run may go otherwise next time.
 
-use crate::runner::{Done, Job, TestOutcome, Property, Tests};
+use crate::runner::{Done, Job, Property, TestOutcome, Tests};
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -227,7 +227,10 @@ mod tests {
             again.get(&job("int x;")),
             Some(TestOutcome::Interesting)
         ));
-        assert!(matches!(again.get(&job("int y;")), Some(TestOutcome::Boring)));
+        assert!(matches!(
+            again.get(&job("int y;")),
+            Some(TestOutcome::Boring)
+        ));
         assert!(again.get(&job("int z;")).is_none(), "a timeout is not kept");
         let other = Cache::open(dir.path(), &command("gcc {}"), &[]).unwrap();
         assert!(other.get(&job("int x;")).is_none(), "another command");
@@ -259,7 +262,9 @@ fn key_property(test: &mut Sha256, property: &Property) -> Result<(), String> {
             field(test, format!("{exit:?}").as_bytes());
         }
         // A confirmed verdict is the inner test's, asked again.
-        Property::Confirmed { test: inner, times, .. } => {
+        Property::Confirmed {
+            test: inner, times, ..
+        } => {
             field(test, b"confirmed");
             field(test, &times.to_le_bytes());
             key_property(test, inner)?;

@@ -7,7 +7,9 @@
 //! process runner and tether as on this machine, and prints the verdict.
 
 use crate::cache::{Cache, Cached};
-use crate::runner::{run_in, write_files, Done, Job, TestOutcome, Properties, Property, Runner, Tests};
+use crate::runner::{
+    run_in, write_files, Done, Job, Properties, Property, Runner, TestOutcome, Tests,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};

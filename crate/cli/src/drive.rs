@@ -249,6 +249,19 @@ pub fn stats_json(stats: &Stats, wall: &[(String, Duration)]) -> serde_json::Val
 }
 
 /// What a verdict on the original means, for messages.
+/// Says that the original (`what`) is not interesting, with the test's output and how to
+/// check the test by hand (`by_hand`).
+pub fn say_original_fails(what: &str, done: &Done, verdict: &Verdict, by_hand: &str) {
+    eprintln!(
+        "whittle reduce: the original {what} is not interesting: the test says {}.",
+        describe(verdict)
+    );
+    if !done.output.trim().is_empty() {
+        eprintln!("Its output was:\n{}", done.output.trim_end());
+    }
+    eprintln!("Check the test by hand: {by_hand}; it must exit 0.");
+}
+
 pub fn describe(v: &Verdict) -> String {
     match v {
         Verdict::Boring => "it is not (exit status not 0, or the output did not match)".into(),

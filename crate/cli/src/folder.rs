@@ -5,7 +5,7 @@
 
 use crate::commands::reduce::ReduceArgs;
 use crate::drive::{
-    describe, exit_status, interrupt_flag, jobs, pass_table, run_tests, stats_json,
+    exit_status, interrupt_flag, jobs, pass_table, run_tests, say_original_fails, stats_json,
 };
 use crate::drive::{timed, write_stats, Ending, Shell};
 use crate::runner::{Properties, Runner};
@@ -189,15 +189,9 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
     )?;
     match run.ending {
         Ending::OriginalFails { done, verdict } => {
-            eprintln!(
-                "whittle reduce: the original folder {} is not interesting: the test says {}.",
-                dir.display(),
-                describe(&verdict)
-            );
-            if !done.output.trim().is_empty() {
-                eprintln!("Its output was:\n{}", done.output.trim_end());
-            }
-            eprintln!("Check the test by hand: copy the folder's files into an empty folder and run the test there; it must exit 0.");
+            let what = format!("folder {}", dir.display());
+            let by_hand = "copy the folder's files into an empty folder and run the test there";
+            say_original_fails(&what, &done, &verdict, by_hand);
             if made_orig {
                 let _ = std::fs::remove_dir_all(&orig);
             }

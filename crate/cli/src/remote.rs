@@ -9,7 +9,7 @@
 //! their User-Agent, and each endpoint gets at most `--rate` compiles a second (Compiler
 //! Explorer allows 12,000 POSTs per 5 minutes per address: 40 a second).
 
-use crate::runner::{Done, Job, TestOutcome, Pool, Runner};
+use crate::runner::{Done, Job, Pool, Runner, TestOutcome};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};

@@ -1,7 +1,7 @@
 //! `whittle reduce`: the C-Reduce/C-Vise protocol around a [`Session`].
 
 use crate::drive::{
-    describe, exit_status, interrupt_flag, pass_table, property_from, run_tests, save,
+    exit_status, interrupt_flag, pass_table, property_from, run_tests, save, say_original_fails,
     stats_json, timed, write_stats, Ending, Shell,
 };
 use crate::runner::Tests;
@@ -209,10 +209,12 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     let started = Instant::now();
     let prepared = match remote {
         Some(_) => None,
-        None => match crate::recipes::prepare(&args.recipe, &args.property, &args.run, &name, &text)? {
-            Some(prepared) => Some(prepared),
-            None => return Ok(0), // --print-test
-        },
+        None => {
+            match crate::recipes::prepare(&args.recipe, &args.property, &args.run, &name, &text)? {
+                Some(prepared) => Some(prepared),
+                None => return Ok(0), // --print-test
+            }
+        }
     };
     let (session, parse_cpu) = timed(|| Session::new(lang, &text, settings));
     let mut session = session.map_err(|e| {
@@ -259,15 +261,8 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     )?;
     match run.ending {
         Ending::OriginalFails { done, verdict } => {
-            eprintln!(
-                "whittle reduce: the original {} is not interesting: the test says {}.",
-                file.display(),
-                describe(&verdict)
-            );
-            if !done.output.trim().is_empty() {
-                eprintln!("Its output was:\n{}", done.output.trim_end());
-            }
-            eprintln!("Check the test by hand: copy {name} into an empty folder and run the test there; it must exit 0.");
+            let by_hand = format!("copy {name} into an empty folder and run the test there");
+            say_original_fails(&file.display().to_string(), &done, &verdict, &by_hand);
             if made_orig {
                 let _ = std::fs::remove_file(&orig);
             }

@@ -1,7 +1,7 @@
 //! `--confirm N`: a flaky test's yes is asked again before its step is taken.
 
 use super::Tally;
-use crate::runner::{run_job, Done, Job, TestOutcome, Property};
+use crate::runner::{run_job, Done, Job, Property, TestOutcome};
 use crate::sandbox::Sandbox;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

@@ -9,7 +9,7 @@ mod confirm;
 pub use confirm::confirmed;
 
 use crate::commands::reduce::{PropertyArgs, RunArgs};
-use crate::runner::{Job, TestOutcome, Properties, Property, Runner};
+use crate::runner::{Job, Properties, Property, Runner, TestOutcome};
 use crate::scratch::Scratch;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};

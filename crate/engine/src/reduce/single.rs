@@ -1,9 +1,9 @@
 //! One program under reduction: the [`Subject`] of a [`Session`].
 
+use super::chunks;
 use super::{
     tolerance, Edit, Engine, Pass, PassKind, Program, Proposal, Round, Stats, Strategy, Subject,
 };
-use super::chunks;
 use crate::tree::{Parser, Validity};
 use crate::{InputError, Lang, Recording, Side};
 
