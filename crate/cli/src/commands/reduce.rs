@@ -210,7 +210,14 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     let prepared = match remote {
         Some(_) => None,
         None => {
-            match crate::recipes::prepare(&args.recipe, &args.property, &args.run, &name, &text)? {
+            match crate::recipes::prepare(
+                &args.recipe,
+                &args.property,
+                &args.run,
+                &name,
+                &text,
+                args.cluster.cache.is_some(),
+            )? {
                 Some(prepared) => Some(prepared),
                 None => return Ok(0), // --print-test
             }

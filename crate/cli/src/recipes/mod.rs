@@ -75,13 +75,15 @@ pub struct Prepared {
 const DEFAULT_TIMEOUT: f64 = 60.0;
 
 /// Makes the property from the command line and the original (`text`, tested as `name`).
-/// `Ok(None)` when `--print-test` printed the script.
+/// `Ok(None)` when `--print-test` printed the script. A `deterministic` test (`--cache`) is
+/// not run three times on the original.
 pub fn prepare(
     args: &RecipeArgs,
     property: &PropertyArgs,
     run: &RunArgs,
     name: &str,
     text: &str,
+    deterministic: bool,
 ) -> Result<Option<Prepared>, String> {
     let tally = Arc::new(Tally::default());
     let limit = Duration::from_secs_f64(run.timeout.unwrap_or(DEFAULT_TIMEOUT));
@@ -117,7 +119,12 @@ pub fn prepare(
     if let Some(recipe) = &recipe {
         eprintln!("whittle reduce: {}", describe(recipe));
     }
-    let (verdicts, times) = test_original(&test, name, text, limit)?;
+    // A test declared deterministic (`--cache`) is not tried three times: a second run then
+    // runs no test at all.
+    let (verdicts, times) = match deterministic {
+        true => (Vec::new(), Vec::new()),
+        false => test_original(&test, name, text, limit)?,
+    };
     let confirm = if recipe::flaky(&verdicts) {
         let n = args.confirm.unwrap_or(2);
         eprintln!(
