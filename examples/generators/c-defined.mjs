@@ -138,9 +138,13 @@ export function generate(g) {
         } else if (kind === 'logic') {
           // An unparenthesized chain of || and &&, constants likely: precedence decides.
           let chain = e;
+          const op = () => g.pick('logic-op', ['||', '&&']);
+          const constant = () => g.pick('logic-const', ['0', '1']);
           g.repeat('logic', 1, 3, () => {
-            const operand = g.pick('logic-operand', ['const', 'expr']) === 'const' ? g.pick('logic-const', ['0', '1']) : expr(scope, depth + 1);
-            chain += ` ${g.pick('logic-op', ['||', '&&'])} ${operand}`;
+            const kind = g.pick('logic-operand', ['const', 'expr', 'chain']);
+            // A parenthesized chain of its own: an operand and a constant.
+            const operand = kind === 'const' ? constant() : kind === 'expr' ? expr(scope, depth + 1) : `(${expr(scope, depth + 1)} ${op()} ${constant()})`;
+            chain += ` ${op()} ${operand}`;
           });
           e = `(${chain})`;
         } else {
