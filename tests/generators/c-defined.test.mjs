@@ -58,7 +58,7 @@ test(`${SEEDS} programs: clean under UBSan and ASan, one checksum under gcc -O0 
   const root = mkdtempSync(join(tmpdir(), 'c-defined-'));
   const checksums = new Set();
   // A failing program stays on disk (its path is in the message).
-for (let seed = 1; seed <= SEEDS; seed++) {
+  for (let seed = 1; seed <= SEEDS; seed++) {
     const dir = mkdtempSync(join(root, `s${seed}-`));
     const program = generate(seeded(seed));
     writeFileSync(join(dir, 'p.c'), program);
@@ -73,7 +73,7 @@ for (let seed = 1; seed <= SEEDS; seed++) {
     checksums.add(gcc.stdout);
     rmSync(dir, { recursive: true });
   }
-    // The programs differ in what they compute, not only in their text.
+  // The programs differ in what they compute, not only in their text.
   assert.ok(checksums.size > SEEDS / 2, `only ${checksums.size} different checksums`);
   rmSync(root, { recursive: true, force: true });
 });
