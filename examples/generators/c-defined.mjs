@@ -137,11 +137,11 @@ export function generate(g) {
           e = `(${e} ${g.pick('raw-op', RAW)} ${expr(scope, depth + 1)})`;
         } else if (kind === 'logic') {
           // An unparenthesized chain of || and &&, constants likely: precedence decides.
-          let chain = e;
           const op = () => g.pick('logic-op', ['||', '&&']);
           const constant = () => g.pick('logic-const', ['0', '1']);
+          let chain = g.pick('logic-first', ['expr', 'const']) === 'const' ? constant() : e;
           g.repeat('logic', 1, 3, () => {
-            const kind = g.pick('logic-operand', ['const', 'expr', 'chain']);
+            const kind = g.pick('logic-operand', ['const', 'expr', 'chain', 'chain']);
             // A parenthesized chain of its own: an operand and a constant.
             const operand = kind === 'const' ? constant() : kind === 'expr' ? expr(scope, depth + 1) : `(${expr(scope, depth + 1)} ${op()} ${constant()})`;
             chain += ` ${op()} ${operand}`;
