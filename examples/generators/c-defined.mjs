@@ -18,7 +18,9 @@
 // Self-contained (no imports), so the page's generator mode runs it too.
 export const seed = 1;
 
-const TYPES = ['int8_t', 'uint8_t', 'int16_t', 'uint16_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t'];
+// Plain C names (no <stdint.h> to keep): 8, 16, 32 and 64 bits on the targets we test.
+const TYPES = ['signed char', 'unsigned char', 'short', 'unsigned short', 'int', 'unsigned', 'long long', 'unsigned long long'];
+const WIDE = new Set(['long long', 'unsigned long long']);
 const CONSTS = ['0', '1', '2', '7', '-1', '-128', '0xff', '32767', '0xffff', '0x7fffffff', '(-2147483647 - 1)', '0xffffffffu', '0x100000000LL', '-9LL'];
 const SMALL = ['0', '1', '2', '3', '5'];
 // The wrappers' families: the type computed in, and its limits.
@@ -93,7 +95,7 @@ export function generate(g) {
   });
   g.maybe('struct', () => {
     // Bit-fields of both signs and odd widths beside a plain member.
-    decls += 'struct S0 { signed int f0 : 5; unsigned int f1 : 13; int32_t f2; signed int f3 : 17; };\n';
+    decls += 'struct S0 { signed int f0 : 5; unsigned int f1 : 13; int f2; signed int f3 : 17; };\n';
     const values = [0, 1, 2, 3].map(() => g.pick('field-value', CONSTS));
     decls += `struct S0 s0 = {${values.join(', ')}};\n`;
     structs.push({ name: 's0', fields: ['f0', 'f1', 'f2', 'f3'] });
@@ -156,7 +158,7 @@ export function generate(g) {
     return e;
   };
   const index = (scope, depth, n) =>
-    n === 1 ? '0' : `(uint32_t)(${depth < 2 ? expr(scope, depth + 1) : g.pick('const', CONSTS)}) % ${n}u`;
+    n === 1 ? '0' : `(unsigned)(${depth < 2 ? expr(scope, depth + 1) : g.pick('const', CONSTS)}) % ${n}u`;
 
   const statements = (scope, indent, depth) => {
     let s = '';
@@ -222,7 +224,7 @@ export function generate(g) {
     body += scope.writes.length > 0 ? statements(scope, '  ', 0) : '';
     body += `  return ${expr(scope, 0)};\n`;
     const list = params.length ? params.map((p) => `${p.type} ${p.name}`).join(', ') : 'void';
-    functionsText += `static int64_t ${name}(${list}) {\n${body}}\n`;
+    functionsText += `static long long ${name}(${list}) {\n${body}}\n`;
     functions.push({ name, params });
   });
 
@@ -240,12 +242,13 @@ export function generate(g) {
   };
   let main = locals(scope);
   main += scope.writes.length > 0 ? statements(scope, '  ', 0) : '';
-  main += '  uint32_t crc = 0;\n';
-  const fold = (v) => `  crc = crc * 31u + (uint32_t)((uint64_t)(${v}) ^ ((uint64_t)(${v}) >> 32));\n`;
-  for (const v of globals) main += fold(v.name);
-  for (const a of arrays) for (let i = 0; i < a.n; i++) main += fold(`${a.name}[${i}]`);
-  for (const s of structs) for (const f of s.fields) main += fold(`${s.name}.${f}`);
+  main += '  unsigned crc = 0;\n';
+  // Both halves of a 64-bit value count.
+  const fold = (v, type) => `  crc = crc * 31u + (unsigned)${WIDE.has(type) ? `(${v} ^ ${v} >> 32)` : v};\n`;
+  for (const v of globals) main += fold(v.name, v.type);
+  for (const a of arrays) for (let i = 0; i < a.n; i++) main += fold(`${a.name}[${i}]`, a.type);
+  for (const s of structs) for (const f of s.fields) main += fold(`${s.name}.${f}`, 'int');
   main += '  printf("checksum = %08X\\n", crc);\n  return 0;\n';
 
-  return `#include <stdint.h>\n#include <stdio.h>\n${[...used.values()].join('')}${decls}${functionsText}int main(void) {\n${main}}\n`;
+  return `#include <stdio.h>\n${[...used.values()].join('')}${decls}${functionsText}int main(void) {\n${main}}\n`;
 }
