@@ -87,18 +87,23 @@ export function generate(g) {
   });
   g.maybe('array', () => {
     const type = g.pick('array-type', TYPES);
-    const n = g.int('array-length', 1, 4);
+    // Its length is how many items there are: a reducible loop.
     const items = [];
-    for (let i = 0; i < n; i++) items.push(g.pick('array-value', CONSTS));
-    decls += `${type} a0[${n}] = {${items.join(', ')}};\n`;
-    arrays.push({ name: 'a0', type, n });
+    g.repeat('array-item', 1, 4, () => items.push(g.pick('array-value', CONSTS)));
+    decls += `${type} a0[${items.length}] = {${items.join(', ')}};\n`;
+    arrays.push({ name: 'a0', type, n: items.length });
   });
   g.maybe('struct', () => {
-    // Bit-fields of both signs and odd widths beside a plain member.
-    decls += 'struct S0 { signed int f0 : 5; unsigned int f1 : 13; int f2; signed int f3 : 17; };\n';
-    const values = [0, 1, 2, 3].map(() => g.pick('field-value', CONSTS));
-    decls += `struct S0 s0 = {${values.join(', ')}};\n`;
-    structs.push({ name: 's0', fields: ['f0', 'f1', 'f2', 'f3'] });
+    // Bit-fields of both signs and odd widths beside plain members, each one reducible.
+    const fields = [];
+    const values = [];
+    g.repeat('field', 1, 4, () => {
+      const kind = g.pick('field-kind', ['signed int # : 5', 'unsigned int # : 13', 'int #', 'signed int # : 17', 'unsigned # : 1']);
+      fields.push(kind.replace('#', `f${fields.length}`));
+      values.push(g.pick('field-value', CONSTS));
+    });
+    decls += `struct S0 { ${fields.join('; ')}; };\nstruct S0 s0 = {${values.join(', ')}};\n`;
+    structs.push({ name: 's0', fields: fields.map((_, i) => `f${i}`) });
   });
 
   // Scope: what an expression may read and a statement may write.
