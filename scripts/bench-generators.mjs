@@ -101,7 +101,7 @@ async function warningPart() {
     rows.push(line('reduce (perses)', prog, r));
     for (const r of rows.slice(-3)) r.before = before;
   }
-  
+
   console.log(formatTable(
     ['seed', 'tool', 'tokens before', 'tokens after', 'bytes after', 'queries', 'passes check'],
     rows.map((r) => [r.seed, r.tool, r.before, r.tokens, r.bytes, r.queries, r.passes]),
