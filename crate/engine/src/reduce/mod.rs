@@ -9,6 +9,7 @@
 mod comments;
 pub(crate) mod ddmin;
 mod dependencies;
+mod effects;
 mod fold;
 mod format;
 mod hdd;

@@ -3,7 +3,7 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    comments, ddmin, dependencies, format, hdd, implicit_int, inline, local, merge, perses, rename,
+    comments, ddmin, dependencies, effects, format, hdd, implicit_int, inline, local, merge, perses, rename,
     transform, types, unparsed, unwrap, update, Pass, Program,
 };
 
@@ -28,6 +28,7 @@ pub enum PassKind {
     Format,
     Local,
     Update,
+    Effects,
 }
 
 /// A row of the table.
@@ -163,6 +164,12 @@ pub const PASSES: &[PassInfo] = &[
         "update",
         "a small statement reading a variable becomes `x++;`",
         |p, _| Box::new(update::pass(p)),
+    ),
+    row(
+        PassKind::Effects,
+        "effects",
+        "a branch or loop becomes its condition, a `return E;` its value: `E;`",
+        |p, _| Box::new(effects::pass(p)),
     ),
 ];
 
