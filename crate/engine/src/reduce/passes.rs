@@ -3,8 +3,8 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    comments, ddmin, dependencies, effects, format, hdd, implicit_int, inline, local, merge, perses, rename,
-    transform, types, unparsed, unwrap, update, Pass, Program,
+    comments, ddmin, dependencies, effects, format, hdd, implicit_int, inline, local, merge,
+    perses, rename, transform, types, unparsed, unwrap, update, Pass, Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].

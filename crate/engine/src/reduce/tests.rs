@@ -420,22 +420,51 @@ fn a_branch_or_loop_becomes_its_condition() {
     // one with `else` gives none.
     let wanted = "g(a+1);";
     let cases = [
-        (Lang::C, "int f(int a) { if (g(a + 1)) { a = 2; } return a; }\n"),
-        (Lang::C, "int f(int a) { while (g(a + 1)) { a = 2; } return a; }\n"),
-        (Lang::C, "int f(int a) { for (a = 0; g(a + 1); a++) { a = 2; } return a; }\n"),
-        (Lang::C, "int f(int a) { do { a = 2; } while (g(a + 1)); return a; }\n"),
+        (
+            Lang::C,
+            "int f(int a) { if (g(a + 1)) { a = 2; } return a; }\n",
+        ),
+        (
+            Lang::C,
+            "int f(int a) { while (g(a + 1)) { a = 2; } return a; }\n",
+        ),
+        (
+            Lang::C,
+            "int f(int a) { for (a = 0; g(a + 1); a++) { a = 2; } return a; }\n",
+        ),
+        (
+            Lang::C,
+            "int f(int a) { do { a = 2; } while (g(a + 1)); return a; }\n",
+        ),
         (Lang::Cpp, "int f(int a) { while (g(a + 1)) ; return a; }\n"),
-        (Lang::JavaScript, "function f(a) { if (g(a + 1)) { a = 2; } return a; }\n"),
-        (Lang::JavaScript, "function f(a) { for (let i = 0; g(a + 1); i++) {} return a; }\n"),
-        (Lang::Java, "class C { int f(int a) { while (g(a + 1)) { a = 2; } return a; } }\n"),
-        (Lang::Rust, "fn f(a: i32) -> i32 { while g(a + 1) { } return a; }\n"),
-        (Lang::Rust, "fn f(a: i32) -> i32 { if g(a + 1) { h(); } return a; }\n"),
+        (
+            Lang::JavaScript,
+            "function f(a) { if (g(a + 1)) { a = 2; } return a; }\n",
+        ),
+        (
+            Lang::JavaScript,
+            "function f(a) { for (let i = 0; g(a + 1); i++) {} return a; }\n",
+        ),
+        (
+            Lang::Java,
+            "class C { int f(int a) { while (g(a + 1)) { a = 2; } return a; } }\n",
+        ),
+        (
+            Lang::Rust,
+            "fn f(a: i32) -> i32 { while g(a + 1) { } return a; }\n",
+        ),
+        (
+            Lang::Rust,
+            "fn f(a: i32) -> i32 { if g(a + 1) { h(); } return a; }\n",
+        ),
     ];
     for (lang, text) in cases {
         let found = candidates(lang, text, super::effects::pass);
         assert!(
             found.iter().any(|c| c.replace(' ', "").contains(wanted)
-                && !["if", "while", "for", "do"].iter().any(|w| c.contains(&format!("{w} ")))
+                && !["if", "while", "for", "do"]
+                    .iter()
+                    .any(|w| c.contains(&format!("{w} ")))
                 && c.contains("return a")),
             "{lang:?} {text}: no candidate keeps only the condition: {found:#?}"
         );
@@ -449,11 +478,31 @@ fn a_branch_or_loop_becomes_its_condition() {
 fn a_return_becomes_its_value() {
     // `return fabsf(0.5f);` to `fabsf(0.5f);`, in every language with `return E;`.
     let cases = [
-        (Lang::C, "float f(void) { return fabsf(0.5f); }\n", "{ fabsf(0.5f); }"),
-        (Lang::Cpp, "float f() { return fabsf(0.5f); }\n", "{ fabsf(0.5f); }"),
-        (Lang::JavaScript, "function f() { return fabs(0.5); }\n", "{ fabs(0.5); }"),
-        (Lang::Java, "class C { float f() { return fabs(0.5f); } }\n", "{ fabs(0.5f); }"),
-        (Lang::Rust, "fn f() -> f32 { return fabs(0.5); }\n", "{ fabs(0.5); }"),
+        (
+            Lang::C,
+            "float f(void) { return fabsf(0.5f); }\n",
+            "{ fabsf(0.5f); }",
+        ),
+        (
+            Lang::Cpp,
+            "float f() { return fabsf(0.5f); }\n",
+            "{ fabsf(0.5f); }",
+        ),
+        (
+            Lang::JavaScript,
+            "function f() { return fabs(0.5); }\n",
+            "{ fabs(0.5); }",
+        ),
+        (
+            Lang::Java,
+            "class C { float f() { return fabs(0.5f); } }\n",
+            "{ fabs(0.5f); }",
+        ),
+        (
+            Lang::Rust,
+            "fn f() -> f32 { return fabs(0.5); }\n",
+            "{ fabs(0.5); }",
+        ),
     ];
     for (lang, text, wanted) in cases {
         let found = candidates(lang, text, super::effects::pass);
