@@ -28,6 +28,7 @@ mod sites;
 mod stats;
 mod strategy;
 mod subject;
+mod tag_into_use;
 pub(crate) mod sweep;
 mod symbols;
 mod tolerance;

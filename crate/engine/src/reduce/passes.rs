@@ -4,7 +4,7 @@
 
 use super::{
     comments, ddmin, dependencies, effects, format, hdd, implicit_int, inline, local, merge,
-    perses, rename, transform, types, unparsed, unwrap, update, Pass, Program,
+    perses, rename, tag_into_use, transform, types, unparsed, unwrap, update, Pass, Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -29,6 +29,7 @@ pub enum PassKind {
     Local,
     Update,
     Effects,
+    TagIntoUse,
 }
 
 /// A row of the table.
@@ -171,6 +172,12 @@ pub const PASSES: &[PassInfo] = &[
         "a branch or loop becomes its condition, a `return E;` its value: `E;`",
         |p, _| Box::new(effects::pass(p)),
     ),
+    row(
+        PassKind::TagIntoUse,
+        "tag-into-use",
+        "a struct, union or enum defined alone moves into its one use: `struct S {...} x;`",
+        |p, _| Box::new(tag_into_use::pass(p)),
+    ),
 ];
 
 impl PassKind {
@@ -204,6 +211,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::Update as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::TagIntoUse as usize + 1);
     }
 }

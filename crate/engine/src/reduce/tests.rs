@@ -516,6 +516,46 @@ fn a_return_becomes_its_value() {
 }
 
 #[test]
+fn a_tag_defined_alone_moves_into_its_one_use() {
+    // `union a {...}; union a a = {1};` to `union a {...} a = {1};`, and into a return type,
+    // in C and C++; a tag used twice, or only inside its own body, stays.
+    let cases = [
+        (
+            Lang::C,
+            "union a { int a : 2; };\nunion a a = {1};\n",
+            "union a { int a : 2; } a = {1};",
+        ),
+        (
+            Lang::C,
+            "struct S { int x; };\nstruct S f() { }\n",
+            "struct S { int x; } f() { }",
+        ),
+        (
+            Lang::Cpp,
+            "struct S { int x; };\nstruct S v;\n",
+            "struct S { int x; } v;",
+        ),
+    ];
+    for (lang, text, wanted) in cases {
+        let found = candidates(lang, text, super::tag_into_use::pass);
+        assert!(
+            // Spaces aside: the format pass lays results out.
+            found
+                .iter()
+                .any(|c| c.replace([' ', '\n'], "") == wanted.replace(' ', "")),
+            "{lang:?}: no candidate merges the definition: {found:#?}"
+        );
+    }
+    for text in [
+        "struct S { int x; };\nstruct S v;\nstruct S w;\n",
+        "struct S { struct S *next; };\n",
+    ] {
+        let found = candidates(Lang::C, text, super::tag_into_use::pass);
+        assert!(found.is_empty(), "{text}: {found:#?}");
+    }
+}
+
+#[test]
 fn per_pass_figures_add_up() {
     let s = drive(
         session(Lang::C, PROGRAM, Strategy::Perses),
