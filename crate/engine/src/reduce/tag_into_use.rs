@@ -1,6 +1,6 @@
 //! The `tag-into-use` rewrite: a struct, union or enum defined on its own and named once more
 //! is defined where it is used, `struct S {...}; struct S x;` to `struct S {...} x;` (or
-//! `struct S {...} f() {...}`). Deletion cannot get there: the definition's `;` and the use's
+//! `struct S {...} f() {...}`), or without its tag (`struct {...} x;`). Deletion cannot get there: the definition's `;` and the use's
 //! `struct S` go only together, and the body moves.
 //!
 //! The kinds are the language's tag specifiers ([`crate::grammars::Names::tag_specifiers`]):
@@ -11,8 +11,8 @@ use super::sites::Sites;
 use super::{Edit, Program};
 use crate::tree::{NodeId, TokenId};
 
-/// A definition and its one use.
-pub type Site = (NodeId, NodeId);
+/// A definition, its one use, and whether the tag goes (the one use needs no name).
+pub type Site = (NodeId, NodeId, bool);
 
 pub fn pass(prog: &Program) -> Sites<Site> {
     Sites::new(sites(prog), edit)
@@ -47,7 +47,7 @@ fn sites(prog: &Program) -> Vec<Site> {
         let inside = |u: NodeId| tree.node(d).tokens().contains(&tree.node(u).first_token);
         if let [u] = same[..] {
             if field_child(tree, u, "body").is_none() && !inside(u) {
-                out.push((d, u));
+                out.extend([(d, u, true), (d, u, false)]);
             }
         }
     }
@@ -73,8 +73,9 @@ fn standalone(prog: &Program, d: NodeId) -> Option<std::ops::Range<TokenId>> {
         .then(|| tree.node(d).first_token..semicolon + 1)
 }
 
-/// The definition's declaration goes; the use's name becomes the name and the body.
-fn edit(prog: &Program, &(d, u): &Site) -> Option<Edit> {
+/// The definition's declaration goes; the use's name becomes the body (`struct {...} x;`), or
+/// the name and the body.
+fn edit(prog: &Program, &(d, u, anonymous): &Site) -> Option<Edit> {
     let tree = &prog.tree;
     if !prog.alive(d) || !prog.alive(u) {
         return None;
@@ -82,7 +83,11 @@ fn edit(prog: &Program, &(d, u): &Site) -> Option<Edit> {
     let definition = standalone(prog, d)?;
     let body = kept_tokens(prog, field_child(tree, d, "body")?);
     let name = *kept_tokens(prog, field_child(tree, u, "name")?).first()?;
-    let mut text = prog.text_of(name).to_string();
+    let mut text = if anonymous {
+        String::new()
+    } else {
+        prog.text_of(name).to_string()
+    };
     for t in body {
         text.push(' ');
         text.push_str(prog.text_of(t));

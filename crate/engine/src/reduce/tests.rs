@@ -517,13 +517,18 @@ fn a_return_becomes_its_value() {
 
 #[test]
 fn a_tag_defined_alone_moves_into_its_one_use() {
-    // `union a {...}; union a a = {1};` to `union a {...} a = {1};`, and into a return type,
-    // in C and C++; a tag used twice, or only inside its own body, stays.
+    // `union a {...}; union a a = {1};` to `union a {...} a = {1};` or without the tag, and
+    // into a return type, in C and C++; a tag used twice, or only inside its own body, stays.
     let cases = [
         (
             Lang::C,
             "union a { int a : 2; };\nunion a a = {1};\n",
             "union a { int a : 2; } a = {1};",
+        ),
+        (
+            Lang::C,
+            "union a { int a : 2; };\nunion a a = {1};\n",
+            "union { int a : 2; } a = {1};",
         ),
         (
             Lang::C,
