@@ -128,7 +128,7 @@ mod tests {
             ["0", "3", "32", "324", "3244", "32442"]
         );
         // `0` is as short as it gets; octal, floats and odd hex are left alone.
-        for text in ["7", "0x7", "0xFFu32", "0777", "1.5", "1e9", "0"] {
+        for text in ["7", "0xFFu32", "0777", "1.5", "1e9", "0"] {
             assert!(shorter_spellings(text).is_empty(), "{text}");
         }
     }
