@@ -68,11 +68,11 @@ for (const seed of seeds) {
   };
   const prog = join(dir, 'prog.c');
   for (const trace of ['hdd', 'ddmin']) {
-    const r = await run(WHITTLE, ['generate', '--generator', GENERATOR, '--seed', String(seed), '--trace', trace, '--test', './check.sh', '-o', 'prog.c', '-j', jobs, '-q', '--stats-json', stats], dir);
+    const r = await run(WHITTLE, ['generate', '--generator', GENERATOR, '--rng-seed', String(seed), '--trace', trace, '--test', './check.sh', '-o', 'prog.c', '-j', jobs, '-q', '--stats-json', stats], dir);
     rows.push(line(trace === 'hdd' ? 'generate (GReduce)' : 'generate --trace ddmin', prog, r));
   }
   // The generator's original output, reduced as text.
-  await run(WHITTLE, ['generate', '--generator', GENERATOR, '--seed', String(seed), '--test', '/bin/false', '-o', 'prog.c', '-q'], dir);
+  await run(WHITTLE, ['generate', '--generator', GENERATOR, '--rng-seed', String(seed), '--test', '/bin/false', '-o', 'prog.c', '-q'], dir);
   const before = tokens(prog);
   const r = await run(WHITTLE, ['reduce', '--test', './check.sh', 'prog.c', '-j', jobs, '-q', '--stats-json', stats], dir);
   rows.push(line('reduce (perses)', prog, r));

@@ -3,7 +3,7 @@
 // scripts/tcc-bugs.mjs. For every bug of target/tcc-bugs/manifest.json it runs
 //
 //   whittle witness input.c --test check.sh --test-witness witness.sh --coverage cov.sh
-//                   --budget N --seed S --out DIR --stats-json FILE
+//                   --budget N --rng-seed S --out DIR --stats-json FILE
 //
 // in three configurations: DiWi (Metropolis-Hastings rule selection, diverse witnesses only),
 // random rule selection (--selection random) and no diversity filter (--keep all). It prints
@@ -114,7 +114,7 @@ function requireWitness(withCoverage) {
   if (text === null) {
     throw new Error(`${WHITTLE} has no \`witness\` subcommand (\`whittle witness --help\` fails): build a whittle with DiWi's witness mode`);
   }
-  const wanted = ['--test', '--test-witness', '--budget', '--seed', '--out', '--stats-json', '--selection', '--keep', '-j', '-q'];
+  const wanted = ['--test', '--test-witness', '--budget', '--rng-seed', '--out', '--stats-json', '--selection', '--keep', '-j', '-q'];
   if (withCoverage) wanted.push('--coverage');
   const missing = wanted.filter((o) => !new RegExp(`(^|[\\s,])${o}([\\s,=<]|$)`, 'm').test(text));
   if (missing.length) throw new Error(`\`whittle witness\` does not take ${missing.join(', ')} (see \`${WHITTLE} witness --help\`)`);
@@ -217,7 +217,7 @@ async function benchBug(bug, config, seed, opts) {
   place(join(c, 'input.c'), dir, 'input.c');
   const args = [
     'witness', 'input.c', '--test', join(c, 'check.sh'), '--test-witness', join(c, 'witness.sh'),
-    '--coverage', join(c, 'cov.sh'), '--budget', String(opts.budget), '--seed', String(seed),
+    '--coverage', join(c, 'cov.sh'), '--budget', String(opts.budget), '--rng-seed', String(seed),
     '--out', join(dir, 'witnesses'), ...CONFIGS[config].args,
   ];
   const r = await runWhittle(args, dir, opts);
@@ -293,7 +293,7 @@ async function benchCase(name, opts, offers) {
   const w = await runWhittle([
     'witness', file, '--test', check, '--test-witness', join(wdir, 'witness.sh'), '--trace', join(wdir, 'trace.sh'),
     ...(meta.regex ? ['--focus', meta.regex] : []),
-    '--budget', String(opts.budget), '--seed', '1', '--out', join(wdir, 'witnesses'),
+    '--budget', String(opts.budget), '--rng-seed', '1', '--out', join(wdir, 'witnesses'),
   ], wdir, opts);
   const diffs = witnessDiffs(w.stats, join(wdir, 'witnesses'));
   const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);

@@ -7,6 +7,7 @@
 #   rustup: the wasm32-unknown-unknown target
 #   cargo:  wasm-bindgen-cli at the version crate/Cargo.toml pins
 #   npm:    node_modules from package-lock.json
+#   python: a venv in .cache/python with Dask's distributed (the cluster tests; apt: python3-venv)
 # Idempotent; when everything is present it only checks, in about a second.
 # Runs as root, or as a user with sudo for the apt step. Never downloads a browser:
 # the browser tests drive Debian's /usr/bin/chromium through playwright-core.
@@ -33,9 +34,10 @@ declare -A APT_CHECK=(
   [csmith]=/usr/bin/csmith
   [libcsmith-dev]=/usr/include/csmith/csmith.h
   [dpkg-dev]=/usr/bin/dpkg-source
+  [python3-venv]=/usr/share/doc/python3-venv
 )
 missing=()
-for pkg in clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev; do
+for pkg in clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev python3-venv; do
   [ -e "${APT_CHECK[$pkg]}" ] || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -49,9 +51,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   say "apt-get install ${missing[*]}"
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev
+    clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev python3-venv
 else
-  say "apt packages present (clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev)"
+  say "apt packages present (clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev python3-venv)"
 fi
 
 # --- Rust ------------------------------------------------------------------------------------
@@ -90,6 +92,18 @@ if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.jso
   touch "$stamp"
 else
   say "node_modules up to date"
+fi
+
+# --- Python: Dask for the cluster tests (whittle reduce --cluster) ---------------------------
+# Debian's python3 (python3-venv above), not whatever python3 comes first on PATH.
+VENV=.cache/python
+if "$VENV/bin/python" -c 'import distributed' 2>/dev/null; then
+  say "$VENV has distributed $("$VENV/bin/python" -c 'import distributed; print(distributed.__version__)')"
+else
+  say "python venv $VENV with distributed (pip)"
+  rm -rf "$VENV"
+  /usr/bin/python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check distributed
 fi
 
 # --- tcc with coverage (the witness mode's compiler) -----------------------------------------

@@ -3,6 +3,8 @@
 #   1. scripts/setup.sh                  install whatever is missing (fast when all is there)
 #   2. cargo test --workspace --release  all Rust tests (unit, integration, CLI)
 #   3. scripts/build-wasm.sh             the wasm engine in web/pkg and the page bundle
+#      npm run typecheck                 tsc --noEmit: the page's // @ts-check files against
+#                                        web/src/types.js and web/pkg/whittle.d.ts
 #   4. cargo build --release -p whittle-cli  the native binary the end-to-end tests run
 #   5. node --test tests/**/*.test.mjs   end-to-end tests: CLI, server, headless chromium
 set -euo pipefail
@@ -22,6 +24,9 @@ cargo test --workspace --release
 
 step "build wasm"
 bash scripts/build-wasm.sh
+
+step "typecheck (tsc --noEmit)"
+npm run --silent typecheck
 
 step "cargo build --release -p whittle-cli"
 cargo build --release -p whittle-cli

@@ -112,7 +112,7 @@ test('witness mode lists the mutants that compile without the warning, each with
   const link = await page.evaluate(() => window.whittle.shareLink());
   const state = decodeLink(link);
   assert.equal(state.mode, 'witness');
-  assert.deepEqual(state.witness, { seed: 1, budget: 60, autoSeed: false });
+  assert.deepEqual(state.witness, { rngSeed: 1, budget: 60, autoSeed: false });
   assert.ok(!('verdicts' in state));
   const opened = await openPage(link);
   assert.equal(await opened.inputValue('#mode'), 'witness');

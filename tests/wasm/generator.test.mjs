@@ -1,4 +1,4 @@
-// The wasm engine's generator API (GeneratorReducer), driven from JavaScript as the
+// The wasm engine's generator API (GeneratorSession), driven from JavaScript as the
 // playground's worker drives it: the paper's password generator reduces by re-running it,
 // the verdicts replay, and a broken generator says what is wrong. Needs web/pkg.
 // Run: node --test tests/wasm/generator.test.mjs
@@ -13,12 +13,12 @@ const twoEqualLinesWithC = (t) => {
   return t.endsWith('\n') && t.slice(0, half) === t.slice(half) && t.includes('c');
 };
 
-const config = (over = {}) => ({ seed: password.seed, align: 'realign', trace: 'hdd', ...over });
+const config = (over = {}) => ({ rng_seed: password.seed, align: 'realign', trace: 'hdd', ...over });
 
 test('the password generator reduces to c by re-running it, for every alignment and trace strategy', () => {
   for (const align of ['halt', 'bypass', 'realign']) {
     for (const trace of ['hdd', 'ddmin']) {
-      const r = new engine.GeneratorReducer(config({ align, trace }), password.generate);
+      const r = new engine.GeneratorSession(config({ align, trace }), password.generate);
       assert.equal(r.original(), 'abc\nabc\n', 'the default seed makes the paper\'s output');
       const queries = drive(r, 2, (q) => twoEqualLinesWithC(q.text));
       assert.equal(queries[0].original, true);
@@ -42,7 +42,7 @@ test('the password generator reduces to c by re-running it, for every alignment 
 });
 
 test('the best trace is a tree of labelled decisions', () => {
-  const r = new engine.GeneratorReducer(config(), password.generate);
+  const r = new engine.GeneratorSession(config(), password.generate);
   drive(r, 1, (q) => twoEqualLinesWithC(q.text));
   const original = r.originalTrace();
   assert.equal(original.nodes.length, 1);
@@ -54,14 +54,14 @@ test('the best trace is a tree of labelled decisions', () => {
 });
 
 test('the verdicts replay to the same result with no test', () => {
-  const a = new engine.GeneratorReducer(config(), password.generate);
+  const a = new engine.GeneratorSession(config(), password.generate);
   drive(a, 1, (q) => twoEqualLinesWithC(q.text));
-  const b = new engine.GeneratorReducer(config(), password.generate);
+  const b = new engine.GeneratorSession(config(), password.generate);
   drive(b, 3, (q) => twoEqualLinesWithC(q.text));
   assert.equal(b.best(), a.best(), 'k does not change the result');
   assert.equal(b.verdicts(), a.verdicts());
 
-  const r = replay(engine.GeneratorReducer.replay(config(), password.generate, a.verdicts()));
+  const r = replay(engine.GeneratorSession.replay(config(), password.generate, a.verdicts()));
   assert.equal(r.best(), 'c\nc\n');
   assert.equal(r.stats().done, true);
   assert.deepEqual(r.trace(), a.trace());
@@ -82,36 +82,38 @@ test('selections, ints and nested loops reduce too', () => {
   };
   let seed = 0;
   for (; seed < 1000; seed++) {
-    const out = new engine.GeneratorReducer({ seed }, generate).original();
+    const out = new engine.GeneratorSession({ rng_seed: seed }, generate).original();
     if (/b!/.test(out) && out.length > 10) break;
   }
-  const r = new engine.GeneratorReducer({ seed }, generate);
+  const r = new engine.GeneratorSession({ rng_seed: seed }, generate);
+  // A config from before rng_seed names it seed: it still reads.
+  assert.equal(new engine.GeneratorSession({ seed }, generate).original(), r.original());
   drive(r, 2, (q) => /b!/.test(q.text));
   assert.match(r.best(), /^b!+\n$/);
 });
 
 test('a generator that throws, or breaks the rules, says so from the constructor', () => {
   assert.throws(
-    () => new engine.GeneratorReducer(config(), () => {
+    () => new engine.GeneratorSession(config(), () => {
       throw new Error('boom');
     }),
     /the generator failed on its first run \(seed 482835\): the generator threw: boom/,
   );
-  assert.throws(() => new engine.GeneratorReducer(config(), (g) => g.pick('x', [])), /pick x: a non-empty list/);
-  assert.throws(() => new engine.GeneratorReducer(config(), (g) => g.pick('two words', ['a'])), /one word without spaces/);
-  assert.throws(() => new engine.GeneratorReducer(config(), (g) => g.int('n', 3, 1)), /empty range/);
-  assert.throws(() => new engine.GeneratorReducer(config(), () => 42), /must return a string, not number/);
-  assert.throws(() => new engine.GeneratorReducer(config(), () => undefined), /returned nothing/);
-  assert.throws(() => new engine.GeneratorReducer(config(), async () => 'x'), /returned a promise/);
-  assert.throws(() => new engine.GeneratorReducer(config(), () => String(Math.random())), /not deterministic/);
-  assert.throws(() => new engine.GeneratorReducer({ seed: 1, align: 'sideways' }, password.generate), /unknown align `sideways`/);
-  assert.throws(() => new engine.GeneratorReducer({ seed: 1, trace: 'nope' }, password.generate), /unknown trace strategy `nope`/);
-  assert.throws(() => new engine.GeneratorReducer({ seed: -1 }, password.generate), /bad generator reducer config/);
+  assert.throws(() => new engine.GeneratorSession(config(), (g) => g.pick('x', [])), /pick x: a non-empty list/);
+  assert.throws(() => new engine.GeneratorSession(config(), (g) => g.pick('two words', ['a'])), /one word without spaces/);
+  assert.throws(() => new engine.GeneratorSession(config(), (g) => g.int('n', 3, 1)), /empty range/);
+  assert.throws(() => new engine.GeneratorSession(config(), () => 42), /must return a string, not number/);
+  assert.throws(() => new engine.GeneratorSession(config(), () => undefined), /returned nothing/);
+  assert.throws(() => new engine.GeneratorSession(config(), async () => 'x'), /returned a promise/);
+  assert.throws(() => new engine.GeneratorSession(config(), () => String(Math.random())), /not deterministic/);
+  assert.throws(() => new engine.GeneratorSession({ rng_seed: 1, align: 'sideways' }, password.generate), /unknown align `sideways`/);
+  assert.throws(() => new engine.GeneratorSession({ rng_seed: 1, trace: 'nope' }, password.generate), /unknown trace strategy `nope`/);
+  assert.throws(() => new engine.GeneratorSession({ seed: -1 }, password.generate), /bad generator reducer config/);
 });
 
 test('a g kept past its run cannot reach the engine', () => {
   let kept = null;
-  const r = new engine.GeneratorReducer({ seed: 1 }, (g) => {
+  const r = new engine.GeneratorSession({ rng_seed: 1 }, (g) => {
     kept = g;
     return `${g.int('n', 0, 9)}\n`;
   });
@@ -136,7 +138,7 @@ test('a halt unwinds the generator even when it catches the error', () => {
     });
     return `${s}\n`;
   };
-  const r = new engine.GeneratorReducer({ seed: 7, align: 'halt' }, generate);
+  const r = new engine.GeneratorSession({ rng_seed: 7, align: 'halt' }, generate);
   const queries = drive(r, 1, (q) => q.text.includes('c') || q.text.includes('b'));
   for (const q of queries) assert.doesNotMatch(q.text, /\?/, 'no halted run is ever tested');
   assert.equal(r.stats().done, true);

@@ -1,4 +1,4 @@
-// The wasm engine's PairReducer, driven from JavaScript as the playground's worker drives it:
+// The wasm engine's PairSession, driven from JavaScript as the playground's worker drives it:
 // queries of one side each, in the engine's order (a candidate's variant first, its seed only
 // after the variant passed), best with the diff, replay. Needs web/pkg (`npm run build`).
 // Run: node --test tests/wasm/
@@ -21,8 +21,8 @@ const seedOk = (t) => !variantOk(t);
 const testSide = (q) => (q.side === 'seed' ? seedOk(q.text) : variantOk(q.text));
 const config = () => ({ lang: 'c', seed: SEED, variant: VARIANT });
 
-test('PairReducer: variant first, the seed only after the variant passed; best has the diff', () => {
-  const r = new engine.PairReducer(config());
+test('PairSession: variant first, the seed only after the variant passed; best has the diff', () => {
+  const r = new engine.PairSession(config());
   // Variant verdicts as they are reported, to check each later batch's seed queries against.
   const variantPassed = new Set();
   const variantFailed = new Set();
@@ -76,26 +76,26 @@ test('PairReducer: variant first, the seed only after the variant passed; best h
 });
 
 test('the same pair for any k, and by replay', () => {
-  const a = new engine.PairReducer(config());
+  const a = new engine.PairSession(config());
   drive(a, 1, testSide);
-  const b = new engine.PairReducer(config());
+  const b = new engine.PairSession(config());
   drive(b, 4, testSide);
   assert.deepEqual(b.best(), a.best());
-  const r = replay(engine.PairReducer.replay(config(), a.verdicts()));
+  const r = replay(engine.PairSession.replay(config(), a.verdicts()));
   assert.deepEqual(r.best(), a.best());
   assert.equal(r.stats().done, true);
 });
 
 test('an original pair whose seed fails its property is reported, and nothing is reduced', () => {
-  const r = new engine.PairReducer(config());
+  const r = new engine.PairSession(config());
   drive(r, 2, (q) => (q.side === 'seed' ? false : variantOk(q.text)));
   assert.equal(r.stats().original_interesting, false);
   const best = r.best();
   assert.deepEqual({ seed: best.seed, variant: best.variant }, { seed: SEED, variant: VARIANT });
 });
 
-test('PairReducer says what is wrong with its input', () => {
-  assert.throws(() => new engine.PairReducer({ lang: 'c', seed: SEED, variant: 'int main( {' }), /variant does not parse/);
-  assert.throws(() => new engine.PairReducer({ lang: 'c', seed: 'int main( {', variant: VARIANT }), /seed does not parse/);
-  assert.throws(() => new engine.PairReducer({ ...config(), strategy: 'nope' }), /unknown strategy `nope`.*perses/);
+test('PairSession says what is wrong with its input', () => {
+  assert.throws(() => new engine.PairSession({ lang: 'c', seed: SEED, variant: 'int main( {' }), /variant does not parse/);
+  assert.throws(() => new engine.PairSession({ lang: 'c', seed: 'int main( {', variant: VARIANT }), /seed does not parse/);
+  assert.throws(() => new engine.PairSession({ ...config(), strategy: 'nope' }), /unknown strategy `nope`.*perses/);
 });

@@ -1,5 +1,5 @@
 // The wasm engine's single-program API, driven from JavaScript as the playground's worker
-// drives it: parse reports, language detection, a Reducer's queries and verdicts, replay,
+// drives it: parse reports, language detection, a Session's queries and verdicts, replay,
 // and the errors it throws. Needs web/pkg (`npm run build`). Run: node --test tests/wasm/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,8 +49,8 @@ test('detectLang goes by the file name', () => {
   assert.equal(engine.detectLang('Main.java', ''), 'java');
 });
 
-test('a Reducer keeps the property, shrinks the program, and hands out variant queries, the original first', () => {
-  const r = new engine.Reducer({ lang: 'c', text: PROGRAM });
+test('a Session keeps the property, shrinks the program, and hands out variant queries, the original first', () => {
+  const r = new engine.Session({ lang: 'c', text: PROGRAM });
   const queries = drive(r, 3, (q) => hasFoo(q.text));
   assert.ok(queries.length > 1);
   assert.deepEqual(new Set(queries.map((q) => q.side)), new Set(['variant']), 'one program: every query is of the variant side');
@@ -77,19 +77,19 @@ test('a Reducer keeps the property, shrinks the program, and hands out variant q
 });
 
 test("the verdicts replay to the same result, and k does not change it", () => {
-  const a = new engine.Reducer({ lang: 'c', text: PROGRAM });
+  const a = new engine.Session({ lang: 'c', text: PROGRAM });
   drive(a, 1, (q) => hasFoo(q.text));
-  const b = new engine.Reducer({ lang: 'c', text: PROGRAM });
+  const b = new engine.Session({ lang: 'c', text: PROGRAM });
   drive(b, 4, (q) => hasFoo(q.text));
   assert.equal(b.best(), a.best());
 
-  const r = replay(engine.Reducer.replay({ lang: 'c', text: PROGRAM }, a.verdicts()));
+  const r = replay(engine.Session.replay({ lang: 'c', text: PROGRAM }, a.verdicts()));
   assert.equal(r.best(), a.best());
   assert.equal(r.stats().done, true);
 });
 
 test('an original without the property is reported, and nothing is reduced', () => {
-  const r = new engine.Reducer({ lang: 'c', text: PROGRAM });
+  const r = new engine.Session({ lang: 'c', text: PROGRAM });
   drive(r, 2, () => false);
   assert.equal(r.stats().original_interesting, false);
   assert.equal(r.best(), PROGRAM);
@@ -107,7 +107,7 @@ test('a program with a syntax error is reduced tolerantly: no query adds an erro
   };
   const original = errorWords(text);
   assert.ok(original.length > 0);
-  const r = new engine.Reducer({ lang: 'c', text });
+  const r = new engine.Session({ lang: 'c', text });
   drive(r, 2, ({ text: t }) => {
     const words = errorWords(t);
     let i = 0;
@@ -118,25 +118,25 @@ test('a program with a syntax error is reduced tolerantly: no query adds an erro
   assert.ok(!r.best().includes('drop') && !r.best().includes('@@'), r.best());
 });
 
-test('a Reducer says what is wrong with its input', () => {
+test('a Session says what is wrong with its input', () => {
   const broken = 'int main(void) {\n  return (;\n}\n';
-  assert.throws(() => new engine.Reducer({ lang: 'c', text: broken, strict: true }), /does not parse.*line \d+/);
+  assert.throws(() => new engine.Session({ lang: 'c', text: broken, strict: true }), /does not parse.*line \d+/);
   assert.throws(
-    () => new engine.Reducer({ lang: 'c', text: PROGRAM, strategy: 'nope' }),
+    () => new engine.Session({ lang: 'c', text: PROGRAM, strategy: 'nope' }),
     /unknown strategy `nope`.*perses.*hdd.*ddmin-lines.*ddmin-tokens/,
   );
-  const r = new engine.Reducer({ lang: 'c', text: PROGRAM });
+  const r = new engine.Session({ lang: 'c', text: PROGRAM });
   const [q] = r.next(1);
   assert.throws(() => r.report(q.id, 'maybe'), /unknown verdict `maybe`/);
 });
 
 test('skipped passes are left out, and an unknown one is refused with the valid names', () => {
-  const r = new engine.Reducer({ lang: 'c', text: PROGRAM, skipPasses: 'rename, types' });
+  const r = new engine.Session({ lang: 'c', text: PROGRAM, skip_passes: 'rename, types' });
   drive(r, 2, (q) => hasFoo(q.text));
   const passes = r.stats().passes.map((p) => p.pass);
   assert.ok(passes.includes('perses') && !passes.includes('rename') && !passes.includes('types'), String(passes));
   assert.throws(
-    () => new engine.Reducer({ lang: 'c', text: PROGRAM, skipPasses: 'renames' }),
+    () => new engine.Session({ lang: 'c', text: PROGRAM, skip_passes: 'renames' }),
     /unknown pass `renames`: use comments, perses, .* or update/,
   );
 });

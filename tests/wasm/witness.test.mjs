@@ -1,4 +1,4 @@
-// The wasm engine's WitnessReducer (DiWi), driven from JavaScript as the playground's worker
+// The wasm engine's WitnessSearch (DiWi), driven from JavaScript as the playground's worker
 // drives it: mutants of a failing C program, each tested by a fake compiler whose "bug" needs
 // one comparison; every query handed out is reported (in rounds, out of order). Needs web/pkg
 // (`npm run build`). Run: node --test tests/wasm/
@@ -35,7 +35,7 @@ function observe(query, { coverage = true, trace = false } = {}) {
 
 /** Runs a search to its end, `k` queries at a time, each batch reported in reverse. */
 function search(config, k, how = {}) {
-  const w = new engine.WitnessReducer({ lang: 'c', text: PROGRAM, ...config });
+  const w = new engine.WitnessSearch({ lang: 'c', text: PROGRAM, ...config });
   const queries = [];
   for (let rounds = 0; !w.done(); rounds++) {
     assert.ok(rounds < 10000, 'the search ends');
@@ -129,7 +129,7 @@ test('want stops once a witness is found (the automatic seed of pair mode)', () 
 test('focus: mutations drawn mostly near the lines the compiler pointed at', () => {
   // Line 5 holds the bug; a focus there finds witnesses, a focus far away (or none) is harmless.
   const run = (lines) => {
-    const w = new engine.WitnessReducer({ lang: 'c', text: PROGRAM, budget: 40, seed: 3 });
+    const w = new engine.WitnessSearch({ lang: 'c', text: PROGRAM, budget: 40, rng_seed: 3 });
     const [q] = w.next(4);
     w.focus(lines);
     w.report(q.id, observe(q));
@@ -150,7 +150,7 @@ test('focus: mutations drawn mostly near the lines the compiler pointed at', () 
   assert.ok(run([]).w.stats().queries > 0);
   assert.ok(run([999]).w.stats().queries > 0);
   // focusOn reads the lines from the compiler's messages: a rare message's line weighs most.
-  const w = new engine.WitnessReducer({ lang: 'c', text: PROGRAM, budget: 40, seed: 3 });
+  const w = new engine.WitnessSearch({ lang: 'c', text: PROGRAM, budget: 40, rng_seed: 3 });
   const output = '<source>:5:3: warning: only once [-Wrare]\n<source>:1:1: warning: x [-Wcommon]\n<source>:2:1: warning: y [-Wcommon]\nother.c:5:1: warning: z [-Wrare]\n';
   assert.equal(w.focusOn(output, '<source>'), 3);
   // With what the bug is about, only its messages count.
@@ -158,14 +158,14 @@ test('focus: mutations drawn mostly near the lines the compiler pointed at', () 
   assert.equal(w.focusOn(output, '<source>', () => { throw new Error('a broken filter'); }), 3, 'a throw is no match');
   // An observation's `about`: the messages the bug is about, with their notes.
   const report = '<source>:5:3: warning: only once [-Wrare]\n  5 | x = y ? 1 : 2;\n<source>:4:1: note: here\n<source>:1:1: warning: x [-Wcommon]\n';
-  assert.equal(engine.WitnessReducer.messagesAbout(report, (m) => /only once/.test(m)),
+  assert.equal(engine.WitnessSearch.messagesAbout(report, (m) => /only once/.test(m)),
     '<source>:5:3: warning: only once [-Wrare]\n  5 | x = y ? 1 : 2;\n<source>:4:1: note: here\n');
   const [q] = w.next(1);
   w.report(q.id, { outcome: 'failing', trace: report, about: '<source>:5:3: warning: only once [-Wrare]\n' });
 });
 
 test('an original that does not fail ends the search at once, and says so', () => {
-  const w = new engine.WitnessReducer({ lang: 'c', text: PROGRAM.replace('c > 10', 'c >= 10') });
+  const w = new engine.WitnessSearch({ lang: 'c', text: PROGRAM.replace('c > 10', 'c >= 10') });
   const [q] = w.next(4);
   assert.equal(q.original, true);
   assert.deepEqual(w.next(4), [], 'nothing before the original’s verdict');
@@ -175,12 +175,12 @@ test('an original that does not fail ends the search at once, and says so', () =
   assert.deepEqual(w.witnesses(0), []);
 });
 
-test('WitnessReducer says what is wrong with its input', () => {
-  assert.throws(() => new engine.WitnessReducer({ lang: 'c', text: 'int main( {' }), /the program does not parse as c \(.*line 1.*\); fix it/);
-  assert.throws(() => new engine.WitnessReducer({ lang: 'c', text: PROGRAM, selection: 'best' }), /unknown selection `best`: use mh or random/);
-  assert.throws(() => new engine.WitnessReducer({ lang: 'c', text: PROGRAM, keep: 'some' }), /unknown keep `some`: use diverse or all/);
-  assert.throws(() => new engine.WitnessReducer({ lang: 'c' }), /bad witness search config: missing field `text`/);
-  const w = new engine.WitnessReducer({ lang: 'c', text: PROGRAM });
+test('WitnessSearch says what is wrong with its input', () => {
+  assert.throws(() => new engine.WitnessSearch({ lang: 'c', text: 'int main( {' }), /the program does not parse as c \(.*line 1.*\); fix it/);
+  assert.throws(() => new engine.WitnessSearch({ lang: 'c', text: PROGRAM, selection: 'best' }), /unknown selection `best`: use mh or random/);
+  assert.throws(() => new engine.WitnessSearch({ lang: 'c', text: PROGRAM, keep: 'some' }), /unknown keep `some`: use diverse or all/);
+  assert.throws(() => new engine.WitnessSearch({ lang: 'c' }), /bad witness search config: missing field `text`/);
+  const w = new engine.WitnessSearch({ lang: 'c', text: PROGRAM });
   const [q] = w.next(1);
   assert.throws(() => w.report(q.id, { outcome: 'fine' }), /unknown outcome `fine`: use failing, passing or rejected/);
   assert.throws(() => w.report(q.id, { outcome: 'failing', coverage: { 'a.c': { f: ['x'] } } }), /bad observation/);

@@ -26,7 +26,7 @@ test('generator mode: one side, no syntax to wait for, its own run key', () => {
   assert.equal(S.syntaxBlocker(s, { variant: { ok: false } }), null, 'the hidden program’s syntax does not matter');
   // The run key follows the generator and its settings, not the program.
   assert.equal(S.runKey(S.setText(s, 'variant', 'x')), S.runKey(s));
-  for (const change of [{ source: 'x' }, { seed: '3' }, { align: 'halt' }, { trace: 'ddmin' }]) {
+  for (const change of [{ source: 'x' }, { rngSeed: '3' }, { align: 'halt' }, { trace: 'ddmin' }]) {
     assert.notEqual(S.runKey(S.setGenerator(s, change)), S.runKey(s), JSON.stringify(change));
   }
   const config = S.reduceConfig(s, 'c');
@@ -35,19 +35,19 @@ test('generator mode: one side, no syntax to wait for, its own run key', () => {
   assert.equal(S.reduceConfig(S.defaultState(), 'c').generator, undefined);
 });
 
-test('the seed: the state’s, else the module’s, else 0; anything else is an error', () => {
-  assert.equal(S.generatorSeed('', 482835), 482835);
-  assert.equal(S.generatorSeed(' 7 ', 482835), 7);
-  assert.equal(S.generatorSeed(12, undefined), 12);
-  assert.equal(S.generatorSeed('', undefined), 0);
-  assert.throws(() => S.generatorSeed('-1'), /whole number/);
-  assert.throws(() => S.generatorSeed('1e3'), /whole number/);
-  assert.throws(() => S.generatorSeed('', 'abc'), /whole number/);
-  assert.throws(() => S.generatorSeed('99999999999999999999'), /whole number/);
+test('the random seed: the state’s, else the module’s, else 0; anything else is an error', () => {
+  assert.equal(S.generatorRngSeed('', 482835), 482835);
+  assert.equal(S.generatorRngSeed(' 7 ', 482835), 7);
+  assert.equal(S.generatorRngSeed(12, undefined), 12);
+  assert.equal(S.generatorRngSeed('', undefined), 0);
+  assert.throws(() => S.generatorRngSeed('-1'), /whole number/);
+  assert.throws(() => S.generatorRngSeed('1e3'), /whole number/);
+  assert.throws(() => S.generatorRngSeed('', 'abc'), /whole number/);
+  assert.throws(() => S.generatorRngSeed('99999999999999999999'), /whole number/);
 });
 
 test('a generator link carries the generator and its verdicts, not a program, and comes back whole', () => {
-  const s = generatorState({ seed: '5', align: 'bypass' });
+  const s = generatorState({ rngSeed: '5', align: 'bypass' });
   let run = S.startRun(s, null, { lang: 'c' });
   assert.equal(run.generator, true);
   assert.equal(run.original.variant, null, 'the original is the generator’s output, reported by the worker');
@@ -67,6 +67,7 @@ test('a generator link carries the generator and its verdicts, not a program, an
   // Other modes' links carry no generator; old links without one get the default.
   assert.ok(!('generator' in S.shareableState(S.defaultState())));
   assert.deepEqual(S.withDefaults({ mode: 'single' }).generator, S.defaultState().generator);
+  assert.equal(S.withDefaults({ mode: 'generator', generator: { seed: '5' } }).generator.rngSeed, '5', 'an older link’s random seed');
   assert.equal(S.withDefaults({ mode: 'sideways' }).mode, 'single');
   // What local storage keeps of the best comes back as a generator run.
   const restored = S.restoredRun(S.bestRecord(run, true, 'now'));

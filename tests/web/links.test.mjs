@@ -134,7 +134,7 @@ test("a link's numbers are clamped to the settings' ranges", async () => {
   assert.equal(state.settings.k, S.LIMITS.k[1]);
   assert.equal(state.settings.timeoutS, S.LIMITS.timeoutS[1]);
   assert.equal(state.witness.budget, S.LIMITS.budget[1]);
-  assert.equal(state.witness.seed, 0);
+  assert.equal(state.witness.rngSeed, 0);
   assert.equal(state.property.exitValue, S.LIMITS.exitValue[1]);
   assert.match(textOf(S.linkRequests(state), 'parallel'), /up to 16 compile requests/);
   // Too small, fractional, or no number at all (JSON has no NaN: a hand-made state may).

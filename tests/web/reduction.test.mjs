@@ -9,7 +9,7 @@ import { Reduction } from '../../web/src/reduction.js';
 import { Compiler, EndpointError } from '../../web/src/endpoint.js';
 
 /**
- * A fake (Pair)Reducer. `candidates`: [{seed?, variant}] after the original; each candidate's
+ * A fake (Pair)Session. `candidates`: [{seed?, variant}] after the original; each candidate's
  * variant query comes first, its seed query (pairs) only after the variant was reported
  * interesting; a variant reported boring makes its seed query (if out) unwanted, as the
  * engine does.
@@ -97,7 +97,7 @@ function fakeEngine({ pair, candidates }) {
       log.freed++;
     }
   }
-  return { engine: pair ? { PairReducer: Fake } : { Reducer: Fake }, log };
+  return { engine: pair ? { PairSession: Fake } : { Session: Fake }, log };
 }
 
 const hasBug = { kind: 'regex', regex: 'x < 3', streams: ['source'], negate: false, exitOp: 'any' };
@@ -197,7 +197,7 @@ test('an original without its property fails the run with a pointer to the Outpu
 });
 
 test('an engine that refuses its input fails the run with its message', { timeout: 5000 }, async () => {
-  const engine = { Reducer: class { constructor() { throw new Error('the program does not parse as c (line 2, column 3: …)'); } } };
+  const engine = { Session: class { constructor() { throw new Error('the program does not parse as c (line 2, column 3: …)'); } } };
   const messages = await runToEnd(engine, config(false));
   assert.deepEqual(messages, [{ type: 'finished', state: 'failed', message: 'the program does not parse as c (line 2, column 3: …)', run: 7 }]);
 });

@@ -29,7 +29,7 @@ test('witness mode: one program, its property, the search’s settings in the st
   assert.ok(!S.isPair(s) && !S.autoSeeded(s));
   assert.deepEqual(S.sidesOf(s), ['variant']);
   assert.equal(S.sideName(s, 'variant'), 'program');
-  assert.deepEqual(s.witness, { seed: 1, budget: 200, autoSeed: false });
+  assert.deepEqual(s.witness, { rngSeed: 1, budget: 200, autoSeed: false });
   const config = S.reduceConfig(s, 'c');
   assert.equal(config.mode, 'witness');
   assert.deepEqual(config.witness, s.witness);
@@ -57,10 +57,10 @@ test('the automatic seed: no seed to parse, no seed property of its own, the sea
 });
 
 test('links keep the mode and the automatic seed; older links without them open with the defaults', async () => {
-  const witness = S.setWitness(S.setMode(S.defaultState(), 'witness'), { budget: 60, seed: 9 });
+  const witness = S.setWitness(S.setMode(S.defaultState(), 'witness'), { budget: 60, rngSeed: 9 });
   const shared = S.shareableState(witness);
   assert.equal(shared.mode, 'witness');
-  assert.deepEqual(shared.witness, { seed: 9, budget: 60, autoSeed: false });
+  assert.deepEqual(shared.witness, { rngSeed: 9, budget: 60, autoSeed: false });
   assert.ok(!('seed' in shared) && !('generator' in shared));
   const back = S.fromLink(await decodeState(await encodeState(shared)));
   assert.deepEqual(back.state, witness);
@@ -75,7 +75,7 @@ test('links keep the mode and the automatic seed; older links without them open 
   const old = S.fromLink({ mode: 'pair', variant: PROGRAM, seed: 'int x;' });
   assert.deepEqual(old.state.witness, S.DEFAULT_WITNESS);
   const odd = S.fromLink({ mode: 'witness', witness: { autoSeed: 'yes', budget: '9', seed: 3, extra: 1 } });
-  assert.deepEqual(odd.state.witness, { seed: 3, budget: 200, autoSeed: false });
+  assert.deepEqual(odd.state.witness, { rngSeed: 3, budget: 200, autoSeed: false });
   assert.equal(S.fromLink({ mode: 'diwi' }).state.mode, 'single', 'an unknown mode');
   // A witness search records nothing: a link's verdicts do not replay in witness mode.
   assert.equal(S.fromLink({ mode: 'witness', verdicts: '101', engine: 'e' }).link, null);
@@ -125,7 +125,7 @@ const hasBug = { kind: 'regex', regex: 'c > 10', streams: ['source'], negate: fa
 const config = (extra = {}) => ({
   mode: 'witness', lang: 'c', strategy: 'perses', k: 3, variant: PROGRAM,
   endpoint: { kind: 'none', base: '' }, compiler: '', flags: '', execute: false, timeoutMs: 1000,
-  property: hasBug, witness: { seed: 1, budget: 40, autoSeed: false }, ...extra,
+  property: hasBug, witness: { rngSeed: 1, budget: 40, autoSeed: false }, ...extra,
 });
 
 /** Runs `Run` to its 'finished' message; resolves to all the messages it sent. */
@@ -177,7 +177,7 @@ test('a program that does not parse, or a replay, fails with what to do', { time
 });
 
 test('the automatic seed: a witness of the variant becomes the seed of the pair reduction', { timeout: 30000 }, async () => {
-  const cfg = config({ mode: 'pair', seed: 'int main( {', seedProperty: { ...hasBug, negate: true }, witness: { seed: 1, budget: 100, autoSeed: true } });
+  const cfg = config({ mode: 'pair', seed: 'int main( {', seedProperty: { ...hasBug, negate: true }, witness: { rngSeed: 1, budget: 100, autoSeed: true } });
   const messages = await runToEnd(AutoSeededPair, cfg);
   const types = messages.map((m) => m.type);
   const seedAt = types.indexOf('seed');
@@ -197,7 +197,7 @@ test('the automatic seed: a witness of the variant becomes the seed of the pair 
 test('the automatic seed: no witness in the budget fails the run with what to do', { timeout: 10000 }, async () => {
   // Every mutant still "fails": the property reads only `int main`.
   const always = { ...hasBug, regex: 'int main' };
-  const cfg = config({ mode: 'pair', seed: '', property: always, witness: { seed: 1, budget: 10, autoSeed: true } });
+  const cfg = config({ mode: 'pair', seed: '', property: always, witness: { rngSeed: 1, budget: 10, autoSeed: true } });
   const messages = await runToEnd(AutoSeededPair, cfg);
   assert.deepEqual(messages.at(-1).state, 'failed');
   assert.match(messages.at(-1).message, /^no seed found in 10 tests \(9 mutants still had the property, 0 did not compile\): raise the witness budget/);

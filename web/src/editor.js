@@ -1,8 +1,9 @@
 // The source editor: CodeMirror 6 with highlighting for the five languages, plus a range
 // highlight used by the parse-tree view (hovering a node marks its text).
 import { EditorView, basicSetup } from 'codemirror';
-import { Compartment, EditorState, StateEffect, StateField } from '@codemirror/state';
-import { Decoration } from '@codemirror/view';
+import { Compartment, EditorState, Prec, StateEffect, StateField } from '@codemirror/state';
+import { Decoration, keymap } from '@codemirror/view';
+import { editorTheme } from './editor-theme.js';
 
 // Grammars for highlighting load on demand (each is a separate chunk of the bundle).
 const highlighters = {
@@ -31,20 +32,27 @@ const markField = StateField.define({
 
 /**
  * Creates an editor in `parent`.
- * onChange(text) fires after each edit; onCursor(offset) when the cursor moves (UTF-16 offsets).
+ * label names it for screen readers; onChange(text) fires after each edit; onCursor(offset) when the cursor moves (UTF-16 offsets).
  */
-export function createEditor(parent, { text = '', lang = 'c', readOnly = false, onChange, onCursor } = {}) {
+export function createEditor(parent, { text = '', lang = 'c', label = 'Program', readOnly = false, onChange, onCursor } = {}) {
   const language = new Compartment();
   const editable = new Compartment();
+  const theme = new Compartment();
   const view = new EditorView({
     parent,
     state: EditorState.create({
       doc: text,
       extensions: [
+        // Ctrl/Cmd+Enter starts a reduction (the page listens for it): the editor must not
+        // insert a blank line first (basicSetup's Mod-Enter), so it does nothing here.
+        Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => true }])),
         basicSetup,
+        theme.of(editorTheme((next) => view.dispatch({ effects: theme.reconfigure(next) }))),
         language.of([]),
         editable.of(readOnlyExtensions(readOnly)),
         markField,
+        // A name for screen readers, and a Tab stop that axe-core sees in the scrolled region.
+        EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0' }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged) onChange?.(u.state.doc.toString());
           if (u.selectionSet && !u.docChanged) onCursor?.(u.state.selection.main.head);

@@ -170,6 +170,8 @@ export function normalize(json) {
     run: run && (run.didExecute ?? true) ? { code: run.code, stdout: lines(run.stdout), stderr: lines(run.stderr) } : null,
   };
   if (isObject(json.coverage)) answer.coverage = json.coverage;
+  // What the compiler was given (Compiler Explorer's and whittle serve's compilationOptions).
+  if (Array.isArray(json.compilationOptions)) answer.options = json.compilationOptions.map(String);
   return answer;
 }
 

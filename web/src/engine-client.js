@@ -1,9 +1,16 @@
+// @ts-check
 // The page's side of the engine. The engine worker (worker.js) lives in a sandbox frame
 // (web/sandbox.html, sandbox.js): an opaque origin with no network, where users' JavaScript
 // runs. The page fetches the engine's bytes and hands them over, then talks to it by
 // postMessage only: request/answer calls (parse, diff, generate, test), a stream of reduction
 // events, and the engine's compile requests, which the page answers (onCompile) since the
 // page, not the sandbox, compiles. Everything from the frame is data, never code.
+
+/**
+ * @typedef {import('./types.js').WorkerRequest} WorkerRequest
+ * @typedef {import('./types.js').WorkerReply} WorkerReply
+ * @typedef {import('./types.js').RunMessage} RunMessage
+ */
 
 const WASM_URL = new URL('../pkg/whittle_bg.wasm', import.meta.url);
 const SANDBOX_URL = new URL('../sandbox.html', import.meta.url);
@@ -12,21 +19,30 @@ export class EngineClient {
   constructor() {
     this.seq = 0;
     this.waiting = new Map(); // seq -> {resolve, reject}
+    /** @type {(msg: RunMessage) => void} */
     this.onReduction = () => {};
+    /** @type {(request: WorkerReply & {type: 'compile' | 'uncompile'}) => void} */
     this.onCompile = () => {}; // (request) => void: the engine asks for a compile
     this.wasm = loadWasm();
-    this.frame = document.createElement('iframe');
-    this.frame.sandbox = 'allow-scripts'; // no allow-same-origin: an opaque origin
-    this.frame.hidden = true;
-    this.frame.title = 'Whittle engine sandbox';
+    // index.html holds the frame, so that it loads while the page's scripts do; it may have
+    // said it is ready before this listens: a ping asks again.
+    const given = document.getElementById('engine-frame');
+    this.frame = given ?? document.createElement('iframe');
     this.frameReady = new Promise((resolve) => (this.frameLoaded = resolve));
     addEventListener('message', (e) => {
       if (e.source !== this.frame.contentWindow || typeof e.data !== 'object' || e.data === null) return;
       if (e.data.type === 'sandbox-ready') this.frameLoaded();
       else this.heard(e.data);
     });
-    this.frame.src = SANDBOX_URL.href;
-    document.body.append(this.frame);
+    if (given) {
+      this.frame.contentWindow.postMessage({ type: 'ping' }, '*');
+    } else {
+      this.frame.sandbox = 'allow-scripts'; // no allow-same-origin: an opaque origin
+      this.frame.hidden = true;
+      this.frame.title = 'Whittle engine sandbox';
+      this.frame.src = SANDBOX_URL.href;
+      document.body.append(this.frame);
+    }
     this.start();
   }
 
@@ -46,6 +62,7 @@ export class EngineClient {
     this.ready.catch(() => {}); // (the page reports it where it awaits it)
   }
 
+  /** @param {WorkerReply | RunMessage} msg */
   heard(msg) {
     this.messages++;
     if (msg.type === 'ready') this.wasm.then(({ engineId }) => this.booting.resolve({ ...msg, engineId }));
@@ -54,6 +71,7 @@ export class EngineClient {
     else this.dispatch(msg);
   }
 
+  /** An answer to a call, or a run's message. @param {Exclude<WorkerReply, {type: 'compile' | 'uncompile'}> | RunMessage} msg */
   dispatch(msg) {
     if ('seq' in msg && this.waiting.has(msg.seq)) {
       const { resolve, reject } = this.waiting.get(msg.seq);

@@ -19,7 +19,7 @@ export function writeForm(state, propSide = 'variant') {
   $('share-verdicts').checked = state.settings.shareVerdicts !== false;
   $('auto-seed').checked = !!state.witness.autoSeed;
   $('wit-budget').value = String(state.witness.budget);
-  $('wit-seed').value = String(state.witness.seed);
+  $('wit-rng-seed').value = String(state.witness.rngSeed);
   showFields(state, propSide);
 }
 
@@ -65,7 +65,7 @@ export function readForm() {
     witness: {
       autoSeed: $('auto-seed').checked,
       budget: clamp(Math.round(Number($('wit-budget').value)) || DEFAULT_WITNESS.budget, 2, 100000),
-      seed: wholeNumber($('wit-seed').value, DEFAULT_WITNESS.seed),
+      rngSeed: wholeNumber($('wit-rng-seed').value, DEFAULT_WITNESS.rngSeed),
     },
   };
 }
@@ -93,7 +93,7 @@ export function fillCompilers(list, current) {
   return select.value;
 }
 
-/** A whole number from 0 up (the search's seed), else `fallback`. */
+/** A whole number from 0 up (the search's random seed), else `fallback`. */
 function wholeNumber(text, fallback) {
   const n = Number(text);
   return text.trim() !== '' && Number.isSafeInteger(n) && n >= 0 ? n : fallback;

@@ -16,3 +16,18 @@ export function generate(g) {
   return w + w;
 }
 `;
+
+// What the password example is reduced for: no compiler, the output's two lines equal and
+// holding a c (its default seed's output "abc\nabc\n" reduces to "c\nc\n").
+export const SAMPLE_GENERATOR_SETUP = Object.freeze({
+  endpoint: Object.freeze({ kind: 'none', base: '' }),
+  property: Object.freeze({
+    kind: 'regex',
+    regex: '^(\\w*c\\w*)\\n\\1\\n$',
+    streams: Object.freeze(['source']),
+    negate: false,
+    exitOf: 'compile',
+    exitOp: 'any',
+    exitValue: 0,
+  }),
+});

@@ -12,7 +12,7 @@
 import { createEditor } from './editor.js';
 import { EngineClient } from './engine-client.js';
 import { CompileService } from './compile-service.js';
-import { Compiler } from './endpoint.js';
+import { Compiler, describe } from './endpoint.js';
 import { ParsePanel } from './parse-panel.js';
 import { RunView, finishedStatus, resultText } from './run-view.js';
 import { enterEmbedMode, isEmbed, setUpSharing } from './share.js';
@@ -20,7 +20,15 @@ import { LinkPanel } from './link-panel.js';
 import { GeneratorView } from './generator-view.js';
 import { WitnessView, changesText, seedingStatus, witnessFinishedStatus } from './witness-view.js';
 import { SettingsPanel } from './settings-panel.js';
+import { tabKeys } from './tabs-keys.js';
+import { describeSetup } from './setup-summary.js';
+import { withModeExample } from './mode-examples.js';
+import { Waiting, countSeconds } from './waiting.js';
+import { setUpSidebarToggle } from './sidebar-toggle.js';
 import { decodeState, encodeState } from './permalink.js';
+import { setUpCeImport } from './ce-import.js';
+import { isCeFragment } from './ce-link.js';
+import { CeExport } from './ce-export.js';
 import * as storage from './storage.js';
 import * as S from './state.js';
 import { $, copy, setStatus, showNotice } from './ui.js';
@@ -33,11 +41,13 @@ if (embed) {
   storage.disableWrites(); // an embed is someone else's page
 }
 
+setUpSidebarToggle();
+
 const engine = new EngineClient();
 // The engine (in its sandbox) asks the page for each compile; an embed never compiles.
 const compiles = new CompileService({
   answer: (msg) => engine.post(msg),
-  onNotice: (text) => showNotice(text),
+  onNotice: (text) => showRunNotice(text),
   refusal: embed ? 'an embed never compiles' : null,
 });
 engine.onCompile = (msg) => compiles.handle(msg);
@@ -58,6 +68,7 @@ let loadingText = false; // the page itself is filling an editor (not an edit by
 
 function makeEditor(side, el) {
   return createEditor(el, {
+    label: side === 'seed' ? 'Seed program' : 'Program',
     readOnly: embed,
     onChange(text) {
       if (!loadingText) changeState(S.setText(state, side, text));
@@ -72,6 +83,7 @@ const editors = { variant: makeEditor('variant', $('editor')), seed: makeEditor(
 // Generator mode's editor: the generator module's source (JavaScript).
 const generatorEditor = createEditor($('editor-generator'), {
   lang: 'javascript',
+  label: 'Generator module',
   readOnly: embed,
   onChange(text) {
     if (loadingText) return;
@@ -86,14 +98,14 @@ function loadGeneratorFields() {
   loadingText = true;
   generatorEditor.setText(g.source);
   loadingText = false;
-  $('gen-seed').value = String(g.seed ?? '');
+  $('gen-rng-seed').value = String(g.rngSeed ?? '');
   $('gen-align').value = g.align;
   $('gen-trace').value = g.trace;
 }
 
-for (const id of ['gen-seed', 'gen-align', 'gen-trace']) {
-  $(id).addEventListener(id === 'gen-seed' ? 'input' : 'change', () =>
-    changeState(S.setGenerator(state, { seed: $('gen-seed').value.trim(), align: $('gen-align').value, trace: $('gen-trace').value })));
+for (const id of ['gen-rng-seed', 'gen-align', 'gen-trace']) {
+  $(id).addEventListener(id === 'gen-rng-seed' ? 'input' : 'change', () =>
+    changeState(S.setGenerator(state, { rngSeed: $('gen-rng-seed').value.trim(), align: $('gen-align').value, trace: $('gen-trace').value })));
 }
 
 function loadText(side, text) {
@@ -114,6 +126,7 @@ const parsePanel = new ParsePanel({
     if (state.lang === 'auto' && side === 'variant' && report.lang) {
       setHighlighting(report.lang);
       $('lang').options[0].textContent = `auto (${report.lang})`;
+      settings.langSeen(report.lang);
     }
     updateButtons();
   },
@@ -121,9 +134,11 @@ const parsePanel = new ParsePanel({
 
 // Tabs: the tree is parsed only while its tab is shown.
 for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showTab(b.dataset.tab));
+const syncTabs = tabKeys(document.querySelector('.tabs'), (name) => showTab(name));
 function showTab(name) {
   tab = name;
   for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === name));
+  syncTabs();
   for (const p of document.querySelectorAll('[data-panel]')) p.hidden = p.dataset.panel !== name;
   parsePanel.setTreeShown(name === 'tree');
   if (name === 'diff') runView.showDiff(run);
@@ -158,6 +173,7 @@ let saveTimer = 0;
  *  the address bar (the page now shows their own work), save. */
 function changeState(next) {
   link = S.linkAfterEdit(link, state, next);
+  dropStale(state, next);
   state = next;
   if (fromLink && !embed) history.replaceState(null, '', location.pathname + location.search);
   clearTimeout(saveTimer);
@@ -170,8 +186,13 @@ const settings = new SettingsPanel({
   variantLang: () => parsePanel.reports.variant?.lang,
   onChange(next) {
     const before = state;
-    changeState(next);
+    changeState(next.mode !== before.mode ? withModeExample(before, next) : next);
     if (state.mode !== before.mode) {
+      if (state.endpoint.kind !== next.endpoint.kind) {
+        // The mode's example brought its own property and endpoint.
+        settings.write();
+        settings.loadCompilers();
+      }
       applyMode();
       if (S.isPair(state)) parsePanel.schedule('seed', 0);
     }
@@ -180,8 +201,11 @@ const settings = new SettingsPanel({
       for (const side of S.sidesOf(state)) parsePanel.schedule(side, 0);
     }
   },
-  onCompiler: (compiler) => {
-    state = { ...state, compiler };
+  onCompiler: (compiler, flags = state.flags) => {
+    if (compiler === state.compiler && flags === state.flags) return updateButtons();
+    // (A link's compiler, shown before it is allowed, is no change of the person's.)
+    if (state.compiler && !untrustedLink) changeState({ ...state, compiler, flags });
+    else state = { ...state, compiler, flags };
     updateButtons();
   },
   onTrust: () => allowLink(),
@@ -190,6 +214,36 @@ const settings = new SettingsPanel({
 
 const blocker = () => S.blocker(state, { reports: parsePanel.reports, jsTrusted: settings.jsTrusted, untrustedLink, embed });
 const consentPending = () => !embed && S.needsConsent(state, { untrustedLink, jsTrusted: settings.jsTrusted });
+
+// --- what belongs to one state ---------------------------------------------------------------
+
+// The check result and a run's notice are of the program and settings they were made for;
+// a restored result of its programs (runKey): each goes when what it was made for changes.
+let checkKey = null;
+let noticeKey = null;
+
+/** A notice about the run (or the restored result) of the state on show. */
+function showRunNotice(text) {
+  showNotice(text);
+  noticeKey = S.runKey(state);
+}
+
+function dropStale(before, next) {
+  if (checkKey !== null && checkKey !== S.checkKey(next, settings.propSide)) {
+    checkKey = null;
+    $('check-result').textContent = '';
+    $('check-result').className = 'check-result';
+  }
+  if (S.runKey(next) === S.runKey(before)) return;
+  if (noticeKey !== null && noticeKey !== S.runKey(next)) {
+    noticeKey = null;
+    $('notice').hidden = true;
+  }
+  if (run?.state === 'restored') {
+    run = null;
+    runView.reset('No reduction yet.');
+  }
+}
 
 // --- a link's requests -----------------------------------------------------------------------
 
@@ -227,6 +281,7 @@ $('check').addEventListener('click', async () => {
   }
   out.textContent = 'checking…';
   out.className = 'check-result';
+  checkKey = S.checkKey(state, settings.propSide); // an edit meanwhile clears what this shows
   // The side whose property is shown is checked on its program (a generator's: its output).
   const side = settings.propSide;
   const name = S.sideName(state, side);
@@ -236,7 +291,7 @@ $('check').addEventListener('click', async () => {
     try {
       const made = await engine.call({ type: 'generate', generator: state.generator });
       text = made.output;
-      generatorView.showOriginal(made.output, made.trace);
+      generatorView.showOriginal(made.output, made.trace, made.picks);
       out.textContent = 'checking…';
     } catch (e) {
       out.textContent = e.message;
@@ -246,22 +301,40 @@ $('check').addEventListener('click', async () => {
   }
   // The page compiles; the property (maybe JavaScript) runs in the engine's sandbox.
   const config = S.testConfig(state, side);
+  // An endpoint that has not answered yet: the seconds count.
+  const stopCounting = countSeconds(out, config.endpoint.kind === 'none' ? 'checking…' : `checking… waiting for ${describe(config.endpoint)}:`);
   try {
-    const result = await new Compiler(config).compile(text, new AbortController().signal);
-    runView.showOutputs({ [side]: result }, `the ${name} as it is now`, S.isPair(state));
+    const result = await new Compiler(config).compile(text, new AbortController().signal).finally(stopCounting);
+    runView.showOutputs({ [side]: result }, `the ${name} as it is now`, S.isPair(state), config.compiler);
+    if (showOutputAfterCheck) showTab('output'); // a Compiler Explorer link's first compile: pick its property there
+    showOutputAfterCheck = false;
     const verdict = await engine.test(config.property, result, text);
+    if (checkKey !== S.checkKey(state, side)) return; // made for a program or settings since changed
     const what = S.isPair(state) ? `the ${name} ` : '';
     out.textContent = verdict ? `✓ ${what}has the property` : `✗ ${what}does not have the property`;
     out.className = `check-result ${verdict ? 'yes' : 'no'}`;
   } catch (e) {
-    out.textContent = e.message;
+    if (checkKey !== S.checkKey(state, side)) return;
+    // (A check has nothing to resume: it is pressed again.)
+    out.textContent = e.message.replace(/Resume when it is back\.?/, 'Check again when it is back.').replace(/resume to try again/, 'check again');
     out.className = 'check-result err';
   }
 });
 
 // --- reducing --------------------------------------------------------------------------------
 
-const runView = new RunView({ engine, embed });
+const runView = new RunView({ engine, embed, onPick: (side, property, label) => pickProperty(side, property, label) });
+const ceExport = new CeExport();
+const waiting = new Waiting(); // the seconds while a run has not been heard from
+
+/** A template picked in the Output tab (a diagnostic, the crash) becomes `side`'s property. */
+function pickProperty(side, property, label) {
+  changeState(S.setProperty(state, side, { ...S.propertyOf(state, side), ...property }));
+  settings.write();
+  settings.showJsTrust();
+  $('check-result').textContent = ''; // (the last check's verdict was another property's)
+  setStatus(`the property is now: the ${S.sideName(state, side)} keeps ${label}. Press Reduce.`, 'idle');
+}
 const generatorView = new GeneratorView();
 const witnessView = new WitnessView({ onUseAsSeed: (text) => pairWith(text) });
 
@@ -275,8 +348,10 @@ function startReduction({ replayVerdicts = null } = {}) {
     return setStatus(`cannot ${S.isWitness(state) ? 'search' : 'reduce'}: ${why}`, 'error');
   }
   const lang = parsePanel.reports.variant.lang;
-  run = S.startRun(state, run, { lang, replay: !!replayVerdicts });
-  runView.reset(replayVerdicts ? 'Replaying…' : run.seeding ? 'Finding a seed…' : 'Reducing…');
+  if (noticeKey !== null) $('notice').hidden = true; // the last run's notice is not this one's
+  noticeKey = null;
+  run = { ...S.startRun(state, run, { lang, replay: !!replayVerdicts }), setup: describeSetup(state), compiler: state.compiler };
+  runView.reset(replayVerdicts ? 'Replaying…' : run.seeding ? 'Finding a seed…' : 'Reducing…', run.setup);
   // A generator's output is measured in bytes, a program in tokens.
   const unit = run.generator ? 'bytes' : 'tokens';
   $('progress-tokens').previousElementSibling.textContent = unit;
@@ -292,6 +367,7 @@ function startReduction({ replayVerdicts = null } = {}) {
     : { type: 'reduce', run: run.id, config });
   if (run.witness) showTab('witnesses');
   else if (tab === 'tree' || tab === 'output') showTab('progress');
+  waiting.start(run.witness ? 'wit-elapsed' : 'progress-elapsed');
   setStatus(replayVerdicts ? 'replaying the recorded reduction…' : activity(), 'running');
   updateButtons();
 }
@@ -299,6 +375,8 @@ function startReduction({ replayVerdicts = null } = {}) {
 engine.onReduction = (msg) => {
   if (!run || msg.run !== run.id) return; // a message of an earlier run
   run = S.runMessage(run, msg);
+  waiting.heard();
+  if (msg.type === 'finished') waiting.stop();
   switch (msg.type) {
     case 'state':
       if (msg.state === 'paused') setStatus(`paused: ${msg.message}`, 'paused');
@@ -306,6 +384,7 @@ engine.onReduction = (msg) => {
       updateButtons();
       break;
     case 'seeding':
+      runView.progress.seeding(msg.stats, msg.elapsedMs);
       if (run.state === 'running') setStatus(activity(), 'running');
       break;
     case 'seed':
@@ -321,10 +400,10 @@ engine.onReduction = (msg) => {
       generatorView.showRun(run);
       break;
     case 'original':
-      runView.showOutputs(run.outputs, outputsTitle(), run.pair);
+      runView.showOutputs(run.outputs, outputsTitle(), run.pair, run.compiler);
       break;
     case 'notice':
-      showNotice(msg.message);
+      showRunNotice(msg.message);
       break;
   }
 };
@@ -378,7 +457,7 @@ function seedFound(msg) {
   loadText('seed', msg.seed);
   changeState(S.setText(state, 'seed', msg.seed));
   run = { ...run, key: S.runKey(state) };
-  showNotice(`Seed found after ${msg.stats.queries} tests (${changesText(msg.changes)}): it is in the seed editor. Reducing the pair…`);
+  showRunNotice(`Seed found after ${msg.stats.queries} tests (${changesText(msg.changes)}): it is in the seed editor. Reducing the pair…`);
   setStatus(activity(), 'running');
 }
 
@@ -402,6 +481,7 @@ function improved(finished) {
     $('result-info').textContent = inBytes($('result-info').textContent);
   }
   if (!run.replay) storage.saveBest(S.bestRecord(run, finished, new Date().toISOString()));
+  ceExport.update(run, state);
   if (tab === 'diff') runView.showDiff(run);
 }
 
@@ -414,8 +494,8 @@ $('reduce').addEventListener('click', () => {
  *  runs a link's code. */
 function showRecordedRun() {
   if (!link?.outputs) return;
-  run = S.recordedRun(state, link.outputs);
-  runView.reset('');
+  run = { ...S.recordedRun(state, link.outputs), setup: describeSetup(state) };
+  runView.reset('', run.setup);
   generatorView.reset();
   improved(true);
   showTab('result');
@@ -470,11 +550,46 @@ $('notice-close').addEventListener('click', () => ($('notice').hidden = true));
 const shareable = () => S.shareableState(state, { run, link, engineId });
 setUpSharing({ shareable, onShared: () => (fromLink = false) });
 
+// --- Compiler Explorer links ------------------------------------------------------------------
+
+let showOutputAfterCheck = false;
+
+/** A Compiler Explorer link's program, compiler, flags and execution, at its instance `base`:
+ *  opened like a permalink (nothing is compiled until the person allows it), then checked once
+ *  so that its answer's diagnostics can be picked as the property. */
+function openFromCe({ lang, source, compiler, flags, execute, others }, base) {
+  let next = S.setText(S.setMode(S.setLang(state, lang), 'single'), 'variant', source);
+  next = S.setSettings({ ...next, endpoint: { kind: 'ce', base }, compiler, flags, execute }, { k: S.defaultK('ce') });
+  state = next;
+  link = null;
+  untrustedLink = true;
+  settings.start({ jsTrusted: !S.runsCode(state) });
+  applyMode();
+  loadText('variant', source);
+  setHighlighting(lang);
+  parsePanel.schedule('variant', 0);
+  storage.saveState(state);
+  linkPanel.show(state, { consent: true, replays: false });
+  linkPanel.setPending('check');
+  showOutputAfterCheck = true;
+  settings.loadCompilers();
+  updateButtons();
+  const more = others > 0 ? ` It has ${others} more compiler${others > 1 ? 's' : ''}; this page reduces with the first.` : '';
+  setStatus(`opened a Compiler Explorer link (${compiler}${flags ? ` ${flags}` : ''}): allow it at the top to compile there once, then click a diagnostic in the Output tab to make it the property.${more}`, 'idle');
+}
+
+const ceImport = embed ? null : setUpCeImport({
+  open: openFromCe,
+  fail: (message) => showNotice(message),
+  busy: () => (S.isActive(run) ? 'stop the reduction first (Cancel), then open the Compiler Explorer link' : null),
+});
+
 // --- start-up --------------------------------------------------------------------------------
 
 /** The state to open with: a permalink's, else the one saved here, else the default. */
 async function loadInitialState() {
-  if (location.hash.length > 1) {
+  // (Compiler Explorer state as the fragment is opened once the page is up: ceImport.fromAddress)
+  if (location.hash.length > 1 && !isCeFragment(location.hash)) {
     try {
       const decoded = await decodeState(location.hash);
       if (decoded) {
@@ -494,23 +609,20 @@ async function loadInitialState() {
 
 /** Shows the best result of the last reduction on this machine, kept in local storage. */
 function restoreBest() {
-  const restored = S.restoredRun(storage.loadBest());
+  // Only a result of the programs and mode on show (a reload keeps the mode the person chose).
+  const saved = storage.loadBest();
+  const restored = S.bestBelongsTo(saved, state) && S.restoredRun(saved);
   if (!restored) return;
   run = restored;
-  const mode = run.pair ? 'pair' : run.generator ? 'generator' : 'single';
-  if (mode !== state.mode) {
-    state = S.setMode(state, mode);
-    settings.write();
-    applyMode();
-  }
   runView.showResult(run, run.finished, true);
+  ceExport.update(run, state);
   if (run.generator) {
     generatorView.showRun(run);
     $('result-info').textContent = inBytes($('result-info').textContent);
   }
   const when = new Date(run.savedAt).toLocaleString();
   const s = run.stats;
-  showNotice(inBytes(`Restored the best result of your ${run.finished ? 'last' : 'unfinished'} reduction (${s.tokens_before} → ${s.tokens_now} tokens, ${when}): see the Result tab.`));
+  showRunNotice(inBytes(`Restored the best result of your ${run.finished ? 'last' : 'unfinished'} reduction (${s.tokens_before} → ${s.tokens_now} tokens, ${when}): see the Result tab.`));
 }
 
 async function boot() {
@@ -530,6 +642,12 @@ async function boot() {
       ? 'This embed shows the generator’s recorded run (press Replay); it never runs the generator. Open it in the playground to run it.'
       : 'This link’s generator run carries no recorded outputs, and an embed never runs a generator: open it in the playground to run it.');
   }
+  if (embed) {
+    // An embed has no settings sidebar: say what the link reduced with, and tested.
+    $('setup-line').textContent = `Reduced with ${describeSetup(state)}`;
+    $('setup-line').hidden = false;
+    $('result-setup').textContent = describeSetup(state);
+  }
   if (embed && !link) {
     $('result-info').textContent = 'This link carries no recorded reduction: open it in the playground to reduce it.';
     showNotice('This embed shows the program only: it replays recorded reductions and never compiles. Open it in the playground to reduce it.');
@@ -537,6 +655,7 @@ async function boot() {
   settings.loadCompilers(); // not from an embed, nor from a link before it is allowed (mayContact)
   try {
     const info = await engine.ready;
+    performance.mark('whittle:engine-ready'); // (scripts/bench/page-load.mjs reads these)
     engineId = info.engineId;
     $('engine-info').textContent = `engine ${engineId} loaded in ${Math.round(info.ms)} ms`;
   } catch (e) {
@@ -546,8 +665,10 @@ async function boot() {
   for (const side of S.sidesOf(state)) {
     while (!parsePanel.reports[side]) await parsePanel.parseNow(side);
   }
+  performance.mark('whittle:ready');
   document.body.dataset.ready = 'true';
   setStatus('ready', 'idle');
+  ceImport?.fromAddress();
   if (link) {
     // The link carries a whole reduction: replay it. Only the engine that recorded it is sure
     // to make the same candidates from the same verdicts.

@@ -1,11 +1,22 @@
 // The Output tab: what the endpoint answered for a program (exit code, streams, and how much
-// of the compiler ran when the answer carries its coverage).
+// of the compiler ran when the answer carries its coverage). With `onPick`, its diagnostics and a
+// crash are offered as properties (diagnostics.js): onPick(property, label).
+import { crashTemplate, diagnosticOf, diagnosticProperty } from './diagnostics.js';
+
 const ASM_SHOWN = 20000;
 
-export function renderOutput(result, what) {
+/** `command`: what ran, when the answer says (its compilationOptions). */
+export function renderOutput(result, what, command = '', onPick = null) {
   const parts = [h('p', `Answer for ${what}: exit code ${result.code}`, 'muted')];
+  if (command) parts.push(h('h3', 'command'), h('pre', `$ ${command}`, 'command'));
   const block = (title, text) => text && parts.push(h('h3', title), h('pre', text));
-  block('stderr', result.stderr);
+  if (onPick) {
+    const crash = crashTemplate(result);
+    if (crash) parts.push(pickButton(`Use ${crash.label} as the property`, () => onPick(crash.property, crash.label)));
+    if (result.stderr) parts.push(h('h3', 'stderr'), pickableStderr(result.stderr, onPick));
+  } else {
+    block('stderr', result.stderr);
+  }
   block('stdout', result.stdout);
   if (result.run) {
     parts.push(h('h3', `run: exit code ${result.run.code}`));
@@ -24,6 +35,34 @@ export function coverageSummary(coverage) {
   const functions = files.flatMap((f) => Object.values(f));
   const lines = functions.reduce((n, l) => n + (Array.isArray(l) ? l.length : 0), 0);
   return `${files.length} files, ${functions.length} functions, ${lines} lines of the compiler ran`;
+}
+
+/** stderr with each diagnostic line a button that makes it the property. */
+function pickableStderr(text, onPick) {
+  const pre = document.createElement('pre');
+  pre.className = 'pickable';
+  text.split('\n').forEach((line, i) => {
+    if (i) pre.append('\n');
+    const d = diagnosticOf(line);
+    if (!d) return pre.append(line);
+    const label = `the ${d.severity} “${d.message}”`;
+    const el = h('span', line, `diag ${d.severity}`);
+    el.setAttribute('role', 'button');
+    el.tabIndex = 0;
+    el.title = `Use as the property: the output keeps ${label}`;
+    const pick = () => onPick(diagnosticProperty(d), label);
+    el.addEventListener('click', pick);
+    el.addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), pick()));
+    pre.append(el);
+  });
+  return pre;
+}
+
+function pickButton(text, onClick) {
+  const b = h('button', text, 'small');
+  b.type = 'button';
+  b.addEventListener('click', onClick);
+  return b;
 }
 
 function h(tag, text, cls) {

@@ -23,6 +23,16 @@ export class ProgressView {
     this.draw();
   }
 
+  /** A pair's automatic seed is being searched for: its tests so far (a 'seeding' message). */
+  seeding(stats, elapsedMs) {
+    if (!stats) return;
+    this.el.queries.textContent = `${stats.queries} of ${stats.budget}`;
+    this.el.pass.textContent = 'finding a seed';
+    this.el.elapsed.textContent = formatDuration(elapsedMs ?? 0);
+    const seconds = (elapsedMs ?? 0) / 1000;
+    if (seconds > 0.2) this.el.qps.textContent = (stats.queries / seconds).toFixed(1);
+  }
+
   /** Takes a 'progress' or 'finished' message from the worker. */
   update({ stats, elapsedMs, clientCacheHits = 0, replayed }) {
     if (!stats) return;

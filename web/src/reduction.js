@@ -1,4 +1,4 @@
-// Drives one reduction in the worker. The engine's Reducer (or PairReducer) hands out
+// Drives one reduction in the worker. The engine's Session (or PairSession) hands out
 // queries, each one program text of one side ('variant', or a pair's 'seed'); we compile up
 // to k of them at once through the endpoint, test that side's property on the answer and
 // report the verdict back. The engine decides what to test and in what order (a pair's seed
@@ -8,7 +8,7 @@
 // config: {mode: 'single' | 'pair' | 'generator', lang, variant, seed?, strategy, skipPasses, k, property,
 //          seedProperty?, generator?, witness?, endpoint, ...}: property is the variant's (the
 //          one program's); a pair with witness.autoSeed tests its seed with compilesWithout
-//          (property.js) instead of seedProperty. In generator mode the engine's GeneratorReducer re-runs the generator
+//          (property.js) instead of seedProperty. In generator mode the engine's GeneratorSession re-runs the generator
 //          module (generator.source, loaded by generator-module.js) and its queries are the
 //          outputs, tested as the variant.
 //
@@ -17,7 +17,7 @@
 //   {type: 'progress', stats, elapsedMs, clientCacheHits, inFlight, best?, replayed?}
 //                                      (best: on improvement; replayed: verdicts used by a replay)
 //   {type: 'original', result, side}   the endpoint's answer for one side of the original
-//   {type: 'generated', original, trace, seed}  generator mode: the free run's output and trace
+//   {type: 'generated', original, trace, rngSeed}  generator mode: the free run's output and trace
 //                                      (progress with a best, and finished, then carry `trace`,
 //                                      the best's trace)
 //   {type: 'notice', message}          back-off on 429, a property that threw on a candidate
@@ -25,7 +25,7 @@
 import { Compiler, EndpointError } from './endpoint.js';
 import { compilesWithout, makeProperty, PropertyError } from './property.js';
 import { sideLabel } from './state.js';
-import { engineConfig, loadGenerator } from './generator-module.js';
+import { engineConfig, loadGenerator, picksOf } from './generator-module.js';
 
 const PROGRESS_EVERY_MS = 100;
 const REPLAY_STEP = 64; // candidates per replay slice: small enough to hear "cancel" at once
@@ -36,6 +36,9 @@ const REPLAY_STUCK_SLICES = 200;
 export const directCompilers = (config, onBackoff) => new Compiler(config, onBackoff);
 
 export class Reduction {
+  /** @param {any} engine the wasm module @param {any} msg a 'reduce' or 'replay' message
+   *  @param {(m: import('./types.js').RunMessage) => void} post
+   *  @param {(config: any, onBackoff?: (e: any) => void) => {compile: Function, [k: string]: any}} [compilers] */
   constructor(engine, msg, post, compilers = directCompilers) {
     this.engine = engine;
     this.compilers = compilers;
@@ -58,22 +61,23 @@ export class Reduction {
     const { lang, variant, seed, strategy, skipPasses, mode } = this.config;
     this.pair = mode === 'pair';
     this.generator = mode === 'generator';
-    let Reducer = this.pair ? this.engine.PairReducer : this.engine.Reducer;
-    const passes = skipPasses ? { strategy, skipPasses } : { strategy };
+    let Engine = this.pair ? this.engine.PairSession : this.engine.Session;
+    const passes = skipPasses ? { strategy, skip_passes: skipPasses } : { strategy };
     let args = [this.pair ? { lang, seed, variant, ...passes } : { lang, text: variant, ...passes }];
     if (this.generator) {
       try {
         const module = await loadGenerator(this.config.generator.source);
         args = [engineConfig(this.config.generator, module), module.generate];
+        this.module = module;
       } catch (e) {
         return this.finish('failed', e.message);
       }
       if (this.isOver()) return; // cancelled while the module loaded
-      Reducer = this.engine.GeneratorReducer;
+      Engine = this.engine.GeneratorSession;
     }
     try {
       if (this.recording !== null) {
-        this.reducer = Reducer.replay(...args, this.recording);
+        this.session = Engine.replay(...args, this.recording);
       } else {
         this.properties = { variant: makeProperty(this.config.property) };
         if (this.pair) {
@@ -82,13 +86,13 @@ export class Reduction {
         }
         this.compiler = this.compilers(this.config, (e) =>
           this.send({ type: 'notice', message: `${e.seconds > 0 ? `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` : 'rate limited'}` }));
-        this.reducer = new Reducer(...args);
+        this.session = new Engine(...args);
       }
     } catch (e) {
       return this.finish('failed', e.message);
     }
     if (this.generator) {
-      this.send({ type: 'generated', original: this.reducer.original(), trace: this.reducer.originalTrace(), seed: args[0].seed });
+      this.send({ type: 'generated', original: this.session.original(), trace: this.session.originalTrace(), rngSeed: args[0].rng_seed, picks: picksOf(this.module) });
     }
     this.setState('running');
   }
@@ -108,8 +112,8 @@ export class Reduction {
 
   /** Frees the engine's memory for this run (after it is over). */
   dispose() {
-    this.reducer?.free();
-    this.reducer = null;
+    this.session?.free();
+    this.session = null;
   }
 
   setState(state, message) {
@@ -134,10 +138,10 @@ export class Reduction {
     try {
       while (this.retry.length && this.inflight.size < k) {
         const query = this.retry.shift();
-        if (this.reducer.wants(query.id)) this.launch(query);
+        if (this.session.wants(query.id)) this.launch(query);
       }
-      for (let idle = 0; this.inflight.size < k && !this.reducer.done(); ) {
-        const queries = this.reducer.next(k - this.inflight.size);
+      for (let idle = 0; this.inflight.size < k && !this.session.done(); ) {
+        const queries = this.session.next(k - this.inflight.size);
         queries.forEach((q) => this.launch(q));
         if (queries.length > 0) continue;
         if (this.inflight.size > 0) break; // the engine waits for verdicts
@@ -152,7 +156,7 @@ export class Reduction {
       return this.finish('failed', `the engine failed: ${e.message}`);
     }
     this.progress();
-    if (this.reducer.done() && this.retry.length === 0) this.finish('done');
+    if (this.session.done() && this.retry.length === 0) this.finish('done');
   }
 
   launch(query) {
@@ -182,7 +186,7 @@ export class Reduction {
   settle(query, verdict) {
     if (!this.inflight.delete(query.id) || this.isOver()) return;
     try {
-      this.reducer.report(query.id, verdict);
+      this.session.report(query.id, verdict);
       this.dropStale();
     } catch (e) {
       return this.finish('failed', `the engine failed: ${e.message}`);
@@ -209,7 +213,7 @@ export class Reduction {
    *  or a pair's other side failed). */
   dropStale() {
     for (const [id, { abort }] of this.inflight) {
-      if (!this.reducer.wants(id)) {
+      if (!this.session.wants(id)) {
         this.inflight.delete(id);
         abort.abort();
       }
@@ -226,7 +230,7 @@ export class Reduction {
     if (this.state !== 'running') return;
     let stats;
     try {
-      stats = JSON.stringify(this.reducer.step(REPLAY_STEP));
+      stats = JSON.stringify(this.session.step(REPLAY_STEP));
       this.replaySlices = (this.replaySlices ?? 0) + 1;
     } catch (e) {
       return this.finish('failed', `the replay failed: ${e.message}`);
@@ -238,7 +242,7 @@ export class Reduction {
       return this.finish('failed', 'the replay makes no progress: the recorded verdicts do not fit this program and strategy');
     }
     this.progress();
-    if (this.reducer.done()) this.finish('done');
+    if (this.session.done()) this.finish('done');
     else setTimeout(() => this.replaySlice(), 0);
   }
 
@@ -258,7 +262,7 @@ export class Reduction {
 
   /** What every progress message says: the engine's figures and this loop's. */
   figures(type) {
-    const stats = this.reducer.stats();
+    const stats = this.session.stats();
     return { type, stats, elapsedMs: this.elapsedMs(), clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size };
   }
 
@@ -271,8 +275,8 @@ export class Reduction {
     }
     if (stats.accepted !== this.lastAccepted) {
       this.lastAccepted = stats.accepted;
-      msg.best = this.reducer.best();
-      if (this.generator) msg.trace = this.reducer.trace();
+      msg.best = this.session.best();
+      if (this.generator) msg.trace = this.session.trace();
     }
     return msg;
   }
@@ -292,8 +296,8 @@ export class Reduction {
   finish(state, message) {
     if (this.isOver()) return;
     const elapsedMs = this.end(state);
-    if (!this.reducer) return this.send({ type: 'finished', state, message });
-    const stats = this.reducer.stats();
+    if (!this.session) return this.send({ type: 'finished', state, message });
+    const stats = this.session.stats();
     if (state === 'done' && stats.original_interesting === false) {
       state = 'failed';
       message = (this.pair
@@ -303,13 +307,13 @@ export class Reduction {
     }
     this.send({
       ...this.snapshot('finished'),
-      best: this.reducer.best(),
+      best: this.session.best(),
       state,
       message,
       elapsedMs,
-      history: this.reducer.history(),
-      verdicts: this.recording ?? this.reducer.verdicts(),
-      ...(this.generator ? { trace: this.reducer.trace() } : {}),
+      history: this.session.history(),
+      verdicts: this.recording ?? this.session.verdicts(),
+      ...(this.generator ? { trace: this.session.trace() } : {}),
     });
   }
 }

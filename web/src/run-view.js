@@ -6,14 +6,17 @@ import { ProgressView, formatDuration } from './progress.js';
 import { renderDiff } from './diff-view.js';
 import { renderPair } from './pair-view.js';
 import { renderOutput } from './output-view.js';
+import { commandLine } from './setup-summary.js';
 import { sideLabel } from './state.js';
 import { $ } from './ui.js';
 
 export class RunView {
-  /** engine: the EngineClient (for token diffs); embed: no "Edit it" button in an embed. */
-  constructor({ engine, embed }) {
+  /** engine: the EngineClient (for token diffs); embed: no "Edit it" button in an embed;
+   *  onPick(side, property, label): a diagnostic in the Output tab was clicked. */
+  constructor({ engine, embed, onPick = null }) {
     this.engine = engine;
     this.embed = embed;
+    this.onPick = onPick;
     this.progress = new ProgressView({
       chart: $('chart'),
       tokens: $('progress-tokens'),
@@ -28,13 +31,14 @@ export class RunView {
     this.pairDiffSeq = 0;
   }
 
-  /** A new run: empty panels, `info` where the result will be. */
-  reset(info) {
+  /** A new run: empty panels, `info` where the result will be, `setup` what it tests. */
+  reset(info, setup = '') {
     this.progress.reset();
     $('result').textContent = '';
     for (const id of ['result-seed', 'result-variant', 'result-diff', 'result-seed-info', 'result-variant-info', 'result-diff-info']) $(id).textContent = '';
     $('diff').replaceChildren();
     $('result-info').textContent = info;
+    $('result-setup').textContent = setup;
     $('result-copy').hidden = true;
     $('result-use').hidden = true;
   }
@@ -51,6 +55,7 @@ export class RunView {
     const work = run.replay ? 'replayed' : restored ? 'restored' : `${s.queries} queries${finished ? '' : ' so far'}`;
     $('result-info').textContent = `${s.tokens_before} → ${s.tokens_now} tokens (${percent(s)}), ${work}`;
     $('result-copy').hidden = false;
+    if (run.setup) $('result-setup').textContent = run.setup;
     $('result-use').hidden = this.embed;
     if (!run.pair) {
       $('result').textContent = run.best;
@@ -75,6 +80,8 @@ export class RunView {
       target.textContent = 'The diff is shown when the reduction stops.';
       return;
     }
+    // A large program takes the engine a while to diff: say so rather than show nothing.
+    if (!target.hasChildNodes()) target.textContent = 'Diffing…';
     try {
       renderDiff(target, await this.engine.diff(run.original.variant, run.pair ? run.best.variant : run.best));
     } catch (e) {
@@ -82,11 +89,16 @@ export class RunView {
     }
   }
 
-  /** The Output tab: the endpoint's answers by side ('variant', 'seed'); `pair` names them. */
-  showOutputs(bySide, what, pair) {
+  /** The Output tab: the endpoint's answers by side ('variant', 'seed'); `pair` names them;
+   *  `compiler`: the id the answers are from (with their options, the command that ran). */
+  showOutputs(bySide, what, pair, compiler = '') {
     const sides = Object.keys(bySide);
-    const parts = sides.flatMap((side) =>
-      renderOutput(bySide[side], `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`));
+    const parts = sides.flatMap((side) => {
+      const r = bySide[side];
+      const command = r.options ? commandLine(compiler, r.options) : '';
+      return renderOutput(r, `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`, command,
+        this.onPick && !this.embed ? (property, label) => this.onPick(side, property, label) : null);
+    });
     $('output').replaceChildren(...parts);
   }
 }

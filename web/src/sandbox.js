@@ -6,7 +6,8 @@
 // from the page go to the worker, the worker's go to the page. The page does every compile.
 //
 // From the page: {type: 'boot', wasm} (the engine's bytes: this frame cannot fetch them),
-// {type: 'restart'} (a worker stuck in users' code), anything else for the worker.
+// {type: 'restart'} (a worker stuck in users' code), {type: 'ping'} (say sandbox-ready again),
+// anything else for the worker.
 (() => {
   const WORKER_URL = new URL('dist/engine-worker.js', location.href).href;
   const BOOT_URL = URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(WORKER_URL)});`], { type: 'text/javascript' }));
@@ -14,7 +15,7 @@
   let worker = null;
   const early = []; // messages that came before the engine's bytes
 
-  function start() {
+  function spawn() {
     // A worker's script must be this frame's own (an opaque origin's): a Blob that loads the
     // bundle. A Blob worker keeps this document's CSP.
     worker = new Worker(BOOT_URL);
@@ -23,21 +24,26 @@
       e.preventDefault();
       parent.postMessage({ type: 'fatal', message: `the engine worker failed: ${e.message || 'see the console'}` }, '*');
     };
-    worker.postMessage({ type: 'boot', wasm });
   }
+
+  // The worker loads its script while the page is still fetching the engine's bytes.
+  spawn();
 
   addEventListener('message', (e) => {
     if (e.source !== parent) return; // only the page that framed us
     const msg = e.data;
-    if (msg?.type === 'boot') {
+    if (msg?.type === 'ping') {
+      parent.postMessage({ type: 'sandbox-ready' }, '*'); // the page came after our hello
+    } else if (msg?.type === 'boot') {
       wasm = msg.wasm;
-      start();
+      worker.postMessage({ type: 'boot', wasm });
       for (const m of early.splice(0)) worker.postMessage(m);
     } else if (msg?.type === 'restart') {
-      if (!worker) return; // not booted yet: nothing is stuck
+      if (!wasm) return; // not booted yet: nothing is stuck
       worker.terminate();
-      start();
-    } else if (worker) {
+      spawn();
+      worker.postMessage({ type: 'boot', wasm });
+    } else if (wasm) {
       worker.postMessage(msg);
     } else {
       early.push(msg);

@@ -4,12 +4,14 @@
 import { applyForm, autoSeeded, isPair, sideName, usesJs } from './state.js';
 import { fillCompilers, readForm, showFields, writeForm } from './form.js';
 import { listCompilers } from './endpoint.js';
+import { compilerFor, defaultCompiler, langName } from './lang-defaults.js';
 import { $ } from './ui.js';
 
 export class SettingsPanel {
   /**
    * state(): the page's state; variantLang(): the language the variant parsed as (for 'auto');
-   * onChange(next): the person changed the form; onCompiler(id): the compiler list chose one;
+   * onChange(next): the person changed the form; onCompiler(id, flags): the compiler list
+   * chose a compiler (and the flags that go with it for the language);
    * onTrust(): the JavaScript property was allowed to run (Run: it allows the whole link);
    * mayContact(): whether the endpoint may be asked for its compilers now (not from an embed,
    * nor from a link the person has not allowed yet).
@@ -19,6 +21,7 @@ export class SettingsPanel {
     this.propSide = 'variant'; // the side whose property the form shows
     this.jsTrusted = true;
     this.compilerLoad = 0;
+    this.listLang = null; // the language of the compiler list shown
     for (const el of document.querySelectorAll('#sidebar input:not([name=prop-side]), #sidebar select, #sidebar textarea, #lang, #strategy, #mode')) {
       el.addEventListener(el.matches('input[type=text], input[type=url], textarea') ? 'input' : 'change', (e) => this.formChanged(e));
     }
@@ -102,10 +105,26 @@ export class SettingsPanel {
       errorEl.hidden = false;
     }
     if (n !== this.compilerLoad) return;
-    // Prefer the state's compiler; else gcc when listed (what most bug reports use).
-    const current = this.state().compiler;
-    const preferred = current || list.find((c) => /gcc/.test(c.id))?.id || list[0]?.id || '';
-    this.onCompiler(fillCompilers(list, preferred));
+    const { compiler, flags } = this.state();
+    if (list.length === 0) return this.onCompiler(fillCompilers(list, compiler)); // the error says why
+    // The language decides: a compiler the endpoint does not list for it goes (and says so).
+    const preferred = await defaultCompiler(state.endpoint, lang);
+    if (n !== this.compilerLoad) return;
+    const chosen = compilerFor({ list, current: compiler, flags, lang, previousLang: this.listLang ?? lang, preferred });
+    this.listLang = lang;
+    fillCompilers(list, chosen.compiler);
+    if (chosen.flags !== flags) $('flags').value = chosen.flags;
+    const note = $('compiler-note');
+    note.hidden = !chosen.replaced;
+    note.textContent = chosen.replaced
+      ? `${chosen.replaced} does not compile ${langName(lang)} here: now ${chosen.compiler}${chosen.flags ? ` with ${chosen.flags}` : ''}, the endpoint’s default.`
+      : '';
+    this.onCompiler(chosen.compiler, chosen.flags);
+  }
+
+  /** The language the compiler list is for: after a change (auto-detected, say), reload it. */
+  langSeen(lang) {
+    if (this.listLang && lang !== this.listLang) this.loadCompilers();
   }
 
   showJsTrust() {

@@ -1,3 +1,4 @@
+// @ts-check
 // The playground's state as plain data, and the pure transitions the page makes on it. No DOM
 // and no globals, so that node can test it (tests/web/state.test.mjs).
 //
@@ -15,6 +16,12 @@
 // witness mode (DiWi) the program is a failing one, with `state.property`, and the search
 // looks for mutants of it that lose the property and compile; `state.witness` holds the
 // search's settings, which pair mode's automatic seed (a witness of the variant) uses too.
+/**
+ * @typedef {import('./types.js').State} State
+ * @typedef {import('./types.js').Run} Run
+ * @typedef {import('./types.js').RunMessage} RunMessage
+ * @typedef {import('./types.js').Side} Side
+ */
 import { SAMPLE_PROGRAM, SAMPLE_SEED } from './sample.js';
 import { SAMPLE_GENERATOR } from './generator-sample.js';
 import { apiBase } from './endpoint.js';
@@ -40,18 +47,18 @@ export const DEFAULT_PROPERTY = Object.freeze({
   js: DEFAULT_JS_PROPERTY,
 });
 
-/** Generator mode's defaults: the paper's password generator; seed '' is the module's own. */
-export const DEFAULT_GENERATOR = Object.freeze({ source: SAMPLE_GENERATOR, seed: '', align: 'realign', trace: 'hdd' });
+/** Generator mode's defaults: the paper's password generator; random seed '' is the module's own. */
+export const DEFAULT_GENERATOR = Object.freeze({ source: SAMPLE_GENERATOR, rngSeed: '', align: 'realign', trace: 'hdd' });
 
 /** The witness search's defaults; `autoSeed`: pair mode finds its seed (a witness). */
-export const DEFAULT_WITNESS = Object.freeze({ seed: 1, budget: 200, autoSeed: false });
+export const DEFAULT_WITNESS = Object.freeze({ rngSeed: 1, budget: 200, autoSeed: false });
 
 export const MODES = ['single', 'pair', 'generator', 'witness'];
 
-/** A fresh copy of the state the page opens with. */
+/** A fresh copy of the state the page opens with. @returns {State} */
 export function defaultState() {
   return {
-    mode: 'single', // or 'pair', 'generator', 'witness'
+    mode: /** @type {import('./types.js').Mode} */ ('single'), // or 'pair', 'generator', 'witness'
     lang: 'c',
     variant: SAMPLE_PROGRAM, // the program, or a pair's variant
     seed: SAMPLE_SEED, // pair mode only
@@ -71,16 +78,21 @@ export function defaultState() {
 
 // --- reading the state -----------------------------------------------------------------------
 
+/** @param {State} state */
 export const isPair = (state) => state.mode === 'pair';
+/** @param {State} state */
 export const isGenerator = (state) => state.mode === 'generator';
+/** @param {State} state */
 export const isWitness = (state) => state.mode === 'witness';
 
 /** Pair mode with an automatic seed: the worker finds the seed (a witness of the variant). */
 export const autoSeeded = (state) => isPair(state) && !!state.witness.autoSeed;
 
 /** The sides this state reduces: the variant, and in pair mode the seed. */
+/** @param {State} state @returns {Side[]} */
 export const sidesOf = (state) => (isPair(state) ? ['variant', 'seed'] : ['variant']);
 
+/** @param {State} state @param {Side} side */
 export const textOf = (state, side) => (side === 'seed' ? state.seed : state.variant);
 
 /** What the page calls a side: 'program' in one-program mode (`pair`: whether it is a pair). */
@@ -108,11 +120,12 @@ export const runsCode = (state) => usesJs(state) || usesGenerator(state);
 
 /** Runs are comparable (their verdicts replay) when mode, programs, language, strategy and
  *  skipped passes match
- *  (in generator mode: the generator, its seed and its settings). */
+ *  (in generator mode: the generator, its random seed and its settings). */
+/** @param {State} state */
 export const runKey = (state) => {
   if (isGenerator(state)) {
     const g = state.generator;
-    return JSON.stringify([state.mode, g.source, String(g.seed ?? ''), g.align, g.trace]);
+    return JSON.stringify([state.mode, g.source, String(g.rngSeed ?? ''), g.align, g.trace]);
   }
   const key = [state.mode, state.variant, isPair(state) ? state.seed : null, state.lang, state.strategy];
   // Without skipped passes the key is as it was before they existed: stored runs still match.
@@ -121,19 +134,26 @@ export const runKey = (state) => {
 
 // --- changing the state ----------------------------------------------------------------------
 
+/** @param {State} state @param {import('./types.js').Mode} mode @returns {State} */
 export const setMode = (state, mode) => ({ ...state, mode });
+/** @param {State} state @param {string} lang @returns {State} */
 export const setLang = (state, lang) => ({ ...state, lang });
+/** @param {State} state @param {Side} side @param {string} text @returns {State} */
 export const setText = (state, side, text) => ({ ...state, [side === 'seed' ? 'seed' : 'variant']: text });
+/** @param {State} state @param {Side} side @param {import('./types.js').Property} property @returns {State} */
 export const setProperty = (state, side, property) => ({ ...state, [propertyField(side)]: { ...property } });
+/** @param {State} state @param {Partial<State['settings']>} settings @returns {State} */
 export const setSettings = (state, settings) => ({ ...state, settings: { ...state.settings, ...settings } });
+/** @param {State} state @param {Partial<State['generator']>} generator @returns {State} */
 export const setGenerator = (state, generator) => ({ ...state, generator: { ...state.generator, ...generator } });
+/** @param {State} state @param {Partial<State['witness']>} witness @returns {State} */
 export const setWitness = (state, witness) => ({ ...state, witness: { ...state.witness, ...witness } });
 
 /**
- * The seed a generator run starts from: the state's (a non-negative integer, as text or a
- * number), else the module's `seed` export, else 0. Throws on anything else.
+ * The random seed a generator run starts from: the state's (a non-negative integer, as text or
+ * a number), else the module's `seed` export, else 0. Throws on anything else.
  */
-export function generatorSeed(seed, moduleSeed) {
+export function generatorRngSeed(seed, moduleSeed) {
   const given = String(seed ?? '').trim();
   const value = given !== '' ? given : moduleSeed ?? 0;
   const n = typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : NaN;
@@ -157,13 +177,18 @@ export function applyForm(state, form, propSide) {
   return next;
 }
 
-/** A state from a link or local storage: older ones call the variant `program`, and may lack
- *  newer fields (the defaults fill them). */
+/** A state from a link or local storage: older ones call the variant `program` and a random
+ *  seed `seed` (witness and generator), and may lack newer fields (the defaults fill them).
+ *  @param {any} saved @returns {State} */
 export function withDefaults(saved) {
   const s = isPlainObject(saved) ? { ...saved } : {};
   if ('program' in s) {
     s.variant ??= s.program;
     delete s.program;
+  }
+  for (const key of ['witness', 'generator']) {
+    const { seed, ...own } = isPlainObject(s[key]) ? s[key] : {};
+    if (seed !== undefined) s[key] = { rngSeed: seed, ...own };
   }
   const { seedProperty, ...rest } = s;
   const out = typedMerge(defaultState(), rest);
@@ -178,11 +203,12 @@ export const LIMITS = Object.freeze({
   k: [1, 16],
   timeoutS: [1, 600],
   budget: [2, 100000],
-  searchSeed: [0, 0xffffffff],
+  rngSeed: [0, 0xffffffff],
   exitValue: [-(2 ** 31), 2 ** 32 - 1],
 });
 
-/** `n` as a whole number in [lo, hi]; `fallback` when it is no finite number. */
+/** `n` as a whole number in [lo, hi]; `fallback` when it is no finite number.
+ *  @param {unknown} n @param {readonly number[]} range @param {number} fallback */
 export function clampInt(n, [lo, hi], fallback) {
   if (typeof n !== 'number' || !Number.isFinite(n)) return fallback;
   return Math.min(hi, Math.max(lo, Math.round(n)));
@@ -202,7 +228,7 @@ function clamped(state) {
     witness: {
       ...state.witness,
       budget: clampInt(state.witness.budget, LIMITS.budget, d.witness.budget),
-      seed: clampInt(state.witness.seed, LIMITS.searchSeed, d.witness.seed),
+      rngSeed: clampInt(state.witness.rngSeed, LIMITS.rngSeed, d.witness.rngSeed),
     },
     property: exit(state.property, d.property),
     seedProperty: exit(state.seedProperty, d.seedProperty),
@@ -415,6 +441,11 @@ export function testConfig(state, side = 'variant') {
   };
 }
 
+/** What a check of side `side` depends on: its program (a generator's source), the language
+ *  and what testConfig sends; a check result stands while this stays the same. */
+export const checkKey = (state, side = 'variant') =>
+  JSON.stringify([isGenerator(state) ? state.generator : textOf(state, side), state.lang, testConfig(state, side)]);
+
 /** A 'reduce' or 'replay' message's config (`lang`: the language the parse settled on). */
 export function reduceConfig(state, lang) {
   return {
@@ -440,7 +471,9 @@ export function reduceConfig(state, lang) {
 //       automatic seed is `seeding` until the worker reports the seed it found; meanwhile
 //       `seedSearch` holds the search's stats.
 
-/** A new run of `state` (after `previous`, whose id it follows). */
+/** A new run of `state` (after `previous`, whose id it follows).
+ *  @param {State} state @param {Run | null} previous @param {{lang: string | null, replay?: boolean}} how
+ *  @returns {Run} */
 export function startRun(state, previous, { lang, replay = false }) {
   // (A replay's seed is the state's: the one an earlier search found.)
   const seeding = autoSeeded(state) && !replay;
@@ -472,13 +505,14 @@ export const isActive = (run) => !!run && (run.state === 'running' || run.state 
 
 /** The run after one of the worker's reduction messages (see reduction.js); messages of
  *  other runs leave it as it is. */
+/** @param {Run | null} run @param {RunMessage} msg @returns {Run | null} */
 export function runMessage(run, msg) {
   if (!run || msg.run !== run.id) return run;
   switch (msg.type) {
     case 'state':
       return { ...run, state: msg.state };
     case 'generated':
-      return { ...run, original: { ...run.original, variant: msg.original }, originalTrace: msg.trace };
+      return { ...run, original: { ...run.original, variant: msg.original }, originalTrace: msg.trace, picks: msg.picks ?? null };
     case 'seeding':
       return { ...run, seedSearch: msg.stats };
     case 'seed':
@@ -512,6 +546,8 @@ export function bestRecord(run, finished, savedAt) {
   const stats = Object.fromEntries(Object.entries(run.stats).filter(([k]) => /tokens|queries/.test(k)));
   return {
     mode: run.pair ? 'pair' : run.generator ? 'generator' : 'single',
+    key: run.key,
+    setup: run.setup ?? null,
     best: run.best,
     original: run.original.variant,
     seed: run.original.seed,
@@ -521,6 +557,12 @@ export function bestRecord(run, finished, savedAt) {
     finished,
   };
 }
+
+/** Whether a saved best result is worth showing with `state`: it is of this state's programs,
+ *  mode, language and strategy (runKey), and it reduced something (a run that failed on its
+ *  original has nothing to restore). */
+export const bestBelongsTo = (saved, state) =>
+  !!saved?.stats && saved.key === runKey(state) && saved.stats.tokens_now < saved.stats.tokens_before;
 
 /** The run a saved best result stands for (it replays nothing and belongs to no state), or
  *  null when the record is unusable. */
@@ -541,5 +583,6 @@ export function restoredRun(saved) {
     outputs: {},
     finished: !!saved.finished,
     savedAt: saved.savedAt,
+    setup: typeof saved.setup === 'string' ? saved.setup : null,
   };
 }

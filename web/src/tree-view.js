@@ -3,6 +3,9 @@
 //
 // Hovering a row reports its node (the page marks its text in the editor); clicking selects
 // it; revealAt(byte) selects the deepest node at an editor position, expanding its ancestors.
+// With the keyboard (an ARIA tree, its selected row the active descendant): Up and Down move
+// between the rows shown, Right opens a node (or goes to its first child), Left closes it (or
+// goes to its parent).
 
 const EXPAND_ALL_BELOW = 1500; // nodes: smaller trees open fully, larger ones to EXPAND_DEPTH
 const EXPAND_DEPTH = 2;
@@ -18,6 +21,8 @@ export class TreeView {
     this.rows = new Map(); // node id -> row element (rendered ones)
     this.open = new Set(); // expanded node ids
     this.selected = -1;
+    this.el.tabIndex = 0;
+    this.el.addEventListener('keydown', (e) => this.key(e));
     this.el.addEventListener('mouseover', (e) => {
       const id = rowId(e.target);
       if (id !== null && id !== this.hovered) {
@@ -38,6 +43,29 @@ export class TreeView {
         this.onSelect(this.nodes[id]);
       }
     });
+  }
+
+  key(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || !this.nodes.length) return;
+    const shown = [...this.rows.keys()].filter((id) => this.rows.get(id).isConnected).sort((a, b) => this.rows.get(a).compareDocumentPosition(this.rows.get(b)) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
+    const at = shown.indexOf(this.selected);
+    const kids = at >= 0 ? this.visibleChildren(this.selected) : [];
+    let next = null;
+    if (e.key === 'ArrowDown') next = shown[Math.min(at + 1, shown.length - 1)];
+    else if (e.key === 'ArrowUp') next = shown[Math.max(at - 1, 0)];
+    else if (e.key === 'ArrowRight' && kids.length) {
+      if (this.open.has(this.selected)) next = kids[0];
+      else this.toggle(this.selected);
+    } else if (e.key === 'ArrowLeft' && at >= 0) {
+      if (kids.length && this.open.has(this.selected)) this.toggle(this.selected);
+      else next = this.nodes.findIndex((n) => n.children.includes(this.selected));
+    } else return;
+    e.preventDefault();
+    if (next !== null && next >= 0) {
+      this.select(next);
+      this.onSelect(this.nodes[next]);
+      this.rows.get(next)?.scrollIntoView({ block: 'nearest' });
+    }
   }
 
   /** Shows a new tree. `position(byte)` gives {line, column} for the range labels. */
@@ -76,7 +104,7 @@ export class TreeView {
     const frag = document.createDocumentFragment();
     if (this.nodes.length) this.renderNode(0, 0, frag);
     this.el.replaceChildren(frag);
-    if (this.selected >= 0) this.rows.get(this.selected)?.classList.add('selected');
+    if (this.selected >= 0) this.select(this.selected);
   }
 
   renderNode(id, indent, parent) {
@@ -84,9 +112,15 @@ export class TreeView {
     const row = document.createElement('div');
     row.className = `tree-row${n.error || n.missing ? ' tree-error' : ''}`;
     row.dataset.id = id;
+    row.id = `tree-node-${id}`;
+    row.setAttribute('role', 'treeitem');
+    row.setAttribute('aria-level', String(indent + 1));
+    row.setAttribute('aria-selected', 'false');
     row.style.paddingLeft = `${indent * INDENT_EM + 0.3}em`;
     const kids = this.visibleChildren(id);
     const toggle = span('tree-toggle', kids.length ? (this.open.has(id) ? '▾' : '▸') : '');
+    toggle.setAttribute('aria-hidden', 'true');
+    if (kids.length) row.setAttribute('aria-expanded', String(this.open.has(id)));
     row.append(toggle);
     if (n.field) row.append(span('tree-field', `${n.field}: `));
     const kind = n.missing ? `MISSING ${n.kind}` : n.kind;
@@ -96,6 +130,7 @@ export class TreeView {
     this.rows.set(id, row);
     const box = document.createElement('div');
     box.className = 'tree-children';
+    box.setAttribute('role', 'group');
     box.dataset.of = id;
     parent.append(box);
     if (this.open.has(id)) for (const c of kids) this.renderNode(c, indent + 1, box);
@@ -125,7 +160,7 @@ export class TreeView {
     this.renderNode(id, indent, frag);
     box.remove();
     row.replaceWith(frag);
-    if (this.selected >= 0) this.rows.get(this.selected)?.classList.add('selected');
+    if (this.selected >= 0) this.select(this.selected);
   }
 
   forgetSubtree(id) {
@@ -134,9 +169,15 @@ export class TreeView {
   }
 
   select(id) {
-    this.rows.get(this.selected)?.classList.remove('selected');
+    const old = this.rows.get(this.selected);
+    old?.classList.remove('selected');
+    old?.setAttribute('aria-selected', 'false');
     this.selected = id;
-    this.rows.get(id)?.classList.add('selected');
+    const row = this.rows.get(id);
+    row?.classList.add('selected');
+    row?.setAttribute('aria-selected', 'true');
+    if (row) this.el.setAttribute('aria-activedescendant', row.id);
+    else this.el.removeAttribute('aria-activedescendant');
   }
 
   /** Selects the deepest shown node containing `byte`, opening its ancestors; scrolls to it. */

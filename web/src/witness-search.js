@@ -1,4 +1,4 @@
-// Drives one witness search (DiWi) in the worker: the engine's WitnessReducer hands out
+// Drives one witness search (DiWi) in the worker: the engine's WitnessSearch hands out
 // mutants of the failing program (the first the program itself); each is compiled through the
 // endpoint and observed: 'failing' while the property holds, else 'passing' (a witness) if the
 // compile succeeded (exit code 0), else 'rejected'. The original's and passing mutants'
@@ -7,7 +7,7 @@
 // focus the mutations. The loop itself (k in flight, pause on a dead endpoint, cancel,
 // progress) is the reduction's.
 //
-// config: as a reduction's (reduction.js), with witness: {seed, budget, want?}; mode 'pair'
+// config: as a reduction's (reduction.js), with witness: {rngSeed, budget, want?}; mode 'pair'
 // when the search finds a pair's automatic seed (the failing program is then the variant).
 //
 // Messages out (all carry `run`): 'state', 'original', 'notice' as a reduction's, and
@@ -52,7 +52,7 @@ export class WitnessSearch extends Reduction {
       this.about = aboutBug(this.config.property);
       this.compiler = this.compilers(this.config, (e) =>
         this.send({ type: 'notice', message: `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` }));
-      this.reducer = new this.engine.WitnessReducer({ lang, text: variant, seed: witness.seed, budget: witness.budget, want: witness.want });
+      this.session = new this.engine.WitnessSearch({ lang, text: variant, rng_seed: witness.rngSeed, budget: witness.budget, want: witness.want });
     } catch (e) {
       return this.finish('failed', e.message);
     }
@@ -69,7 +69,7 @@ export class WitnessSearch extends Reduction {
       // Mutations go mostly near where the compiler complains about the failing program
       // (`<source>:12:5: warning: ...`, as Compiler Explorer and whittle serve name it), and
       // when the property is a regex, near the messages it matches: what the bug is about.
-      this.reducer?.focusOn(report, '<source>', about);
+      this.session?.focusOn(report, '<source>', about);
     }
     let outcome;
     try {
@@ -83,7 +83,7 @@ export class WitnessSearch extends Reduction {
     // A failing mutant's observation too: one that printed part of what the failing program
     // printed about the bug, and nothing else, is nearer a witness (the engine builds on it).
     if (outcome === 'rejected') return { outcome };
-    const said = about ? { about: this.engine.WitnessReducer.messagesAbout(report, about) } : {};
+    const said = about ? { about: this.engine.WitnessSearch.messagesAbout(report, about) } : {};
     return { outcome, ...observed(result), ...said };
   }
 
@@ -96,13 +96,13 @@ export class WitnessSearch extends Reduction {
     const msg = this.figures(type);
     const { stats } = msg;
     if (stats.witnesses > this.sent) {
-      msg.witnesses = this.reducer.witnesses(this.sent);
+      msg.witnesses = this.session.witnesses(this.sent);
       this.sent = stats.witnesses;
     }
     // The ranking changes with the witnesses (and once the original's coverage is in).
     if (stats.original === 'failing' && this.rankedWith !== stats.witnesses) {
       this.rankedWith = stats.witnesses;
-      msg.ranking = this.reducer.ranking();
+      msg.ranking = this.session.ranking();
     }
     return msg;
   }
@@ -110,8 +110,8 @@ export class WitnessSearch extends Reduction {
   finish(state, message) {
     if (this.isOver()) return;
     const elapsedMs = this.end(state);
-    if (!this.reducer) return this.send({ type: 'finished', state, message });
-    const stats = this.reducer.stats();
+    if (!this.session) return this.send({ type: 'finished', state, message });
+    const stats = this.session.stats();
     if (state === 'done' && stats.original !== 'failing') {
       state = 'failed';
       message = `the ${this.what} does not have the property, so it is no failing program to find witnesses of (they are mutants that lose the property). ` +
@@ -123,9 +123,9 @@ export class WitnessSearch extends Reduction {
       message,
       elapsedMs,
       stats,
-      witnesses: this.reducer.witnesses(0),
-      ranking: this.reducer.ranking(),
-      rules: this.reducer.rules(),
+      witnesses: this.session.witnesses(0),
+      ranking: this.session.ranking(),
+      rules: this.session.rules(),
     });
   }
 }

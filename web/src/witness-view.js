@@ -69,6 +69,12 @@ export class WitnessView {
     this.rankingShown = ranking;
     $('ranking').hidden = !ranking;
     if (!ranking) return;
+    // Without a witness every covered line scores alike: a ranking of ties says nothing.
+    for (const id of ['ranking-files', 'ranking-functions']) $(id).hidden = witnesses === 0;
+    if (witnesses === 0) {
+      $('ranking-info').textContent = 'none yet: the compiler’s code is ranked against the witnesses’ coverage, and there is no witness';
+      return;
+    }
     $('ranking-info').textContent = `Ochiai: the failing compile’s coverage against ${witnesses} witness${witnesses === 1 ? '' : 'es'}’`;
     table($('ranking-files'), 'file', ranking.files.slice(0, RANKED_FILES));
     table($('ranking-functions'), 'function', ranking.functions.slice(0, RANKED_FUNCTIONS));

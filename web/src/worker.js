@@ -1,3 +1,4 @@
+// @ts-check
 // The engine's Web Worker, inside the sandbox frame (sandbox.js): loads the wasm, parses on
 // request, drives reductions, and runs users' JavaScript (generators, JavaScript properties).
 // It cannot reach the network: every compile is a request to the page (remote-compiler.js).
@@ -15,9 +16,10 @@
 // Messages out: {type: 'ready', ms} | {type: 'fatal', message}
 //               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
 //               {type: 'tested', seq, verdict} | {type: 'error', seq, request, message}
-//               {type: 'generated', seq, output, trace, seed}
+//               {type: 'generated', seq, output, trace, rngSeed}
 //               {type: 'compile' | 'uncompile', run, id, text?}: see remote-compiler.js
 //               reduction messages, see reduction.js (witness-search.js, auto-seed.js)
+// (Their types: WorkerRequest, WorkerReply and RunMessage in types.js.)
 import init, * as engine from '../pkg/whittle.js';
 import { Reduction } from './reduction.js';
 import { WitnessSearch } from './witness-search.js';
@@ -27,8 +29,18 @@ import { Compiler } from './endpoint.js';
 import { makeProperty } from './property.js';
 import { generateOnce } from './generator-module.js';
 
+/**
+ * @typedef {import('./types.js').WorkerRequest} WorkerRequest
+ * @typedef {import('./types.js').WorkerReply} WorkerReply
+ * @typedef {import('./types.js').RunMessage} RunMessage
+ */
+
+/** Posts one message to the page. @param {WorkerReply | RunMessage} msg */
+const send = (msg) => postMessage(msg);
+
 const started = performance.now();
 let ready = false;
+/** @type {WorkerRequest[]} */
 const queued = [];
 let reduction = null;
 
@@ -36,18 +48,19 @@ async function boot(wasm) {
   try {
     await init({ module_or_path: wasm });
   } catch (e) {
-    return postMessage({ type: 'fatal', message: `could not load the engine (web/pkg/whittle_bg.wasm): ${e.message}. Run \`npm run build\`.` });
+    return send({ type: 'fatal', message: `could not load the engine (web/pkg/whittle_bg.wasm): ${e.message}. Run \`npm run build\`.` });
   }
   ready = true;
-  postMessage({ type: 'ready', ms: performance.now() - started });
+  send({ type: 'ready', ms: performance.now() - started });
   for (const msg of queued.splice(0)) handle(msg);
 }
 
 // A run's compiler: the page's, unless there is no endpoint (nothing to compile, no round trip).
 const remoteCompilers = (run) => (config) =>
-  config.endpoint?.kind === 'none' ? new Compiler(config) : new RemoteCompiler(run, (m) => postMessage(m));
+  config.endpoint?.kind === 'none' ? new Compiler(config) : new RemoteCompiler(run, send);
 
 onmessage = (event) => {
+  /** @type {WorkerRequest} */
   const msg = event.data;
   if (msg?.type === 'boot') boot(msg.wasm);
   else if (msg?.type === 'compiled') compiled(msg);
@@ -56,12 +69,14 @@ onmessage = (event) => {
 };
 
 // Only the latest parse request of each text matters: an edit supersedes the previous one.
+/** @type {Map<string, WorkerRequest & {type: 'parse'}>} */
 const pendingParses = new Map(); // key -> message
 
+/** @param {WorkerRequest} msg */
 function handle(msg) {
   switch (msg.type) {
     case 'parse':
-      if (pendingParses.has(msg.key)) postMessage({ type: 'parsed', seq: pendingParses.get(msg.key).seq, superseded: true });
+      if (pendingParses.has(msg.key)) send({ type: 'parsed', seq: pendingParses.get(msg.key).seq, superseded: true });
       else setTimeout(() => parseLatest(msg.key), 0);
       pendingParses.set(msg.key, msg);
       break;
@@ -73,8 +88,8 @@ function handle(msg) {
       break;
     case 'generate':
       generateOnce(engine, msg.generator).then(
-        (made) => postMessage({ type: 'generated', seq: msg.seq, ...made }),
-        (e) => postMessage({ type: 'error', seq: msg.seq, request: msg.type, message: e.message }),
+        (made) => send({ type: 'generated', seq: msg.seq, ...made }),
+        (e) => send({ type: 'error', seq: msg.seq, request: msg.type, message: e.message }),
       );
       break;
     case 'reduce':
@@ -94,38 +109,42 @@ function handle(msg) {
 
 /** The run a 'reduce' or 'replay' message asks for (a replay of a pair needs no search: its
  *  seed is the one the recorded reduction had). */
+/** @param {WorkerRequest & {type: 'reduce' | 'replay'}} msg */
 function newRun(msg) {
   const { mode, witness } = msg.config;
   const compilers = remoteCompilers(msg.run);
-  if (mode === 'witness') return new WitnessSearch(engine, msg, postMessage, compilers);
-  if (mode === 'pair' && witness?.autoSeed && msg.type === 'reduce') return new AutoSeededPair(engine, msg, postMessage, compilers);
-  return new Reduction(engine, msg, postMessage, compilers);
+  if (mode === 'witness') return new WitnessSearch(engine, msg, send, compilers);
+  if (mode === 'pair' && witness?.autoSeed && msg.type === 'reduce') return new AutoSeededPair(engine, msg, send, compilers);
+  return new Reduction(engine, msg, send, compilers);
 }
 
+/** @param {string} key */
 function parseLatest(key) {
   const msg = pendingParses.get(key);
   pendingParses.delete(key);
   reply(msg, () => ({ type: 'parsed', seq: msg.seq, report: engine.parse(msg.text, msg.lang, !!msg.wantTree) }));
 }
 
-/** Tests a property on one compile answer (the page compiled; Check). */
+/** Tests a property on one compile answer (the page compiled; Check).
+ *  @param {WorkerRequest & {type: 'test'}} msg */
 async function test({ seq, property, result, text }) {
   let tester = null;
   try {
     tester = makeProperty(property);
-    postMessage({ type: 'tested', seq, verdict: await tester.test(result, text) });
+    send({ type: 'tested', seq, verdict: await tester.test(result, text) });
   } catch (e) {
-    postMessage({ type: 'error', seq, request: 'test', message: e.message });
+    send({ type: 'error', seq, request: 'test', message: e.message });
   } finally {
     tester?.dispose();
   }
 }
 
-// Runs `make` and posts its answer, or the error it threw (tagged with the request's seq).
+/** Runs `make` and posts its answer, or the error it threw (tagged with the request's seq).
+ *  @param {WorkerRequest & {seq: number}} msg @param {() => WorkerReply} make */
 function reply(msg, make) {
   try {
-    postMessage(make());
+    send(make());
   } catch (e) {
-    postMessage({ type: 'error', seq: msg.seq, request: msg.type, message: e.message });
+    send({ type: 'error', seq: msg.seq, request: msg.type, message: e.message });
   }
 }

@@ -4,7 +4,7 @@
 //! (saving, Ctrl-C, properties from the command line).
 
 use crate::progress::Progress;
-use crate::runner::{script_path, Done, Job, Outcome, Property, Runner};
+use crate::runner::{script_path, Done, Job, Property, TestOutcome, Tests};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -79,6 +79,20 @@ pub struct Run {
     /// Wall time per pass, by name, in the order the passes first ran (the engine has no
     /// clock: the loop times the pass the session names while it runs).
     pub pass_wall: Vec<(String, Duration)>,
+    /// Tests killed at the time limit.
+    pub timeouts: usize,
+    /// Queries sent to the tests, how many of them the verdict cache answered, and how many
+    /// were called off before their verdict.
+    pub submitted: usize,
+    pub from_cache: usize,
+    pub cancelled: usize,
+}
+
+impl Run {
+    /// Tests that ran to a verdict.
+    pub fn tests_run(&self) -> usize {
+        self.submitted - self.from_cache - self.cancelled
+    }
 }
 
 /// Adds `time` to pass `name`'s.
@@ -93,7 +107,7 @@ fn add_time(wall: &mut Vec<(String, Duration)>, name: &str, time: Duration) {
 pub fn run_tests<S: Subject>(
     session: &mut Engine<S>,
     shell: &impl Shell<S>,
-    runner: &Runner,
+    runner: &dyn Tests,
     jobs: usize,
     quiet: bool,
     interrupted: &AtomicBool,
@@ -102,9 +116,12 @@ pub fn run_tests<S: Subject>(
     let mut progress = Progress::new(quiet);
     let mut engine = Duration::ZERO;
     let mut out = 0usize;
+    let mut submitted = 0usize;
+    let mut cancelled = 0usize;
     let mut saved_accepts = 0;
     let mut first_failure: Option<String> = None;
     let mut pass_wall = Vec::new();
+    let mut timeouts = 0;
     let mut since = Instant::now();
     let ending = loop {
         let now = Instant::now();
@@ -125,6 +142,7 @@ pub fn run_tests<S: Subject>(
                     file: (shell.file_name(q.side), q.text),
                 });
                 out += 1;
+                submitted += 1;
             }
         }
         if session.done() {
@@ -134,23 +152,29 @@ pub fn run_tests<S: Subject>(
         if out == 0 {
             continue; // the session is between passes or filtering invalid candidates
         }
-        let done = match runner.results.recv_timeout(Duration::from_millis(100)) {
-            Ok(d) => d,
-            Err(_) => {
+        let done = match runner.next_done(Duration::from_millis(100))? {
+            Some(d) => d,
+            None => {
                 progress.show(session.stats(), started.elapsed(), shell.sizes(session));
                 continue;
             }
         };
         out -= 1;
         let verdict = match &done.outcome {
-            Outcome::Interesting => Verdict::Interesting,
-            Outcome::Boring => Verdict::Boring,
-            Outcome::Timeout => Verdict::Error("timeout".into()),
-            Outcome::Failed(msg) => {
+            TestOutcome::Interesting => Verdict::Interesting,
+            TestOutcome::Boring => Verdict::Boring,
+            TestOutcome::Timeout => {
+                timeouts += 1;
+                Verdict::Error("timeout".into())
+            }
+            TestOutcome::Failed(msg) => {
                 first_failure.get_or_insert(msg.clone());
                 Verdict::Error(msg.clone())
             }
-            Outcome::Cancelled => continue,
+            TestOutcome::Cancelled => {
+                cancelled += 1;
+                continue;
+            }
         };
         if done.original && verdict != Verdict::Interesting {
             runner.cancel_all();
@@ -178,6 +202,10 @@ pub fn run_tests<S: Subject>(
         engine,
         first_failure,
         pass_wall,
+        timeouts,
+        submitted,
+        from_cache: runner.cached_verdicts(),
+        cancelled,
     })
 }
 

@@ -43,7 +43,7 @@ pub fn unparseable(path: &std::path::Path, e: &whittle::InputError) -> String {
 
 /// How much of a program the grammar covers, from its counted tokens outside error regions
 /// and all of them: what `parse` and `reduce` say of a program with syntax errors.
-pub fn coverage(covered: usize, all: usize) -> String {
+pub fn grammar_coverage(covered: usize, all: usize) -> String {
     format!(
         "the grammar covers {:.1}% of the tokens ({} of {} are in error regions)",
         100.0 * covered as f64 / all.max(1) as f64,

@@ -1,6 +1,8 @@
 //! The `whittle` command line: parse, reduce, pair, serve. The native shells around the
 //! engine (crate `whittle`): they read files, run tests as processes and serve HTTP.
 
+mod cache;
+mod cluster;
 mod commands;
 mod coverage;
 mod drive;
@@ -10,6 +12,8 @@ mod input;
 mod jail;
 mod process;
 mod progress;
+mod recipes;
+mod remote;
 mod runner;
 mod sandbox;
 mod scratch;
@@ -47,6 +51,9 @@ enum Command {
     Witness(witness::WitnessArgs),
     /// Run one compile of a compiler built with --coverage; print what it covered as JSON.
     Coverage(cov::CoverageArgs),
+    /// On a cluster's worker: run one query read on stdin (see docs/cluster.md).
+    #[command(hide = true)]
+    ClusterTask,
 }
 
 fn main() {
@@ -65,6 +72,7 @@ fn main() {
         Command::Witness(a) => stop::run("witness", || witness::run(a)),
         Command::Serve(a) => serve::run(a),
         Command::Coverage(a) => cov::run(a),
+        Command::ClusterTask => stop::run("cluster-task", cluster::run_task),
     };
     std::process::exit(code);
 }

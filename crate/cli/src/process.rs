@@ -83,9 +83,9 @@ impl Spec {
     }
 }
 
-/// How a run ended.
+/// How a process ended: its exit (status or signal), output and limits hit.
 #[derive(Debug, Default)]
-pub struct Outcome {
+pub struct Exit {
     /// The exit status, or 128 + the signal number when a signal ended it (as a shell reports).
     pub code: i32,
     pub signal: Option<i32>,
@@ -101,7 +101,7 @@ pub struct Outcome {
     pub elapsed: Duration,
 }
 
-impl Outcome {
+impl Exit {
     pub fn truncated(&self) -> bool {
         self.stdout_truncated || self.stderr_truncated
     }
@@ -157,14 +157,14 @@ pub const FILE_SIZE_LIMIT: u64 = 512 << 20;
 const OPEN_FILES_LIMIT: u64 = 1024;
 
 /// Runs `spec` to completion or its deadline. `Err` when it could not be started.
-pub fn run(spec: Spec) -> Result<Outcome, String> {
+pub fn run(spec: Spec) -> Result<Exit, String> {
     let start = Instant::now();
     if start >= spec.deadline {
-        return Ok(Outcome {
+        return Ok(Exit {
             code: 128 + libc::SIGKILL,
             signal: Some(libc::SIGKILL),
             timed_out: true,
-            ..Outcome::default()
+            ..Exit::default()
         });
     }
     let groups = match &spec.confinement {
@@ -302,7 +302,7 @@ pub fn run(spec: Spec) -> Result<Outcome, String> {
     };
     let out_of_memory = groups.as_ref().is_some_and(|g| g.hit_memory_cap());
     drop(groups);
-    Ok(Outcome {
+    Ok(Exit {
         code,
         signal,
         stdout,
@@ -382,7 +382,7 @@ impl Capture {
 mod tests {
     use super::*;
 
-    fn sh(script: &str, secs: u64, cap: usize) -> Outcome {
+    fn sh(script: &str, secs: u64, cap: usize) -> Exit {
         let mut spec = Spec::new(
             "/bin/sh".into(),
             vec!["-c".into(), script.into()],

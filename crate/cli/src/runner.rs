@@ -31,6 +31,18 @@ pub enum Property {
         negate: bool,
         exit: Option<i32>,
     },
+    /// A recipe's script (`crate::recipes`): exit status 0 means interesting; the statuses
+    /// of [`whittle::recipe::status`] that say why not are counted apart.
+    Recipe {
+        script: PathBuf,
+        tally: Arc<crate::recipes::Tally>,
+    },
+    /// A flaky test: each yes on a candidate must hold `times` more times (`--confirm`).
+    Confirmed {
+        test: Box<Property>,
+        times: usize,
+        tally: Arc<crate::recipes::Tally>,
+    },
 }
 
 /// One test to run: a query's file, written into a fresh folder.
@@ -43,7 +55,8 @@ pub struct Job {
     pub file: (String, String),
 }
 
-pub enum Outcome {
+/// What a test said of a candidate; the engine takes it as a [`whittle::reduce::Verdict`].
+pub enum TestOutcome {
     Interesting,
     Boring,
     /// The test ran past the timeout and was killed.
@@ -58,7 +71,7 @@ pub struct Done {
     pub id: u64,
     pub side: Side,
     pub original: bool,
-    pub outcome: Outcome,
+    pub outcome: TestOutcome,
     /// The test's output, for messages (the first few KiB).
     pub output: String,
 }
@@ -95,12 +108,57 @@ pub struct Pool<R> {
 /// The pool of interestingness tests.
 pub type Runner = Pool<Done>;
 
+/// Where the test loop ([`crate::drive::run_tests`]) sends its queries: the threads of this
+/// machine ([`Runner`]), a cluster ([`crate::cluster::Cluster`]), either behind the verdict
+/// cache ([`crate::cache::Cached`]).
+pub trait Tests {
+    fn submit(&self, job: Job);
+    /// The next verdict, if one comes within `wait`; `Err` when no more can come.
+    fn next_done(&self, wait: Duration) -> Result<Option<Done>, String>;
+    /// Kills the test of query `id` (its verdict is no longer wanted).
+    fn cancel(&self, id: u64);
+    fn running_ids(&self) -> Vec<u64>;
+    fn cancel_all(&self);
+    /// How many verdicts came from a cache instead of a test.
+    fn cached_verdicts(&self) -> usize {
+        0
+    }
+}
+
+impl Tests for Runner {
+    fn submit(&self, job: Job) {
+        Pool::submit(self, job)
+    }
+    fn next_done(&self, wait: Duration) -> Result<Option<Done>, String> {
+        Ok(self.results.recv_timeout(wait).ok())
+    }
+    fn cancel(&self, id: u64) {
+        Pool::cancel(self, id)
+    }
+    fn running_ids(&self) -> Vec<u64> {
+        Pool::running_ids(self)
+    }
+    fn cancel_all(&self) {
+        Pool::cancel_all(self)
+    }
+}
+
 impl Runner {
     pub fn new(properties: Properties, threads: usize, timeout: Duration) -> Runner {
+        Runner::with_files(properties, Vec::new(), threads, timeout)
+    }
+
+    /// Tests that need `files` (name, bytes) beside the candidate in their folders.
+    pub fn with_files(
+        properties: Properties,
+        files: Vec<(String, Vec<u8>)>,
+        threads: usize,
+        timeout: Duration,
+    ) -> Runner {
         Pool::with(threads, move |job, cancel, tether| {
             match properties.of(job.side) {
-                Some(property) => run_job(property, job, timeout, cancel, tether),
-                None => done(job, Outcome::Failed("no test for this side".into()), ""),
+                Some(property) => run_job(property, job, &files, timeout, cancel, tether),
+                None => done(job, TestOutcome::Failed("no test for this side".into()), ""),
             }
         })
     }
@@ -204,7 +262,7 @@ impl<R> Drop for Pool<R> {
     }
 }
 
-fn done(job: &Job, outcome: Outcome, output: &str) -> Done {
+fn done(job: &Job, outcome: TestOutcome, output: &str) -> Done {
     Done {
         id: job.id,
         side: job.side,
@@ -214,16 +272,20 @@ fn done(job: &Job, outcome: Outcome, output: &str) -> Done {
     }
 }
 
-fn run_job(
+pub fn run_job(
     property: &Property,
     job: &Job,
+    files: &[(String, Vec<u8>)],
     timeout: Duration,
     cancel: Arc<AtomicBool>,
     tether: Option<&Arc<Sandbox>>,
 ) -> Done {
-    let dir = match job_folder(job) {
+    if let Property::Confirmed { test, times, tally } = property {
+        return crate::recipes::confirmed(test, *times, tally, job, files, timeout, cancel, tether);
+    }
+    let dir = match job_folder(job).and_then(|d| write_files(d.path(), files).map(|()| d)) {
         Ok(d) => d,
-        Err(msg) => return done(job, Outcome::Failed(msg), ""),
+        Err(msg) => return done(job, TestOutcome::Failed(msg), ""),
     };
     let name = &job.file.0;
     match run_in(
@@ -234,8 +296,8 @@ fn run_job(
         cancel,
         tether,
     ) {
-        Ok(ran) => done(job, ran.verdict, &ran.output),
-        Err(e) => done(job, Outcome::Failed(e), ""),
+        Ok(ran) => done(job, ran.outcome, &ran.output),
+        Err(e) => done(job, TestOutcome::Failed(e), ""),
     }
 }
 
@@ -248,9 +310,18 @@ pub fn job_folder(job: &Job) -> Result<Scratch, String> {
     Ok(dir)
 }
 
-/// What a test in a folder said.
+/// Writes the files a test needs into its folder.
+pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), String> {
+    for (name, bytes) in files {
+        std::fs::write(dir.join(name), bytes)
+            .map_err(|e| format!("cannot write {name} in {}: {e}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// What a test in a folder said: its outcome and output.
 pub struct Ran {
-    pub verdict: Outcome,
+    pub outcome: TestOutcome,
     /// Its stdout, then its stderr.
     pub output: String,
     pub stdout: String,
@@ -266,7 +337,10 @@ pub fn run_in(
     tether: Option<&Arc<Sandbox>>,
 ) -> Result<Ran, String> {
     let (program, args): (PathBuf, Vec<OsString>) = match property {
-        Property::Script(path) => (path.clone(), vec![]),
+        Property::Script(path) | Property::Recipe { script: path, .. } => (path.clone(), vec![]),
+        Property::Confirmed { test, .. } => {
+            return run_in(test, dir, name, deadline, cancel, tether)
+        }
         Property::Command { cmd, .. } => (
             "sh".into(),
             vec!["-c".into(), cmd.replace("{}", name).into()],
@@ -283,13 +357,22 @@ pub fn run_in(
     let mut bytes = o.stdout.clone();
     bytes.extend_from_slice(&o.stderr);
     let output = String::from_utf8_lossy(&bytes).into_owned();
-    let verdict = if o.cancelled {
-        Outcome::Cancelled
+    let outcome = if o.cancelled {
+        TestOutcome::Cancelled
     } else if o.timed_out {
-        Outcome::Timeout
+        TestOutcome::Timeout
     } else {
         let interesting = match property {
-            Property::Script(_) => o.code == 0,
+            Property::Script(_) | Property::Confirmed { .. } => o.code == 0,
+            Property::Recipe { tally, .. } => {
+                use whittle::recipe::status;
+                match o.code {
+                    status::GUARD => crate::recipes::Tally::count(&tally.guard),
+                    status::SLOW => crate::recipes::Tally::count(&tally.slow),
+                    _ => {}
+                }
+                o.code == status::INTERESTING
+            }
             Property::Command {
                 regex,
                 negate,
@@ -298,13 +381,13 @@ pub fn run_in(
             } => exit.is_none_or(|e| e == o.code) && (regex.is_match(&output) != *negate),
         };
         if interesting {
-            Outcome::Interesting
+            TestOutcome::Interesting
         } else {
-            Outcome::Boring
+            TestOutcome::Boring
         }
     };
     Ok(Ran {
-        verdict,
+        outcome,
         output,
         stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
     })

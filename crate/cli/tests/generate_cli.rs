@@ -123,7 +123,7 @@ fn runs_that_fail_during_reduction_keep_the_best_so_far() {
             examples().display().to_string()
         ),
     );
-    let out = generate(&dir, "python3 flaky.py", &["--seed", "3"]);
+    let out = generate(&dir, "python3 flaky.py", &["--rng-seed", "3"]);
     let err = String::from_utf8_lossy(&out.stderr);
     if err.contains("exited") && out.status.code() == Some(2) {
         return; // this seed's free run drew fewer than 4: nothing to test with it
@@ -151,7 +151,7 @@ fn the_json_generator_reduces_to_a_small_valid_document() {
     );
     let mut found = false;
     for seed in 1..40 {
-        let out = generate(&dir, &generator, &["--seed", &seed.to_string(), "-j", "2"]);
+        let out = generate(&dir, &generator, &["--rng-seed", &seed.to_string(), "-j", "2"]);
         if out.status.code() == Some(1) {
             continue; // this seed's document has no x
         }

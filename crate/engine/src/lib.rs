@@ -11,6 +11,7 @@ pub mod layout;
 pub mod pair;
 pub mod parse_report;
 pub mod query;
+pub mod recipe;
 pub mod recording;
 pub mod reduce;
 pub mod rng;

@@ -36,7 +36,7 @@ impl ParseReport {
             ok: !tree.has_error(),
             error: tree.error.clone(),
             error_tokens: {
-                let (covered, all) = tree.coverage(&vec![true; tree.tokens.len()]);
+                let (covered, all) = tree.grammar_coverage(&vec![true; tree.tokens.len()]);
                 all - covered
             },
             round_trip: unparse(tree, &vec![true; tree.tokens.len()]) == text,

@@ -535,7 +535,7 @@ impl Tree {
 
     /// The grammar's coverage of the tokens `keep` selects: counted tokens outside error
     /// regions, and all counted tokens.
-    pub fn coverage(&self, keep: &[bool]) -> (usize, usize) {
+    pub fn grammar_coverage(&self, keep: &[bool]) -> (usize, usize) {
         let marked = self.error_tokens();
         let counted =
             (0..self.tokens.len() as TokenId).filter(|&t| keep[t as usize] && self.is_counted(t));

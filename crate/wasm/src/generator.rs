@@ -1,4 +1,4 @@
-//! `GeneratorReducer`: generator-based reduction (GReduce) of a JavaScript generator. The
+//! `GeneratorSession`: generator-based reduction (GReduce) of a JavaScript generator. The
 //! generator is a function `(g) => string` that makes every random choice through `g`
 //! (`int`, `pick`, `repeat`, `maybe`: the API of examples/generators/client.mjs); the engine
 //! re-runs it with reduced traces, and its queries are the outputs, tested like a single
@@ -30,7 +30,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use whittle::generator::{Generator, GeneratorSession, GeneratorSettings, Halt, Source};
+use whittle::generator::{Generator, GeneratorSettings, Halt, Source};
 use whittle::reduce::Stats;
 use whittle::{catalog, Recording};
 
@@ -239,8 +239,9 @@ impl Generator for JsGenerator {
 
 #[derive(serde::Deserialize)]
 struct GeneratorConfig {
-    #[serde(default)]
-    seed: Option<u64>,
+    /// The free run's random seed; older callers named it `seed`.
+    #[serde(default, alias = "seed")]
+    rng_seed: Option<u64>,
     #[serde(default)]
     align: Option<String>,
     #[serde(default)]
@@ -250,7 +251,7 @@ struct GeneratorConfig {
 fn settings_from(config: JsValue) -> Result<GeneratorSettings, JsError> {
     let cfg: GeneratorConfig = serde_wasm_bindgen::from_value(config).map_err(|e| {
         JsError::new(&format!(
-            "bad generator reducer config: {e} (seed: a non-negative integer)"
+            "bad generator reducer config: {e} (rng_seed: a non-negative integer)"
         ))
     })?;
     let named = |name: Option<&str>, default: &str| {
@@ -260,7 +261,7 @@ fn settings_from(config: JsValue) -> Result<GeneratorSettings, JsError> {
     };
     let js = |e: String| JsError::new(&e);
     Ok(GeneratorSettings {
-        seed: cfg.seed.unwrap_or(0),
+        rng_seed: cfg.rng_seed.unwrap_or(0),
         align: catalog::align(&named(cfg.align.as_deref(), "realign")).map_err(js)?,
         trace: catalog::trace_strategy(&named(cfg.trace.as_deref(), "hdd")).map_err(js)?,
     })
@@ -268,8 +269,8 @@ fn settings_from(config: JsValue) -> Result<GeneratorSettings, JsError> {
 
 /// A generator-based reduction in progress: its queries are the generator's outputs.
 #[wasm_bindgen]
-pub struct GeneratorReducer {
-    session: GeneratorSession<JsGenerator>,
+pub struct GeneratorSession {
+    session: whittle::generator::GeneratorSession<JsGenerator>,
 }
 
 #[derive(Serialize)]
@@ -287,43 +288,47 @@ fn build(
     config: JsValue,
     generate: js_sys::Function,
     recording: Option<Recording>,
-) -> Result<GeneratorReducer, JsError> {
+) -> Result<GeneratorSession, JsError> {
     let settings = settings_from(config)?;
     let failed = |Halt(why): Halt| {
         JsError::new(&format!(
             "the generator failed on its first run (seed {}): {why}",
-            settings.seed
+            settings.rng_seed
         ))
     };
     let generator = JsGenerator { generate };
     let session = match recording {
-        None => GeneratorSession::new(generator, settings),
-        Some(r) => GeneratorSession::replay(generator, settings, r),
+        None => whittle::generator::GeneratorSession::new(generator, settings),
+        Some(r) => whittle::generator::GeneratorSession::replay(generator, settings, r),
     }
     .map_err(failed)?;
-    Ok(GeneratorReducer { session })
+    Ok(GeneratorSession { session })
 }
 
 #[wasm_bindgen]
-impl GeneratorReducer {
+impl GeneratorSession {
     /// `config`: `{seed?, align?: 'halt' | 'bypass' | 'realign', trace?: 'hdd' | 'ddmin'}`;
     /// `generate(g)`: the generator, returning its output. Throws if its first (free) run fails.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue, generate: js_sys::Function) -> Result<GeneratorReducer, JsError> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "GeneratorSessionConfig")] config: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "GenerateFn")] generate: js_sys::Function,
+    ) -> Result<GeneratorSession, JsError> {
         build(config, generate, None)
     }
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed
     /// (the generator runs again; the tests do not).
     pub fn replay(
-        config: JsValue,
-        generate: js_sys::Function,
+        #[wasm_bindgen(unchecked_param_type = "GeneratorSessionConfig")] config: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "GenerateFn")] generate: js_sys::Function,
         verdicts: &str,
-    ) -> Result<GeneratorReducer, JsError> {
+    ) -> Result<GeneratorSession, JsError> {
         build(config, generate, Some(recording(verdicts)?))
     }
 
     /// Runs a replay for up to `n` candidates; returns the stats.
+    #[wasm_bindgen(unchecked_return_type = "GeneratorStats")]
     pub fn step(&mut self, n: usize) -> Result<JsValue, JsError> {
         self.session.step(n);
         self.stats()
@@ -341,6 +346,7 @@ impl GeneratorReducer {
 
     /// The session's stats (sizes in bytes of output: `tokens_*` and `bytes_*` agree) plus
     /// `failed_runs`, `units_before`, `units_now`.
+    #[wasm_bindgen(unchecked_return_type = "GeneratorStats")]
     pub fn stats(&self) -> Result<JsValue, JsError> {
         let units = self.session.trace().units().len();
         to_js(&GeneratorStats {
@@ -354,15 +360,17 @@ impl GeneratorReducer {
     /// The trace the best output was made from: `{nodes: [node]}`, a node being
     /// `{kind: 'int', label, value}`, `{kind: 'loop', label, iterations: [[node]]}` or
     /// `{kind: 'maybe', label, body: [node] | null}`.
+    #[wasm_bindgen(unchecked_return_type = "Trace")]
     pub fn trace(&self) -> Result<JsValue, JsError> {
         to_js(self.session.trace())
     }
 
     /// The free run's trace, in the same form.
     #[wasm_bindgen(js_name = originalTrace)]
+    #[wasm_bindgen(unchecked_return_type = "Trace")]
     pub fn original_trace(&self) -> Result<JsValue, JsError> {
         to_js(self.session.original().1)
     }
 }
 
-session_api!(GeneratorReducer);
+session_api!(GeneratorSession);

@@ -1,23 +1,24 @@
 //! The engine's JavaScript API (wasm-bindgen), used by the playground's Web Worker: parsing,
-//! language detection, token diffs, the reducers, [`Reducer`] (one program), [`PairReducer`]
-//! (a seed and a variant) and [`GeneratorReducer`] (a generator's run), and the witness search
-//! [`WitnessReducer`] (DiWi). Each hands out queries, `{id, candidate, side, text, original}`,
+//! language detection, token diffs, the reducers, [`Session`] (one program), [`PairSession`]
+//! (a seed and a variant) and [`GeneratorSession`] (a generator's run), and the witness search
+//! [`WitnessSearch`] (DiWi). Each hands out queries, `{id, candidate, side, text, original}`,
 //! and takes each query's verdict (the witness search: an observation); the engine decides
 //! what is asked when. Data crosses as plain JS objects (serde-wasm-bindgen); errors are thrown as JS
 //! `Error`s whose message says what to do.
 
 mod generator;
 mod pair;
+mod types;
 mod witness;
 
-pub use generator::GeneratorReducer;
-pub use pair::PairReducer;
-pub use witness::WitnessReducer;
+pub use generator::GeneratorSession;
+pub use pair::PairSession;
+pub use witness::WitnessSearch;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use whittle::parse_report::ParseReport;
-use whittle::reduce::{Session, Settings, Verdict};
+use whittle::reduce::{Settings, Verdict};
 use whittle::tree::Parser;
 use whittle::{catalog, Lang, Recording};
 
@@ -84,7 +85,7 @@ pub(crate) fn settings(strategy: Option<&str>, skip: Option<&str>) -> Result<Set
 /// `{lang, tokens, bytes, ok, error: {line, column, byte, what, near} | null, round_trip,
 /// parse_ms, tree?: [{kind, field, named, extra, error, missing, start, end, parent,
 /// children, first_token, end_token, depth}]}` (byte offsets into the UTF-8 text).
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "ParseReport")]
 pub fn parse(text: &str, lang: Option<String>, want_tree: bool) -> Result<JsValue, JsError> {
     let lang = lang_or_detect(lang.as_deref(), text)?;
     let started = js_sys::Date::now();
@@ -108,7 +109,7 @@ struct DiffOp {
 }
 
 /// A token-level diff of two programs: `[{tag: 'equal'|'delete'|'insert', text}]`.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "DiffOp[]")]
 pub fn diff(a: &str, b: &str) -> Result<JsValue, JsError> {
     let ops: Vec<DiffOp> = whittle::textdiff::token_diff(a, b)
         .into_iter()
@@ -125,12 +126,17 @@ macro_rules! session_api {
             /// Up to `k` queries to run: `[{id, candidate, side: 'seed' | 'variant', text,
             /// original}]`. Call again after each report: a pair's seed is asked once its
             /// variant passed.
+            #[wasm_bindgen(unchecked_return_type = "Query[]")]
             pub fn next(&mut self, k: usize) -> Result<JsValue, JsError> {
                 to_js(&self.session.next(k))
             }
 
             /// The verdict of query `id`: 'interesting', 'boring' or 'error'.
-            pub fn report(&mut self, id: f64, verdict_name: &str) -> Result<(), JsError> {
+            pub fn report(
+                &mut self,
+                id: f64,
+                #[wasm_bindgen(unchecked_param_type = "VerdictName")] verdict_name: &str,
+            ) -> Result<(), JsError> {
                 self.session
                     .report(id as u64, $crate::verdict(verdict_name)?);
                 Ok(())
@@ -146,6 +152,7 @@ macro_rules! session_api {
                 self.session.stop();
             }
 
+            #[wasm_bindgen(unchecked_return_type = "HistoryStep[]")]
             pub fn history(&self) -> Result<JsValue, JsError> {
                 to_js(&self.session.history())
             }
@@ -164,58 +171,67 @@ macro_rules! session_api {
 pub(crate) use session_api;
 
 #[derive(serde::Deserialize)]
-struct ReducerConfig {
+struct SessionConfig {
     #[serde(default)]
     lang: Option<String>,
     text: String,
     #[serde(default)]
     strategy: Option<String>,
-    /// Passes the strategy leaves out, by name: `rename, types`.
-    #[serde(default, rename = "skipPasses")]
+    /// Passes the strategy leaves out, by name: `rename, types` (formerly `skipPasses`).
+    #[serde(default, alias = "skipPasses")]
     skip_passes: Option<String>,
     /// Refuse a program the grammar cannot fully parse instead of reducing it tolerantly.
     #[serde(default)]
     strict: bool,
 }
 
-fn session_from(config: JsValue, recording: Option<Recording>) -> Result<Session, JsError> {
-    let cfg: ReducerConfig = self::config(config, "reducer")?;
+fn session_from(
+    config: JsValue,
+    recording: Option<Recording>,
+) -> Result<whittle::reduce::Session, JsError> {
+    let cfg: SessionConfig = self::config(config, "reducer")?;
     let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.text)?;
     let settings = Settings {
         strict: cfg.strict,
         ..settings(cfg.strategy.as_deref(), cfg.skip_passes.as_deref())?
     };
     match recording {
-        None => Session::new(lang, &cfg.text, settings),
-        Some(r) => Session::replay(lang, &cfg.text, settings, r),
+        None => whittle::reduce::Session::new(lang, &cfg.text, settings),
+        Some(r) => whittle::reduce::Session::replay(lang, &cfg.text, settings, r),
     }
     .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// A reduction of one program in progress.
 #[wasm_bindgen]
-pub struct Reducer {
-    session: Session,
+pub struct Session {
+    session: whittle::reduce::Session,
 }
 
 #[wasm_bindgen]
-impl Reducer {
-    /// `config`: `{lang?, text, strategy?, skipPasses?, strict?}`. Throws if the text does not parse.
+impl Session {
+    /// `config`: `{lang?, text, strategy?, skip_passes?, strict?}`. Throws if the text does not parse.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue) -> Result<Reducer, JsError> {
-        Ok(Reducer {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "SessionConfig")] config: JsValue,
+    ) -> Result<Session, JsError> {
+        Ok(Session {
             session: session_from(config, None)?,
         })
     }
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
-    pub fn replay(config: JsValue, verdicts: &str) -> Result<Reducer, JsError> {
-        Ok(Reducer {
+    pub fn replay(
+        #[wasm_bindgen(unchecked_param_type = "SessionConfig")] config: JsValue,
+        verdicts: &str,
+    ) -> Result<Session, JsError> {
+        Ok(Session {
             session: session_from(config, Some(recording(verdicts)?))?,
         })
     }
 
     /// Runs a replay for up to `n` candidates; returns the stats.
+    #[wasm_bindgen(unchecked_return_type = "Stats")]
     pub fn step(&mut self, n: usize) -> Result<JsValue, JsError> {
         self.session.step(n);
         to_js(self.session.stats())
@@ -225,9 +241,10 @@ impl Reducer {
         self.session.best().to_string()
     }
 
+    #[wasm_bindgen(unchecked_return_type = "Stats")]
     pub fn stats(&self) -> Result<JsValue, JsError> {
         to_js(self.session.stats())
     }
 }
 
-session_api!(Reducer);
+session_api!(Session);

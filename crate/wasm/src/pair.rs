@@ -1,9 +1,8 @@
-//! `PairReducer`: pairwise reduction (PPR) of a seed and a variant. Its queries name their
+//! `PairSession`: pairwise reduction (PPR) of a seed and a variant. Its queries name their
 //! side; the worker tests each with that side's property.
 
 use crate::{lang_or_detect, recording, session_api, settings, to_js};
 use wasm_bindgen::prelude::*;
-use whittle::pair::PairSession;
 use whittle::Recording;
 
 #[derive(serde::Deserialize)]
@@ -16,60 +15,71 @@ struct PairConfig {
     #[serde(default)]
     strategy: Option<String>,
     /// Passes MinCommonality leaves out, by name: `rename, types`.
-    #[serde(default, rename = "skipPasses")]
+    #[serde(default, alias = "skipPasses")]
     skip_passes: Option<String>,
 }
 
-fn session_from(config: JsValue, recording: Option<Recording>) -> Result<PairSession, JsError> {
+fn session_from(
+    config: JsValue,
+    recording: Option<Recording>,
+) -> Result<whittle::pair::PairSession, JsError> {
     let cfg: PairConfig = crate::config(config, "pair reducer")?;
     let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.variant)?;
     let settings = settings(cfg.strategy.as_deref(), cfg.skip_passes.as_deref())?;
     match recording {
-        None => PairSession::new(lang, &cfg.seed, &cfg.variant, settings),
-        Some(r) => PairSession::replay(lang, &cfg.seed, &cfg.variant, settings, r),
+        None => whittle::pair::PairSession::new(lang, &cfg.seed, &cfg.variant, settings),
+        Some(r) => whittle::pair::PairSession::replay(lang, &cfg.seed, &cfg.variant, settings, r),
     }
     .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// A pairwise reduction in progress (PPR): a seed and a variant reduced together.
 #[wasm_bindgen]
-pub struct PairReducer {
-    session: PairSession,
+pub struct PairSession {
+    session: whittle::pair::PairSession,
 }
 
 #[wasm_bindgen]
-impl PairReducer {
-    /// `config`: `{lang?, seed, variant, strategy?, skipPasses?}`. Throws if either program does not parse.
+impl PairSession {
+    /// `config`: `{lang?, seed, variant, strategy?, skip_passes?}`. Throws if either program does not parse.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue) -> Result<PairReducer, JsError> {
-        Ok(PairReducer {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "PairSessionConfig")] config: JsValue,
+    ) -> Result<PairSession, JsError> {
+        Ok(PairSession {
             session: session_from(config, None)?,
         })
     }
 
     /// A reducer that replays a recorded verdict string ('0'/'1') with `step`, no test needed.
-    pub fn replay(config: JsValue, verdicts: &str) -> Result<PairReducer, JsError> {
-        Ok(PairReducer {
+    pub fn replay(
+        #[wasm_bindgen(unchecked_param_type = "PairSessionConfig")] config: JsValue,
+        verdicts: &str,
+    ) -> Result<PairSession, JsError> {
+        Ok(PairSession {
             session: session_from(config, Some(recording(verdicts)?))?,
         })
     }
 
     /// Runs a replay for up to `n` candidates; returns the stats.
+    #[wasm_bindgen(unchecked_return_type = "PairStats")]
     pub fn step(&mut self, n: usize) -> Result<JsValue, JsError> {
         self.session.step(n);
         to_js(&self.session.pair_stats())
     }
 
     /// `{seed, variant, diff, diff_tokens}`: the best pair and its unified diff.
+    #[wasm_bindgen(unchecked_return_type = "PairBest")]
     pub fn best(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.best())
     }
 
     /// The session's stats plus `seed_tokens_before/after`, `variant_tokens_before/after`,
     /// `diff_tokens_before/after`, `seed_queries`, `variant_queries`.
+    #[wasm_bindgen(unchecked_return_type = "PairStats")]
     pub fn stats(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.pair_stats())
     }
 }
 
-session_api!(PairReducer);
+session_api!(PairSession);

@@ -1,4 +1,4 @@
-//! `WitnessReducer`: DiWi's witness search over a failing program. Its queries are mutants of
+//! `WitnessSearch`: DiWi's witness search over a failing program. Its queries are mutants of
 //! the program (the first one the program itself); the worker compiles each, tests the
 //! property and reports an observation: the outcome (`failing`: the property still holds;
 //! `passing`: it does not and the compiler accepts the mutant, a witness; `rejected`:
@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use whittle::pair::unified_diff;
 use whittle::witness::{
-    Change, Coverage, Keep, Observation, OriginalState, Outcome, Selection, Witness,
-    WitnessSession, WitnessSettings, WitnessStats,
+    Change, Coverage, Keep, MutantOutcome, Observation, OriginalState, Selection, Witness,
+    WitnessSettings, WitnessStats,
 };
 
 #[derive(Deserialize)]
@@ -19,9 +19,10 @@ struct WitnessConfig {
     #[serde(default)]
     lang: Option<String>,
     text: String,
-    /// The search's seed: the same seed, settings and observations give the same witnesses.
-    #[serde(default)]
-    seed: Option<u64>,
+    /// The search's random seed: the same seed, settings and observations give the same
+    /// witnesses. Older callers named it `seed`.
+    #[serde(default, alias = "seed")]
+    rng_seed: Option<u64>,
     /// Tests at most, the original's included.
     #[serde(default)]
     budget: Option<usize>,
@@ -43,7 +44,7 @@ fn settings(cfg: &WitnessConfig) -> Result<WitnessSettings, JsError> {
     };
     let default = WitnessSettings::default();
     Ok(WitnessSettings {
-        seed: cfg.seed.unwrap_or(default.seed),
+        rng_seed: cfg.rng_seed.unwrap_or(default.rng_seed),
         budget: cfg.budget.unwrap_or(default.budget).max(2),
         want: cfg.want.filter(|&w| w > 0),
         selection: match cfg.selection.as_deref() {
@@ -62,7 +63,7 @@ fn settings(cfg: &WitnessConfig) -> Result<WitnessSettings, JsError> {
 }
 
 /// An observation as the worker sends it: `{outcome, coverage?, trace?, about?}` (`about`:
-/// the compiler's messages the bug is about, see `WitnessReducer.focusOn`).
+/// the compiler's messages the bug is about, see `WitnessSearch.focusOn`).
 #[derive(Deserialize)]
 struct JsObservation {
     outcome: String,
@@ -82,9 +83,9 @@ fn observation(value: JsValue) -> Result<Observation, JsError> {
         ))
     })?;
     let outcome = match o.outcome.as_str() {
-        "failing" => Outcome::Failing,
-        "passing" => Outcome::Passing,
-        "rejected" => Outcome::Rejected,
+        "failing" => MutantOutcome::Failing,
+        "passing" => MutantOutcome::Passing,
+        "rejected" => MutantOutcome::Rejected,
         other => {
             return Err(JsError::new(&format!(
                 "unknown outcome `{other}`: use failing, passing or rejected"
@@ -103,7 +104,7 @@ const fn state_name(s: OriginalState) -> &'static str {
     match s {
         OriginalState::Untested => "untested",
         OriginalState::Failing => "failing",
-        OriginalState::NotFailing(Outcome::Passing) => "passing",
+        OriginalState::NotFailing(MutantOutcome::Passing) => "passing",
         OriginalState::NotFailing(_) => "rejected",
     }
 }
@@ -154,29 +155,32 @@ impl<'a> Listed<'a> {
 
 /// A witness search in progress (DiWi).
 #[wasm_bindgen]
-pub struct WitnessReducer {
-    session: WitnessSession,
+pub struct WitnessSearch {
+    session: whittle::witness::WitnessSearch,
     budget: usize,
 }
 
 #[wasm_bindgen]
-impl WitnessReducer {
+impl WitnessSearch {
     /// `config`: `{lang?, text, seed?, budget?, want?, selection?: 'mh' | 'random', keep?:
     /// 'diverse' | 'all'}`. Throws if the text does not parse.
     #[wasm_bindgen(constructor)]
-    pub fn new(config_: JsValue) -> Result<WitnessReducer, JsError> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "WitnessSearchConfig")] config_: JsValue,
+    ) -> Result<WitnessSearch, JsError> {
         let cfg: WitnessConfig = config(config_, "witness search")?;
         let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.text)?;
         let settings = settings(&cfg)?;
         let budget = settings.budget;
-        let session = WitnessSession::new(lang, &cfg.text, settings)
+        let session = whittle::witness::WitnessSearch::new(lang, &cfg.text, settings)
             .map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(WitnessReducer { session, budget })
+        Ok(WitnessSearch { session, budget })
     }
 
     /// Up to `k` mutants to test: `[{id, candidate, side: 'variant', text, original}]`, the
     /// first the program itself. Empty while the round's observations are awaited: report
     /// every query handed out.
+    #[wasm_bindgen(unchecked_return_type = "Query[]")]
     pub fn next(&mut self, k: usize) -> Result<JsValue, JsError> {
         to_js(&self.session.next(k))
     }
@@ -185,7 +189,11 @@ impl WitnessReducer {
     /// coverage?: {file: {function: [line]}}, trace?: string}` (coverage or trace of the
     /// original's and passing mutants' compiles, when the endpoint gives one).
     /// A query reported before, or never handed out, is ignored.
-    pub fn report(&mut self, id: f64, obs: JsValue) -> Result<(), JsError> {
+    pub fn report(
+        &mut self,
+        id: f64,
+        #[wasm_bindgen(unchecked_param_type = "Observation")] obs: JsValue,
+    ) -> Result<(), JsError> {
         self.session.report(id as u64, observation(obs)?);
         Ok(())
     }
@@ -202,7 +210,12 @@ impl WitnessReducer {
     /// `about(message)`, when given, says which messages the bug is about (the others do not
     /// count, unless it accepts none); it should not throw (a throw counts as false).
     #[wasm_bindgen(js_name = focusOn)]
-    pub fn focus_on(&mut self, output: &str, name: &str, about: Option<js_sys::Function>) -> usize {
+    pub fn focus_on(
+        &mut self,
+        output: &str,
+        name: &str,
+        #[wasm_bindgen(unchecked_param_type = "((message: string) => boolean) | undefined")] about: Option<js_sys::Function>,
+    ) -> usize {
         let lines = whittle::witness::pointed_lines_of(name, output, |m| {
             about.as_ref().is_none_or(|f| {
                 f.call1(&JsValue::NULL, &JsValue::from_str(m))
@@ -216,7 +229,11 @@ impl WitnessReducer {
     /// The lines of `output`'s messages whose first line `about(message)` accepts, with their
     /// notes: an observation's `about`.
     #[wasm_bindgen(js_name = messagesAbout)]
-    pub fn messages_about(output: &str, about: &js_sys::Function) -> String {
+    pub fn messages_about(
+        output: &str,
+        #[wasm_bindgen(unchecked_param_type = "(message: string) => boolean")]
+        about: &js_sys::Function,
+    ) -> String {
         whittle::witness::messages_about(output, |m| {
             about
                 .call1(&JsValue::NULL, &JsValue::from_str(m))
@@ -238,6 +255,7 @@ impl WitnessReducer {
 
     /// `{queries, failing, passing, rejected, syntax_rejected, not_diverse,
     /// minimize_queries, witnesses, max_order, budget, done, original}`.
+    #[wasm_bindgen(unchecked_return_type = "WitnessStats")]
     pub fn stats(&self) -> Result<JsValue, JsError> {
         to_js(&Stats {
             stats: self.session.stats(),
@@ -249,6 +267,7 @@ impl WitnessReducer {
 
     /// The witnesses found from the `from`th on: `[{index, text, changes: [{rule, line,
     /// before, after}], order, distance, query, diff}]`.
+    #[wasm_bindgen(unchecked_return_type = "ListedWitness[]")]
     pub fn witnesses(&self, from: usize) -> Result<JsValue, JsError> {
         let original = self.session.original();
         let listed: Vec<Listed> = self
@@ -265,11 +284,13 @@ impl WitnessReducer {
     /// The compiler's files and functions by Ochiai, most suspicious first: `{files:
     /// [{name, score, statements}], functions: [...]}`, or null without the failing
     /// program's coverage.
+    #[wasm_bindgen(unchecked_return_type = "Ranking | null")]
     pub fn ranking(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.ranking())
     }
 
     /// Each mutation rule's record: `[{rule, sites, selected, accepted, diversity}]`.
+    #[wasm_bindgen(unchecked_return_type = "RuleStats[]")]
     pub fn rules(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.rules())
     }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::coverage::Gcov;
-use crate::process::{self, Confinement, Outcome, Spec};
+use crate::process::{self, Confinement, Exit, Spec};
 
 /// whittle's own failure (as `env` and `git bisect run` use it).
 const OWN_FAILURE: i32 = 125;
@@ -106,7 +106,7 @@ fn run_command(
     env: Vec<(String, OsString)>,
     deadline: Instant,
     cancel: Arc<AtomicBool>,
-) -> Result<Outcome, String> {
+) -> Result<Exit, String> {
     let (program, args) = command.split_first().ok_or("no command after --")?;
     let cwd = std::env::current_dir().map_err(|e| format!("no current folder: {e}"))?;
     let mut spec = Spec::new(program.into(), args.to_vec(), cwd, deadline);
@@ -117,7 +117,7 @@ fn run_command(
 }
 
 /// CMD's stdout, then its stderr, to whittle's stderr.
-fn forward(o: &Outcome) {
+fn forward(o: &Exit) {
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(&o.stdout);
     let _ = err.write_all(&o.stderr);

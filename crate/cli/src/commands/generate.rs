@@ -19,9 +19,10 @@ pub struct GenerateArgs {
     /// 'node examples/generators/run.mjs examples/generators/password.mjs'.
     #[arg(long)]
     pub generator: String,
-    /// The seed of the first, free run (default: the one the generator names in its hello).
-    #[arg(long)]
-    pub seed: Option<u64>,
+    /// The random seed of the first, free run (default: the one the generator names in its
+    /// hello; `--seed N` still works).
+    #[arg(long, alias = "seed", value_name = "N")]
+    pub rng_seed: Option<u64>,
     #[command(flatten)]
     pub property: super::reduce::PropertyArgs,
     /// Where the smallest interesting output goes as it improves (its trace beside it, FILE.trace.json).
@@ -114,7 +115,7 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
         command: args.generator.clone(),
         timeout: Duration::from_secs_f64(args.gen_timeout),
     };
-    let seed = match args.seed {
+    let seed = match args.rng_seed {
         Some(s) => s,
         None => generator
             .default_seed()
@@ -123,7 +124,7 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
     };
     let jobs = jobs(args.jobs);
     let started = Instant::now();
-    let settings = GeneratorSettings { seed, align, trace };
+    let settings = GeneratorSettings { rng_seed: seed, align, trace };
     let (session, setup_cpu) = timed(|| GeneratorSession::new(generator, settings));
     let mut session = session.map_err(|e| {
         format!(
@@ -171,7 +172,7 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
                 eprintln!("Its output was:\n{}", done.output.trim_end());
             }
             eprintln!(
-                "It is in {}: run the test on it by hand, or try another --seed.",
+                "It is in {}: run the test on it by hand, or try another --rng-seed.",
                 args.output.display()
             );
             return Ok(1);
@@ -197,7 +198,7 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
         let mut json = serde_json::to_value(s).unwrap_or_default();
         json["wall_seconds"] = wall.into();
         json["engine_seconds"] = engine.as_secs_f64().into();
-        json["seed"] = seed.into();
+        json["rng_seed"] = seed.into();
         json["align"] = align.name().into();
         json["trace"] = trace.name().into();
         json["failed_runs"] = session.failed_runs().into();

@@ -56,6 +56,8 @@ pub struct PairArgs {
     pub exit: Option<i32>,
     #[command(flatten)]
     pub run: crate::commands::reduce::RunArgs,
+    #[command(flatten)]
+    pub endpoint: crate::remote::EndpointArgs,
 }
 
 pub fn run(args: PairArgs) -> i32 {
@@ -135,6 +137,11 @@ impl Shell<Pair> for PairShell<'_> {
 }
 
 fn pair(args: PairArgs) -> Result<i32, String> {
+    if args.auto_seed && !args.endpoint.endpoints.is_empty() {
+        return Err(
+            "--auto-seed does not run over --endpoint yet: give --seed, or use local tests".into(),
+        );
+    }
     // One Ctrl-C handler for both phases: the seed search (--auto-seed) and the reduction.
     let interrupted = interrupt_flag();
     let variant = crate::input::read_program(&args.variant)?;
@@ -149,24 +156,35 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     let settings = args.run.settings()?;
     let strategy = settings.strategy;
     let (pattern, exit) = (args.pattern.as_deref(), args.exit);
-    if args.cmd.is_none() && args.test_seed.is_none() {
+    let timeout = Duration::from_secs_f64(args.run.timeout_seconds());
+    // Queries as compiles on Compiler Explorer endpoints (--endpoint), else local tests.
+    let local = args.cmd.is_some() || args.test_seed.is_some();
+    let remote = args
+        .endpoint
+        .runner_with(pattern, exit, local, true, args.run.jobs, timeout)?;
+    if remote.is_none() && args.cmd.is_none() && args.test_seed.is_none() {
         return Err("say what each side must do: --test-seed ./check-seed.sh --test-variant ./check-variant.sh, or --cmd 'CMD {}' --match REGEX (the variant's output must match, the seed's must not)".into());
     }
     // With --cmd, the seed is interesting when the output does *not* match.
-    let seed_property = property_from(
-        args.test_seed.as_deref(),
-        args.cmd.as_deref(),
-        pattern,
-        exit,
-        true,
-    )?;
-    let variant_property = property_from(
-        args.test_variant.as_deref(),
-        args.cmd.as_deref(),
-        pattern,
-        exit,
-        false,
-    )?;
+    let properties = match remote {
+        Some(_) => None,
+        None => Some(Properties {
+            seed: Some(property_from(
+                args.test_seed.as_deref(),
+                args.cmd.as_deref(),
+                pattern,
+                exit,
+                true,
+            )?),
+            variant: property_from(
+                args.test_variant.as_deref(),
+                args.cmd.as_deref(),
+                pattern,
+                exit,
+                false,
+            )?,
+        }),
+    };
     // A found seed is tested under the variant's name, as --test-seed judged it in the search.
     let seed_name = if args.auto_seed {
         &args.variant
@@ -177,7 +195,9 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     if names[0] == names[1] && args.cmd.is_none() && !args.auto_seed {
         eprintln!("whittle pair: note: seed and variant are both named {}; each test sees only its own side", names[0]);
     }
-    let jobs = jobs(args.run.jobs);
+    let jobs = remote
+        .as_ref()
+        .map_or_else(|| jobs(args.run.jobs), |(_, n)| *n);
     // The clocks start before the parses and the diff: they are the engine's work too.
     let started = Instant::now();
     let (session, setup_cpu) = timed(|| PairSession::new(lang, &seed, &variant, settings));
@@ -205,14 +225,10 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         before.seed, before.variant, before.diff
     );
 
-    let runner = Runner::new(
-        Properties {
-            seed: Some(seed_property),
-            variant: variant_property,
-        },
-        jobs,
-        Duration::from_secs_f64(args.run.timeout),
-    );
+    let runner = match (remote, properties) {
+        (Some((runner, _)), _) => runner,
+        (None, properties) => Runner::new(properties.ok_or("no property")?, jobs, timeout),
+    };
     let shell = PairShell {
         names,
         outputs: &outputs,
@@ -319,7 +335,7 @@ fn auto_seed(
     interrupted: &AtomicBool,
 ) -> Result<Option<(PathBuf, String)>, String> {
     use crate::commands::witness::{search, Checks, Searched};
-    use whittle::witness::{Keep, WitnessSession, WitnessSettings};
+    use whittle::witness::{Keep, WitnessSearch, WitnessSettings};
     let (Some(test_seed), Some(test_variant)) = (&args.test_seed, &args.test_variant) else {
         return Err("--auto-seed needs the two scripts: --test-variant (exit 0 = the bug shows) and --test-seed (exit 0 = the compiler accepts it and the bug does not show)".into());
     };
@@ -331,7 +347,7 @@ fn auto_seed(
         args.witness_trace.as_deref(),
         args.witness_focus.as_deref(),
         name.clone(),
-        args.run.timeout,
+        args.run.timeout_seconds(),
     )?;
     let settings = WitnessSettings {
         budget: args.witness_budget.max(2),
@@ -340,7 +356,7 @@ fn auto_seed(
         keep: Keep::All,
         ..WitnessSettings::default()
     };
-    let mut session = WitnessSession::new(lang, variant, settings)
+    let mut session = WitnessSearch::new(lang, variant, settings)
         .map_err(|e| crate::input::unparseable(&args.variant, &e))?;
     eprintln!(
         "whittle pair: looking for a seed: mutants of {} that pass --test-seed (at most {} tests)",

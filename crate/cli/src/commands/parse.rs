@@ -48,7 +48,7 @@ pub fn run(args: ParseArgs) -> i32 {
             println!("parses:     yes");
         } else {
             let covered = report.tokens - report.error_tokens;
-            let coverage = crate::input::coverage(covered, report.tokens);
+            let coverage = crate::input::grammar_coverage(covered, report.tokens);
             println!("parses:     no: {coverage}");
         }
         println!(

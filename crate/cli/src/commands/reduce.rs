@@ -1,12 +1,12 @@
 //! `whittle reduce`: the C-Reduce/C-Vise protocol around a [`Session`].
 
 use crate::drive::{
-    describe, exit_status, interrupt_flag, jobs, pass_table, property_from, run_tests, save,
+    describe, exit_status, interrupt_flag, pass_table, property_from, run_tests, save,
     stats_json, timed, write_stats, Ending, Shell,
 };
-use crate::runner::{Properties, Runner};
+use crate::runner::Tests;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use whittle::reduce::{Session, Settings, Single, Strategy};
 use whittle::{catalog, Side};
 
@@ -21,7 +21,13 @@ pub struct ReduceArgs {
     #[command(flatten)]
     pub property: PropertyArgs,
     #[command(flatten)]
+    pub recipe: crate::recipes::RecipeArgs,
+    #[command(flatten)]
     pub run: RunArgs,
+    #[command(flatten)]
+    pub endpoint: crate::remote::EndpointArgs,
+    #[command(flatten)]
+    pub cluster: crate::cluster::ClusterArgs,
     /// Refuse a program the grammar cannot fully parse (by default it is reduced tolerantly:
     /// no candidate may add a syntax error the program did not have).
     #[arg(long)]
@@ -43,8 +49,9 @@ pub struct PropertyArgs {
     /// An interestingness test: run in a folder holding the candidate under FILE's name; exit 0 = interesting.
     #[arg(long, conflicts_with = "cmd")]
     pub test: Option<PathBuf>,
-    /// A command instead of a script; `{}` stands for the file, e.g. 'gcc -O2 -Wall -c {}'.
-    #[arg(long, requires = "pattern")]
+    /// A command instead of a script; `{}` stands for the file, e.g. 'gcc -O2 -Wall -c {}'
+    /// (with --match, or with --crash).
+    #[arg(long)]
     pub cmd: Option<String>,
     /// With --cmd: a regex the command's output (stdout and stderr) must match.
     #[arg(long = "match", value_name = "REGEX")]
@@ -75,9 +82,10 @@ pub struct RunArgs {
     /// Tests run in parallel (default: the number of cores).
     #[arg(short = 'j', long = "jobs")]
     pub jobs: Option<usize>,
-    /// Seconds a test may run before its whole process group is killed.
-    #[arg(long, default_value_t = 60.0)]
-    pub timeout: f64,
+    /// Seconds a test may run before its whole process group is killed (`reduce`: by default
+    /// 10 times the original's slowest of 3 runs, at least 1; `pair`: 60).
+    #[arg(long)]
+    pub timeout: Option<f64>,
     #[arg(long, help = lang_help())]
     pub lang: Option<String>,
     /// Write the final statistics as JSON here.
@@ -112,6 +120,10 @@ fn lang_help() -> String {
 }
 
 impl RunArgs {
+    pub fn timeout_seconds(&self) -> f64 {
+        self.timeout.unwrap_or(60.0)
+    }
+
     pub fn strategy(&self) -> Result<Strategy, String> {
         catalog::strategy(&self.strategy)
     }
@@ -173,17 +185,35 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         ..args.run.settings()?
     };
     let strategy = settings.strategy;
-    let property = args.property.property()?;
     let name = crate::input::file_name(file, "FILE")?;
-    let jobs = jobs(args.run.jobs);
-    // The clocks start before the parse: parsing the original is the engine's work too.
+    // Queries as compiles on Compiler Explorer endpoints (--endpoint), else local tests.
+    let remote = args.endpoint.runner_for(
+        &args.property,
+        args.run.jobs,
+        std::time::Duration::from_secs_f64(args.run.timeout_seconds()),
+    )?;
+    if remote.is_some() && args.cluster.cluster.is_some() {
+        return Err("--endpoint and --cluster both say where tests run: give one".into());
+    }
+    if remote.is_some() && (args.recipe.wrong_code.is_some() || args.recipe.crash) {
+        return Err("--wrong-code and --crash build with local compilers; with --endpoint, say what is interesting with --match REGEX and/or --exit N".into());
+    }
+    // The clocks start before the parse: parsing the original is the engine's work too (and
+    // before the original's three tests, which are the run's).
     let started = Instant::now();
+    let prepared = match remote {
+        Some(_) => None,
+        None => match crate::recipes::prepare(&args.recipe, &args.property, &args.run, &name, &text)? {
+            Some(prepared) => Some(prepared),
+            None => return Ok(0), // --print-test
+        },
+    };
     let (session, parse_cpu) = timed(|| Session::new(lang, &text, settings));
     let mut session = session.map_err(|e| {
         let refusal = crate::input::unparseable(file, &e);
         format!("{refusal} (or drop --strict: whittle then reduces it, adding no syntax error)")
     })?;
-    if let Some(note) = coverage_note(&session) {
+    if let Some(note) = grammar_coverage_note(&session) {
         eprintln!("whittle reduce: {note}");
     }
 
@@ -193,14 +223,21 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     // The session has its own copies: a big input is not held once more.
     drop(text);
     let interrupted = interrupt_flag();
-    let runner = Runner::new(
-        Properties {
-            seed: None,
-            variant: property,
-        },
-        jobs,
-        Duration::from_secs_f64(args.run.timeout),
-    );
+    // Compiles on endpoints, or tests on this machine's threads or a cluster, behind the
+    // verdict cache if asked.
+    let (runner, jobs, tally): (Box<dyn Tests>, usize, _) = match (remote, &prepared) {
+        (Some((runner, jobs)), _) => (Box::new(runner), jobs, Default::default()),
+        (None, Some(prepared)) => {
+            let (runner, jobs) = crate::cluster::tests_for(
+                &args.cluster,
+                prepared.property.clone(),
+                args.run.jobs,
+                prepared.timeout,
+            )?;
+            (runner, jobs, prepared.tally.clone())
+        }
+        (None, None) => unreachable!("a local run is prepared"),
+    };
     let shell = SingleShell {
         name: name.clone(),
         file,
@@ -208,7 +245,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     let run = run_tests(
         &mut session,
         &shell,
-        &runner,
+        runner.as_ref(),
         jobs,
         args.run.quiet,
         &interrupted,
@@ -242,13 +279,25 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     let engine = run.engine + parse_cpu;
     let s = session.stats();
     eprintln!(
-        "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s",
-        s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, engine.as_secs_f64()
+        "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s ({:.0}% of the wall time)",
+        s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, engine.as_secs_f64(),
+        100.0 * engine.as_secs_f64() / wall.max(1e-9)
     );
     if s.unparsed_queries > 0 {
         eprintln!(
             "whittle reduce: {} queries of candidates with implicit int, which C99 cannot parse (--no-implicit-int leaves them out)",
             s.unparsed_queries
+        );
+    }
+    let tally = &tally;
+    if let Some(line) = crate::recipes::summary(tally, run.timeouts) {
+        eprintln!("whittle reduce: {line}");
+    }
+    if args.cluster.cache.is_some() {
+        eprintln!(
+            "whittle reduce: {} tests run to a verdict; {} verdicts from the cache",
+            run.tests_run(),
+            run.from_cache
         );
     }
     for line in pass_table(s, &run.pass_wall) {
@@ -259,10 +308,10 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         file.display(),
         orig.display()
     );
-    if let Some(note) = coverage_note(&session) {
+    if let Some(note) = grammar_coverage_note(&session) {
         eprintln!("whittle reduce: the result: {note}");
     }
-    if let Some(msg) = run.first_failure {
+    if let Some(msg) = &run.first_failure {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
     if let Some(path) = &args.run.stats_json {
@@ -270,9 +319,13 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         json["wall_seconds"] = wall.into();
         json["engine_seconds"] = engine.as_secs_f64().into();
         json["strategy"] = strategy.name().into();
-        let (covered, all) = session.coverage();
+        let (covered, all) = session.grammar_coverage();
         json["error_tokens"] = (all - covered).into();
         json["jobs"] = jobs.into();
+        json["recipe"] = crate::recipes::figures(tally, run.timeouts);
+        json["tests_run"] = run.tests_run().into();
+        json["tests_cancelled"] = run.cancelled.into();
+        json["cache_verdicts"] = run.from_cache.into();
         // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
         json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
@@ -284,12 +337,12 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
 }
 
 /// What share of the program the grammar covers, when it is not all of it.
-fn coverage_note(session: &Session) -> Option<String> {
-    let (covered, all) = session.coverage();
+fn grammar_coverage_note(session: &Session) -> Option<String> {
+    let (covered, all) = session.grammar_coverage();
     (covered < all).then(|| {
         format!(
             "{}; reducing tolerantly: no candidate may add a syntax error (--strict refuses such input)",
-            crate::input::coverage(covered, all)
+            crate::input::grammar_coverage(covered, all)
         )
     })
 }

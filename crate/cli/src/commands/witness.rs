@@ -8,7 +8,7 @@
 //! `whittle coverage` does) or `--trace` (its output lines are the trace compared).
 
 use crate::drive::{interrupt_flag, jobs, save, write_stats};
-use crate::runner::{job_folder, run_in, script_path, Job, Outcome as Verdict, Pool, Property};
+use crate::runner::{job_folder, run_in, script_path, Job, Pool, Property, TestOutcome};
 use crate::sandbox::Sandbox;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,8 +16,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use whittle::pair::unified_diff;
 use whittle::witness::{
-    Coverage, Keep, Observation, OriginalState, Outcome, Ranking, Selection, Suspect,
-    WitnessSession, WitnessSettings,
+    Coverage, Keep, MutantOutcome, Observation, OriginalState, Ranking, Selection, Suspect,
+    WitnessSearch, WitnessSettings,
 };
 
 #[derive(clap::Args)]
@@ -57,9 +57,10 @@ pub struct SearchArgs {
     /// Tests at most, the original's included.
     #[arg(long, default_value_t = 200)]
     pub budget: usize,
-    /// The seed of the search: the same seed, options and verdicts give the same witnesses.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// The search's random seed: the same seed, options and verdicts give the same witnesses
+    /// (`--seed N` still works).
+    #[arg(long, alias = "seed", value_name = "N", default_value_t = 1)]
+    pub rng_seed: u64,
     /// How the next mutation rule is chosen: mh (Metropolis-Hastings over the rules' scores) or random.
     #[arg(long, default_value = "mh")]
     pub selection: String,
@@ -83,7 +84,7 @@ pub struct SearchArgs {
 impl SearchArgs {
     pub fn settings(&self) -> Result<WitnessSettings, String> {
         Ok(WitnessSettings {
-            seed: self.seed,
+            rng_seed: self.rng_seed,
             budget: self.budget.max(2),
             want: self.want,
             selection: Selection::from_name(&self.selection).ok_or_else(|| {
@@ -154,26 +155,27 @@ impl Checks {
             )
         };
         let ran = run(&self.test)?;
-        let outcome = match ran.verdict {
-            Verdict::Interesting => Outcome::Failing,
-            Verdict::Boring | Verdict::Timeout => match &self.witness {
-                Some(w) => match run(w)?.verdict {
-                    Verdict::Interesting => Outcome::Passing,
-                    _ => Outcome::Rejected,
+        let outcome = match ran.outcome {
+            TestOutcome::Interesting => MutantOutcome::Failing,
+            TestOutcome::Boring | TestOutcome::Timeout => match &self.witness {
+                Some(w) => match run(w)?.outcome {
+                    TestOutcome::Interesting => MutantOutcome::Passing,
+                    _ => MutantOutcome::Rejected,
                 },
-                None => Outcome::Passing,
+                None => MutantOutcome::Passing,
             },
-            Verdict::Failed(e) => return Err(e),
-            Verdict::Cancelled => Outcome::Rejected,
+            TestOutcome::Failed(e) => return Err(e),
+            TestOutcome::Cancelled => MutantOutcome::Rejected,
         };
         let mut obs = Observation::of(outcome);
-        let observed = outcome == Outcome::Passing || job.original;
+        let observed = outcome == MutantOutcome::Passing || job.original;
         if let (Some(c), true) = (&self.coverage, observed) {
             let out = run(c)?;
             obs.coverage = Some(read_coverage(&out.stdout)?);
-        } else if let (Some(t), true) = (&self.trace, observed || outcome == Outcome::Failing) {
+        } else if let (Some(t), true) = (&self.trace, observed || outcome == MutantOutcome::Failing)
+        {
             // A failing mutant's trace too: one that prints part of what the failing program
-            // printed about the bug and nothing else is nearer a witness (a seed to build on).
+            // printed about the bug and nothing else is nearer a witness (a parent to build on).
             let trace = run(t)?.output;
             obs.about = self
                 .focus
@@ -201,17 +203,17 @@ pub enum Searched {
     Done,
     Interrupted,
     /// The original does not fail: the test's output.
-    OriginalPasses(Outcome, String),
+    OriginalPasses(MutantOutcome, String),
 }
 
 /// Runs `session` with `jobs` tests at a time until it is done.
 pub fn search(
-    session: &mut WitnessSession,
+    session: &mut WitnessSearch,
     checks: Checks,
     jobs: usize,
     quiet: bool,
     interrupted: &AtomicBool,
-    mut on_witness: impl FnMut(&WitnessSession) -> Result<(), String>,
+    mut on_witness: impl FnMut(&WitnessSearch) -> Result<(), String>,
 ) -> Result<Searched, String> {
     let name = checks.name.clone();
     let focus = checks.focus.clone();
@@ -312,7 +314,7 @@ fn witness_paths(dir: &Path, name: &str, i: usize) -> (PathBuf, PathBuf) {
     )
 }
 
-fn write_witnesses(dir: &Path, name: &str, session: &WitnessSession) -> Result<(), String> {
+fn write_witnesses(dir: &Path, name: &str, session: &WitnessSearch) -> Result<(), String> {
     crate::files::own_folder(dir)?;
     for (i, w) in session.witnesses().iter().enumerate() {
         let (file, diff) = witness_paths(dir, name, i);
@@ -376,7 +378,7 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
     if args.test_witness.is_none() {
         eprintln!("whittle witness: note: without --test-witness, a mutant the compiler rejects counts as a witness too");
     }
-    let mut session = WitnessSession::new(lang, &text, settings)
+    let mut session = WitnessSearch::new(lang, &text, settings)
         .map_err(|e| crate::input::unparseable(&args.file, &e))?;
     let dir = args
         .out
@@ -402,7 +404,7 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
                 "whittle witness: the original {} does not fail: --test says no ({}).",
                 args.file.display(),
                 match o {
-                    Outcome::Passing => "it passes",
+                    MutantOutcome::Passing => "it passes",
                     _ => "the compiler rejects it",
                 }
             );
@@ -442,7 +444,7 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
         json["wall_seconds"] = started.elapsed().as_secs_f64().into();
         json["selection"] = args.search.selection.clone().into();
         json["keep"] = args.search.keep.clone().into();
-        json["seed"] = args.search.seed.into();
+        json["rng_seed"] = args.search.rng_seed.into();
         json["budget"] = args.search.budget.into();
         json["rules"] = serde_json::to_value(session.rules()).unwrap_or_default();
         json["witnesses"] = serde_json::to_value(session.witnesses()).unwrap_or_default();

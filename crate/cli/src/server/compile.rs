@@ -27,10 +27,10 @@ use std::time::Instant;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::compilers::{self, Compiler, Kind};
+use super::compilers::{self, Compiler, Driver};
 use super::jobs::Limits;
 use super::{pragmas, source_facts, user_args};
-use crate::process::{self, Confinement, Outcome, Spec};
+use crate::process::{self, Confinement, Exit, Spec};
 use whittle::witness::Coverage;
 
 /// The body of `POST /api/compiler/<id>/compile`.
@@ -81,7 +81,7 @@ impl Default for ProgramArgs {
 }
 
 /// A validated job, ready to run on a job thread.
-pub struct Job {
+pub struct CompileJob {
     compiler: Compiler,
     source: String,
     user_args: Vec<String>,
@@ -94,19 +94,23 @@ pub struct Job {
 }
 
 /// Checks a request; `Err` is a message for a 400 answer.
-pub fn prepare(compiler: &Compiler, req: CompileRequest, limits: &Limits) -> Result<Job, String> {
+pub fn prepare(
+    compiler: &Compiler,
+    req: CompileRequest,
+    limits: &Limits,
+) -> Result<CompileJob, String> {
     if limits.sandbox.is_none() && !limits.unsafe_no_sandbox {
         return Err("this server runs no compile jobs: it has no sandbox (see its start-up message); install bubblewrap, or start whittle serve with --unsafe-no-sandbox".into());
     }
     let source = req.source.ok_or("the body has no \"source\": send {\"source\": \"...\", \"options\": {\"userArguments\": \"-O2\"}}")?;
     let user_args = user_args::split(&req.options.user_arguments)?;
-    user_args::check(compiler.kind, &user_args)?;
-    pragmas::check(compiler.kind, &source)?;
+    user_args::check(compiler.driver, &user_args)?;
+    pragmas::check(compiler.driver, &source)?;
     let program_args = match req.options.execute_parameters.args {
         ProgramArgs::List(v) => v,
         ProgramArgs::Line(s) => user_args::split(&s)?,
     };
-    Ok(Job {
+    Ok(CompileJob {
         compiler: compiler.clone(),
         source,
         user_args,
@@ -120,7 +124,7 @@ pub fn prepare(compiler: &Compiler, req: CompileRequest, limits: &Limits) -> Res
 
 /// Runs a job and returns Compiler Explorer's JSON answer. `Err` only when the job folder or
 /// the source file could not be made (a 500).
-pub fn run(job: Job) -> Result<Value, String> {
+pub fn run(job: CompileJob) -> Result<Value, String> {
     wait_out_a_stop();
     let parent = jobs_folder();
     std::fs::DirBuilder::new()
@@ -136,12 +140,12 @@ pub fn run(job: Job) -> Result<Value, String> {
         deadline: Instant::now() + job.limits.job_timeout,
         source_name: String::new(),
     };
-    let result = match job.compiler.kind {
-        Kind::Gcc | Kind::Clang => c_like(&mut ctx),
-        Kind::Rustc => rustc(&mut ctx),
-        Kind::Node => node(&mut ctx),
-        Kind::Javac => javac(&mut ctx),
-        Kind::Tcc => tcc(&mut ctx),
+    let result = match job.compiler.driver {
+        Driver::Gcc | Driver::Clang => c_like(&mut ctx),
+        Driver::Rustc => rustc(&mut ctx),
+        Driver::Node => node(&mut ctx),
+        Driver::Javac => javac(&mut ctx),
+        Driver::Tcc => tcc(&mut ctx),
     }?;
     let mut budget = Budget {
         bytes: job.limits.output_bytes,
@@ -211,7 +215,7 @@ pub fn sweep_stale_job_folders() -> usize {
 }
 
 struct Ctx<'a> {
-    job: &'a Job,
+    job: &'a CompileJob,
     dir: PathBuf,
     deadline: Instant,
     /// The source's file name in the job folder.
@@ -236,7 +240,7 @@ impl Ctx<'_> {
         args: Vec<OsString>,
         stdin: Option<Vec<u8>>,
         address_space: Option<u64>,
-    ) -> Outcome {
+    ) -> Exit {
         self.step_with_env(program, args, stdin, address_space, Vec::new())
     }
 
@@ -248,7 +252,7 @@ impl Ctx<'_> {
         stdin: Option<Vec<u8>>,
         address_space: Option<u64>,
         mut env: Vec<(String, OsString)>,
-    ) -> Outcome {
+    ) -> Exit {
         let limits = &self.job.limits;
         let mut spec = Spec::new(program.to_path_buf(), args, self.dir.clone(), self.deadline);
         spec.stdin = stdin;
@@ -274,10 +278,10 @@ impl Ctx<'_> {
             env.push(("TMPDIR".into(), self.dir.clone().into_os_string()));
         }
         spec.env = env;
-        let mut out = process::run(spec).unwrap_or_else(|e| Outcome {
+        let mut out = process::run(spec).unwrap_or_else(|e| Exit {
             code: -1,
             stderr: e.into_bytes(),
-            ..Outcome::default()
+            ..Exit::default()
         });
         // The kernel's OOM count says something was killed; a step that still succeeded (a
         // killed helper it retried, or another process of the job) did not fail for it.
@@ -314,12 +318,14 @@ impl Ctx<'_> {
         if limits.cgroups.is_some() {
             return None;
         }
-        address_space.or(matches!(self.job.compiler.kind, Kind::Node | Kind::Javac)
-            .then_some(limits.memory_bytes))
+        address_space.or(
+            matches!(self.job.compiler.driver, Driver::Node | Driver::Javac)
+                .then_some(limits.memory_bytes),
+        )
     }
 
     /// Runs a compiler (messages cleaned up, memory-limited unless `address_space` says not).
-    fn compile(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Outcome {
+    fn compile(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Exit {
         self.compile_with_env(program, args, address_space, Vec::new())
     }
 
@@ -329,7 +335,7 @@ impl Ctx<'_> {
         args: Vec<OsString>,
         address_space: Option<u64>,
         env: Vec<(String, OsString)>,
-    ) -> Outcome {
+    ) -> Exit {
         let mut out = self.step_with_env(program, args, None, address_space, env);
         out.stdout = self.clean(&out.stdout);
         out.stderr = self.clean(&out.stderr);
@@ -345,7 +351,7 @@ impl Ctx<'_> {
     }
 
     /// Runs the built program with the request's arguments and stdin.
-    fn execute(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Outcome {
+    fn execute(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Exit {
         let mut all = args;
         all.extend(self.job.program_args.iter().map(OsString::from));
         let mut out = self.step(
@@ -435,7 +441,7 @@ fn os(args: &[&str]) -> Vec<OsString> {
 /// What a job produced, before it is turned into JSON.
 #[derive(Default)]
 struct JobResult {
-    compile: Outcome,
+    compile: Exit,
     asm: Vec<u8>,
     asm_truncated: bool,
     /// What the compiler was given, for the answer's `compilationOptions`.
@@ -447,15 +453,9 @@ struct JobResult {
 
 enum ExecResult {
     /// The program ran.
-    Ran {
-        build: Option<Outcome>,
-        run: Outcome,
-    },
+    Ran { build: Option<Exit>, run: Exit },
     /// It was not run: the compile or build failed, or execution is turned off.
-    NotRun {
-        build: Option<Outcome>,
-        reason: String,
-    },
+    NotRun { build: Option<Exit>, reason: String },
 }
 
 impl JobResult {
@@ -563,7 +563,7 @@ impl ExecResult {
     }
 }
 
-fn build_json(b: &Outcome, budget: &mut Budget) -> Value {
+fn build_json(b: &Exit, budget: &mut Budget) -> Value {
     json!({
         "code": b.code,
         "timedOut": b.timed_out,
@@ -632,7 +632,7 @@ fn options_of(args: &[OsString]) -> Vec<String> {
 /// Runs the program built at `program` if `build` succeeded (and execution is allowed).
 fn execute_built(
     ctx: &Ctx<'_>,
-    build: Option<Outcome>,
+    build: Option<Exit>,
     program: &Path,
     args: Vec<OsString>,
     address_space: Option<u64>,
@@ -653,7 +653,7 @@ fn execute_built(
 /// does not execute, not run when the compile failed, else what `run` builds and runs.
 fn execution(
     ctx: &Ctx<'_>,
-    compile: &Outcome,
+    compile: &Exit,
     run: impl FnOnce() -> ExecResult,
 ) -> Option<ExecResult> {
     if !ctx.wants_execute() {

@@ -9,9 +9,9 @@ use serde_json::{json, Value};
 use crate::coverage::Gcov;
 use crate::process;
 
-/// How a compiler is driven (see `compile.rs`).
+/// How a compiler is driven (see `compile.rs`): its family, as `user_args.rs` and `pragmas.rs` check it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum Driver {
     Gcc,
     Clang,
     Rustc,
@@ -29,7 +29,7 @@ pub struct Compiler {
     pub name: String,
     /// Language id as Compiler Explorer spells it: `c`, `c++`, `rust`, `javascript`, `java`.
     pub lang: &'static str,
-    pub kind: Kind,
+    pub driver: Driver,
     pub semver: String,
     pub exe: PathBuf,
     /// `java` for javac (runs the classes); `None` for the others.
@@ -44,20 +44,20 @@ pub struct Compiler {
 impl Compiler {
     /// Compiler Explorer's `compilerType`.
     fn compiler_type(&self) -> &'static str {
-        match self.kind {
-            Kind::Gcc => "",
-            Kind::Clang => "clang",
-            Kind::Rustc => "rust",
-            Kind::Node => "nodejs",
-            Kind::Javac => "java",
-            Kind::Tcc => "tinyc",
+        match self.driver {
+            Driver::Gcc => "",
+            Driver::Clang => "clang",
+            Driver::Rustc => "rust",
+            Driver::Node => "nodejs",
+            Driver::Javac => "java",
+            Driver::Tcc => "tinyc",
         }
     }
 
     fn instruction_set(&self) -> &'static str {
-        match self.kind {
-            Kind::Node => "javascript",
-            Kind::Javac => "java",
+        match self.driver {
+            Driver::Node => "javascript",
+            Driver::Javac => "java",
             _ => native_instruction_set(),
         }
     }
@@ -71,7 +71,7 @@ impl Compiler {
             "semver": self.semver,
             "instructionSet": self.instruction_set(),
             "supportsExecute": true,
-            "supportsBinary": self.kind == Kind::Javac || (matches!(self.kind, Kind::Gcc | Kind::Clang | Kind::Tcc) && self.disassembler.is_some()),
+            "supportsBinary": self.driver == Driver::Javac || (matches!(self.driver, Driver::Gcc | Driver::Clang | Driver::Tcc) && self.disassembler.is_some()),
         })
     }
 
@@ -141,15 +141,15 @@ pub const LANGUAGES: &[Language] = &[
     },
 ];
 
-/// `(id, executable, lang, kind, display name)` in the order they are listed.
-const CANDIDATES: &[(&str, &str, &str, Kind, &str)] = &[
-    ("gcc", "gcc", "c", Kind::Gcc, "gcc"),
-    ("gpp", "g++", "c++", Kind::Gcc, "gcc"),
-    ("clang", "clang", "c", Kind::Clang, "clang"),
-    ("clangpp", "clang++", "c++", Kind::Clang, "clang"),
-    ("rustc", "rustc", "rust", Kind::Rustc, "rustc"),
-    ("node", "node", "javascript", Kind::Node, "node"),
-    ("javac", "javac", "java", Kind::Javac, "javac"),
+/// `(id, executable, lang, driver, display name)` in the order they are listed.
+const CANDIDATES: &[(&str, &str, &str, Driver, &str)] = &[
+    ("gcc", "gcc", "c", Driver::Gcc, "gcc"),
+    ("gpp", "g++", "c++", Driver::Gcc, "gcc"),
+    ("clang", "clang", "c", Driver::Clang, "clang"),
+    ("clangpp", "clang++", "c++", Driver::Clang, "clang"),
+    ("rustc", "rustc", "rust", Driver::Rustc, "rustc"),
+    ("node", "node", "javascript", Driver::Node, "node"),
+    ("javac", "javac", "java", Driver::Javac, "javac"),
 ];
 
 /// What probing found: the compilers, the executables looked for but missing, and why tcc
@@ -253,7 +253,7 @@ fn probe_tcc(dir: &Path) -> Result<Compiler, String> {
         id: "tcc",
         name: format!("{} tcc {semver} (coverage)", native_arch_label()),
         lang: "c",
-        kind: Kind::Tcc,
+        driver: Driver::Tcc,
         semver,
         exe,
         runner: None,
@@ -264,33 +264,33 @@ fn probe_tcc(dir: &Path) -> Result<Compiler, String> {
 
 /// The compiler, or the name of the executable that is missing (or did not answer).
 fn probe_one(
-    &(id, exe_name, lang, kind, label): &(
+    &(id, exe_name, lang, driver, label): &(
         &'static str,
         &'static str,
         &'static str,
-        Kind,
+        Driver,
         &'static str,
     ),
 ) -> Result<Compiler, &'static str> {
     let exe = find_in_path(exe_name).ok_or(exe_name)?;
-    let (runner, disassembler) = match kind {
-        Kind::Javac => (
+    let (runner, disassembler) = match driver {
+        Driver::Javac => (
             Some(find_in_path("java").ok_or("java")?),
             find_in_path("javap"),
         ),
-        Kind::Gcc | Kind::Clang => (None, find_in_path("objdump")),
+        Driver::Gcc | Driver::Clang => (None, find_in_path("objdump")),
         _ => (None, None),
     };
     let semver = version(&exe).ok_or(exe_name)?;
-    let name = match kind {
-        Kind::Gcc | Kind::Clang => format!("{} {label} {semver}", native_arch_label()),
+    let name = match driver {
+        Driver::Gcc | Driver::Clang => format!("{} {label} {semver}", native_arch_label()),
         _ => format!("{label} {semver}"),
     };
     Ok(Compiler {
         id,
         name,
         lang,
-        kind,
+        driver,
         semver,
         exe,
         runner,

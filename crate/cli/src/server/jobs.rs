@@ -65,11 +65,12 @@ impl Default for Limits {
     }
 }
 
-type Job = Box<dyn FnOnce() + Send + 'static>;
+/// What a job thread runs: a compile job with its answer on the way back.
+type Task = Box<dyn FnOnce() + Send + 'static>;
 
 /// A fixed set of job threads fed by a queue whose length is bounded by admission tickets.
 pub struct JobQueue {
-    tx: Mutex<Sender<Job>>,
+    tx: Mutex<Sender<Task>>,
     /// Jobs admitted and not finished (running or waiting).
     pending: Arc<AtomicUsize>,
     capacity: usize,
@@ -89,8 +90,8 @@ impl Drop for Ticket {
 
 impl JobQueue {
     pub fn new(max_jobs: usize, queue_len: usize) -> JobQueue {
-        let (tx, rx) = channel::<Job>();
-        let rx: Arc<Mutex<Receiver<Job>>> = Arc::new(Mutex::new(rx));
+        let (tx, rx) = channel::<Task>();
+        let rx: Arc<Mutex<Receiver<Task>>> = Arc::new(Mutex::new(rx));
         for i in 0..max_jobs.max(1) {
             let rx = Arc::clone(&rx);
             thread::Builder::new()
@@ -132,7 +133,7 @@ impl JobQueue {
         work: impl FnOnce() -> R + Send + 'static,
         deliver: impl FnOnce(R) + Send + 'static,
     ) {
-        let job: Job = Box::new(move || {
+        let job: Task = Box::new(move || {
             let result = {
                 let _ticket = ticket;
                 work()

@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::compilers::Kind;
+use super::compilers::Driver;
 
 /// Whitespace (tcc also skips `\r`, `\f`, `\v`) and comments between two words.
 const GAP: &str = r"(?:[\s\x00]|/\*(?s:.*?)\*/|//[^\n]*)*";
@@ -32,8 +32,8 @@ static CONTINUATION: LazyLock<Regex> =
 
 /// `Err(message)` when a C source for `kind` carries a pragma that passes options or names
 /// files; other languages and pragmas pass.
-pub fn check(kind: Kind, source: &str) -> Result<(), String> {
-    if !matches!(kind, Kind::Gcc | Kind::Clang | Kind::Tcc) {
+pub fn check(kind: Driver, source: &str) -> Result<(), String> {
+    if !matches!(kind, Driver::Gcc | Driver::Clang | Driver::Tcc) {
         return Ok(());
     }
     let joined = CONTINUATION.replace_all(source, "");
@@ -71,7 +71,7 @@ mod tests {
             "#pragma GCC pch_preprocess \"/tmp/x.gch\"",
             "#pragma GCC /* */ pch_preprocess \"x\"",
         ] {
-            for kind in [Kind::Tcc, Kind::Gcc, Kind::Clang] {
+            for kind in [Driver::Tcc, Driver::Gcc, Driver::Clang] {
                 let err = check(kind, bad).expect_err(bad);
                 assert!(err.contains("#pragma"), "{err}");
             }
@@ -86,8 +86,8 @@ mod tests {
             "#pragma push_macro(\"X\")\n#pragma pop_macro(\"X\")",
             "// a comment about pragmas\nint comment;",
         ] {
-            assert_eq!(check(Kind::Tcc, good), Ok(()), "{good}");
+            assert_eq!(check(Driver::Tcc, good), Ok(()), "{good}");
         }
-        assert_eq!(check(Kind::Rustc, "// pragma comment"), Ok(()));
+        assert_eq!(check(Driver::Rustc, "// pragma comment"), Ok(()));
     }
 }

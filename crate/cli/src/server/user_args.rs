@@ -4,7 +4,7 @@
 //! code or run a program is refused with a message naming the flag and what is allowed. The
 //! server sets the output file itself.
 
-use super::compilers::Kind;
+use super::compilers::Driver;
 
 /// Splits `-O2 -DX="a b"` into words the way a POSIX shell would, without expanding anything.
 pub fn split(s: &str) -> Result<Vec<String>, String> {
@@ -16,11 +16,11 @@ pub fn split(s: &str) -> Result<Vec<String>, String> {
 /// `Err(message)` naming the first argument that is not on `kind`'s allowlist and what is
 /// allowed. Only flags that change what the compiler makes of the source are allowed: none
 /// that names a file outside the job, loads code, or runs a program.
-pub fn check(kind: Kind, args: &[String]) -> Result<(), String> {
+pub fn check(kind: Driver, args: &[String]) -> Result<(), String> {
     let mut i = 0;
     while i < args.len() {
         let next = args.get(i + 1).map(String::as_str);
-        let c_family = matches!(kind, Kind::Gcc | Kind::Clang | Kind::Tcc);
+        let c_family = matches!(kind, Driver::Gcc | Driver::Clang | Driver::Tcc);
         if let Some(carrier) = carries_flags(&args[i]).filter(|_| c_family) {
             return Err(format!(
                 "argument {:?} is not allowed: {carrier} hands other flags on to the compiler or another tool (which could load a plugin or name files); whittle serve refuses every flag that carries flags. Write the flags themselves instead: it accepts only {} ({})",
@@ -79,22 +79,22 @@ struct Family {
     what: &'static str,
 }
 
-fn family(kind: Kind) -> Family {
+fn family(kind: Driver) -> Family {
     match kind {
         // tcc takes a subset of gcc's flags; the others it refuses or ignores.
-        Kind::Gcc | Kind::Clang | Kind::Tcc => Family {
+        Driver::Gcc | Driver::Clang | Driver::Tcc => Family {
             name: "gcc, clang and tcc",
             what: "optimization levels (-O…), standards (-std=, -ansi), warnings (-W…, -w, -pedantic), defines (-D, -U), debug info (-g…), target and architecture choices (-m…, -march=, --target=), code generation and sanitizer flags (-f… with no path, plugin or linker), -x LANG, -I inside the job, -l, -pthread, -static, -c, -E, -P, -save-temps, -v",
         },
-        Kind::Rustc => Family {
+        Driver::Rustc => Family {
             name: "rustc",
             what: "-O, -g, --edition, --crate-type, --cfg, lint levels (-A, -W, -D, -F, --cap-lints), --target, and -C opt-level, debuginfo, target-cpu, target-feature, overflow-checks, debug-assertions, panic, codegen-units, lto, relocation-model",
         },
-        Kind::Node => Family {
+        Driver::Node => Family {
             name: "node",
             what: "--harmony…, --no-warnings, --trace-warnings, --trace-deprecation, --throw-deprecation, --pending-deprecation, --no-deprecation, --unhandled-rejections=, --jitless, --use-strict, --enable-source-maps, --stack-size=, --input-type=, --expose-gc, --allow-natives-syntax, --experimental-vm-modules, --experimental-wasm-…",
         },
-        Kind::Javac => Family {
+        Driver::Javac => Family {
             name: "javac",
             what: "-Xlint…, -Werror, -nowarn, -deprecation, -g…, -parameters, -source, -target, --release, -Xdiags:…, -Xmaxerrs, -Xmaxwarns, --enable-preview, -proc:none, -implicit:…",
         },
@@ -102,12 +102,12 @@ fn family(kind: Kind) -> Family {
 }
 
 /// How many arguments an allowed flag takes up (1, or 2 with its value), or `None`.
-fn allowed(kind: Kind, arg: &str, next: Option<&str>) -> Option<usize> {
+fn allowed(kind: Driver, arg: &str, next: Option<&str>) -> Option<usize> {
     match kind {
-        Kind::Gcc | Kind::Clang | Kind::Tcc => c_allowed(arg, next),
-        Kind::Rustc => rustc_allowed(arg, next),
-        Kind::Node => node_allowed(arg).then_some(1),
-        Kind::Javac => javac_allowed(arg, next),
+        Driver::Gcc | Driver::Clang | Driver::Tcc => c_allowed(arg, next),
+        Driver::Rustc => rustc_allowed(arg, next),
+        Driver::Node => node_allowed(arg).then_some(1),
+        Driver::Javac => javac_allowed(arg, next),
     }
 }
 
@@ -365,7 +365,10 @@ mod tests {
             "-Wl,-o,/tmp/x",
             "-MF /tmp/d",
         ] {
-            assert!(check(Kind::Gcc, &words(bad)).is_err(), "{bad} was allowed");
+            assert!(
+                check(Driver::Gcc, &words(bad)).is_err(),
+                "{bad} was allowed"
+            );
         }
         for good in [
             "-DDOTS=...",
@@ -375,7 +378,7 @@ mod tests {
             "-x c++ -march=native",
             "-save-temps",
         ] {
-            assert_eq!(check(Kind::Gcc, &words(good)), Ok(()), "{good}");
+            assert_eq!(check(Driver::Gcc, &words(good)), Ok(()), "{good}");
         }
     }
 
@@ -396,10 +399,13 @@ mod tests {
             "-shared",
             "-bt4",
         ] {
-            assert!(check(Kind::Tcc, &words(bad)).is_err(), "{bad} was allowed");
+            assert!(
+                check(Driver::Tcc, &words(bad)).is_err(),
+                "{bad} was allowed"
+            );
         }
         assert_eq!(
-            check(Kind::Tcc, &words("-O2 -g -Wall -DX=1 -std=c99")),
+            check(Driver::Tcc, &words("-O2 -g -Wall -DX=1 -std=c99")),
             Ok(())
         );
     }
@@ -431,7 +437,7 @@ mod tests {
             "-fprofile-generate=/tmp/x",
         ];
         for bad in gcc {
-            for kind in [Kind::Gcc, Kind::Clang, Kind::Tcc] {
+            for kind in [Driver::Gcc, Driver::Clang, Driver::Tcc] {
                 let err = check(kind, &words(bad)).expect_err(bad);
                 assert!(
                     err.contains("not allowed") && err.contains("gcc, clang and tcc"),
@@ -448,7 +454,7 @@ mod tests {
             "-C linker=/tmp/sh",
             "-L/tmp",
         ] {
-            assert!(check(Kind::Rustc, &words(bad)).is_err(), "{bad}");
+            assert!(check(Driver::Rustc, &words(bad)).is_err(), "{bad}");
         }
         for bad in [
             "x.js",
@@ -461,7 +467,7 @@ mod tests {
             "--max-old-space-size=99999",
             "--loader=./l.mjs",
         ] {
-            assert!(check(Kind::Node, &words(bad)).is_err(), "{bad}");
+            assert!(check(Driver::Node, &words(bad)).is_err(), "{bad}");
         }
         for bad in [
             "-J-XX:OnOutOfMemoryError=touch",
@@ -472,7 +478,7 @@ mod tests {
             "-processorpath /tmp",
             "-Xplugin:X",
         ] {
-            assert!(check(Kind::Javac, &words(bad)).is_err(), "{bad}");
+            assert!(check(Driver::Javac, &words(bad)).is_err(), "{bad}");
         }
     }
 
@@ -501,7 +507,7 @@ mod tests {
             "-fsanitize=address,-fplugin=p.so",
             "-mtune=-fplugin",
         ] {
-            for kind in [Kind::Gcc, Kind::Clang, Kind::Tcc] {
+            for kind in [Driver::Gcc, Driver::Clang, Driver::Tcc] {
                 let err = check(kind, &words(bad)).expect_err(bad);
                 let first = words(bad).remove(0);
                 assert!(
@@ -510,35 +516,35 @@ mod tests {
                 );
             }
         }
-        assert!(check(Kind::Gcc, &words("-x -fplugin=p.so")).is_err());
+        assert!(check(Driver::Gcc, &words("-x -fplugin=p.so")).is_err());
         // Values that merely contain a dash, and macros with negative values, still pass.
         assert_eq!(
             check(
-                Kind::Gcc,
+                Driver::Gcc,
                 &words("-fsanitize-coverage=trace-pc -march=x86-64-v3 -DOFFSET=-1 -UX")
             ),
             Ok(())
         );
         // javac's own -X flags and `-` in its lint lists are not C flags.
-        assert_eq!(check(Kind::Javac, &words("-Xlint:all,-serial")), Ok(()));
+        assert_eq!(check(Driver::Javac, &words("-Xlint:all,-serial")), Ok(()));
     }
 
     #[test]
     fn allows_what_people_use() {
         for good in ["-O3 -march=x86-64-v2 -fno-strict-aliasing -fsanitize=address,undefined -Wextra -Wno-unused -Werror=format -std=gnu17 -g3 -DNDEBUG -lm -pthread", "-Ofast -mavx2 -fPIC -w"] {
-            assert_eq!(check(Kind::Gcc, &words(good)), Ok(()), "{good}");
+            assert_eq!(check(Driver::Gcc, &words(good)), Ok(()), "{good}");
         }
-        assert_eq!(check(Kind::Rustc, &words("-O -g -Copt-level=2 -C debuginfo=1 --edition=2021 --crate-type lib -A dead_code -Wunused --cfg feature")), Ok(()));
+        assert_eq!(check(Driver::Rustc, &words("-O -g -Copt-level=2 -C debuginfo=1 --edition=2021 --crate-type lib -A dead_code -Wunused --cfg feature")), Ok(()));
         assert_eq!(
             check(
-                Kind::Javac,
+                Driver::Javac,
                 &words("-Xlint:unchecked,deprecation -Werror -g:none --release=17 -source 17")
             ),
             Ok(())
         );
         assert_eq!(
             check(
-                Kind::Node,
+                Driver::Node,
                 &words("--unhandled-rejections=strict --experimental-vm-modules --no-warnings")
             ),
             Ok(())
@@ -547,20 +553,20 @@ mod tests {
 
     #[test]
     fn rustc_javac_node_rules() {
-        assert!(check(Kind::Rustc, &words("-C incremental=/tmp/x")).is_err());
-        assert!(check(Kind::Rustc, &words("--emit=llvm-ir")).is_err());
+        assert!(check(Driver::Rustc, &words("-C incremental=/tmp/x")).is_err());
+        assert!(check(Driver::Rustc, &words("--emit=llvm-ir")).is_err());
         assert_eq!(
-            check(Kind::Rustc, &words("-C opt-level=3 --edition 2018")),
+            check(Driver::Rustc, &words("-C opt-level=3 --edition 2018")),
             Ok(())
         );
-        assert!(check(Kind::Javac, &words("-d /tmp")).is_err());
+        assert!(check(Driver::Javac, &words("-d /tmp")).is_err());
         assert_eq!(
-            check(Kind::Javac, &words("-Xlint:all --release 17")),
+            check(Driver::Javac, &words("-Xlint:all --release 17")),
             Ok(())
         );
-        assert!(check(Kind::Node, &words("--cpu-prof-dir=/tmp")).is_err());
+        assert!(check(Driver::Node, &words("--cpu-prof-dir=/tmp")).is_err());
         assert_eq!(
-            check(Kind::Node, &words("--harmony --stack-size=2000")),
+            check(Driver::Node, &words("--harmony --stack-size=2000")),
             Ok(())
         );
     }

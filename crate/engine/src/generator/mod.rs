@@ -24,7 +24,7 @@ mod tests;
 
 pub use source::{Align, Halt, Source};
 pub use subject::Generated;
-pub use trace::{Node, Trace, Unit};
+pub use trace::{Node, Trace, TraceUnit};
 
 use crate::reduce::Engine;
 use crate::Recording;
@@ -68,7 +68,8 @@ impl TraceStrategy {
 
 #[derive(Clone, Copy, Debug)]
 pub struct GeneratorSettings {
-    pub seed: u64,
+    /// The random seed of the free run.
+    pub rng_seed: u64,
     pub align: Align,
     pub trace: TraceStrategy,
 }
@@ -76,7 +77,7 @@ pub struct GeneratorSettings {
 impl Default for GeneratorSettings {
     fn default() -> Self {
         GeneratorSettings {
-            seed: 0,
+            rng_seed: 0,
             align: Align::Realign,
             trace: TraceStrategy::Hdd,
         }
@@ -87,10 +88,10 @@ impl Default for GeneratorSettings {
 pub type GeneratorSession<G> = Engine<Generated<G>>;
 
 impl<G: Generator> Engine<Generated<G>> {
-    /// A session over `generator`'s free run from `settings.seed`: that run's output is the
+    /// A session over `generator`'s free run from `settings.rng_seed`: that run's output is the
     /// original. `Err` when the generator fails on it.
     pub fn new(mut generator: G, settings: GeneratorSettings) -> Result<Self, Halt> {
-        let mut source = Source::free(settings.seed);
+        let mut source = Source::free(settings.rng_seed);
         let output = generator.run(&mut source)?;
         let trace = Rc::new(source.finish()?);
         // Replays are only as good as the generator is deterministic: check it once.

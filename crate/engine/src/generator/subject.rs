@@ -2,7 +2,7 @@
 //! with a reduced trace, and what is tested is their output.
 
 use super::source::{Align, Halt, Source};
-use super::trace::{Trace, Unit};
+use super::trace::{Trace, TraceUnit};
 use super::{Generator, TraceStrategy};
 use crate::reduce::ddmin::Chunks;
 use crate::reduce::{Proposal, Round, Stats, Subject};
@@ -78,11 +78,11 @@ pub struct GeneratedChange {
 
 /// The units a strategy reduces over in `trace`: those of the tree, or one per decision of
 /// the flat sequence.
-pub(super) fn units_of(strategy: TraceStrategy, trace: &Trace) -> Vec<Unit> {
+pub(super) fn units_of(strategy: TraceStrategy, trace: &Trace) -> Vec<TraceUnit> {
     match strategy {
         TraceStrategy::Hdd => trace.units(),
         TraceStrategy::Ddmin => vec![
-            Unit {
+            TraceUnit {
                 depth: 0,
                 parent: None,
             };

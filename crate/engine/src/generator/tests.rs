@@ -27,7 +27,7 @@ fn two_equal_lines_with_c(t: &str) -> bool {
 
 fn settings(align: Align, trace: TraceStrategy) -> GeneratorSettings {
     GeneratorSettings {
-        seed: PASSWORD_SEED,
+        rng_seed: PASSWORD_SEED,
         align,
         trace,
     }
@@ -345,7 +345,7 @@ fn a_nested_statement_is_hoisted_out_of_its_blocks() {
         .expect("some seed nests a digit");
     let keeps = move |t: &str| t.contains(digit);
     let settings = GeneratorSettings {
-        seed,
+        rng_seed: seed,
         align: Align::Realign,
         trace: TraceStrategy::Hdd,
     };

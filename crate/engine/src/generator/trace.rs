@@ -40,7 +40,7 @@ pub struct Trace {
 
 /// A unit of reduction, numbered in preorder.
 #[derive(Clone, Debug)]
-pub struct Unit {
+pub struct TraceUnit {
     /// How many units enclose it (0 at the top).
     pub depth: usize,
     /// The unit that encloses it, if any.
@@ -49,11 +49,11 @@ pub struct Unit {
 
 impl Trace {
     /// The units in preorder (loop iterations and taken selections' bodies).
-    pub fn units(&self) -> Vec<Unit> {
-        fn walk(nodes: &[Node], parent: Option<u32>, depth: usize, out: &mut Vec<Unit>) {
+    pub fn units(&self) -> Vec<TraceUnit> {
+        fn walk(nodes: &[Node], parent: Option<u32>, depth: usize, out: &mut Vec<TraceUnit>) {
             for inner in nodes.iter().flat_map(contents) {
                 let id = out.len() as u32;
-                out.push(Unit { depth, parent });
+                out.push(TraceUnit { depth, parent });
                 walk(inner, Some(id), depth + 1, out);
             }
         }

@@ -25,7 +25,7 @@ pub fn pass(prog: &Program) -> Sites<Vec<NodeId>> {
         sites.push(types.clone());
     }
     sites.extend(types.into_iter().map(|t| vec![t]));
-    Sites::new(sites, |prog, types| Some(deletion_edit(prog, types))).unparsed()
+    Sites::new(sites, |prog, types| Some(deletion_edit(prog, types))).beyond_grammar()
 }
 
 /// The type node of `n` that may go: `int` in a function definition (whose declaration

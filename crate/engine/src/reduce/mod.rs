@@ -6,10 +6,12 @@
 //! (everything of the node but the descendant), so edits compose without re-parsing; the
 //! session re-parses the best program between rounds.
 
+mod chunks;
 mod comments;
 pub(crate) mod ddmin;
 mod dependencies;
 mod effects;
+mod error_regions;
 mod fold;
 mod format;
 mod hdd;
@@ -34,13 +36,12 @@ mod symbols;
 mod tolerance;
 mod transform;
 mod types;
-mod unparsed;
 mod unwrap;
 mod update;
 
 pub use passes::{PassInfo, PassKind, PASSES};
 pub use session::Engine;
-pub use single::{Session, Settings, Single, SingleChange};
+pub use single::{Session, Settings, Single, SingleChange, PARSE_LIMIT};
 pub use stats::{HistoryStep, PassStats, Stats};
 pub use strategy::{Round, Rounds, Step, Strategy};
 pub use subject::{Proposal, Subject};
@@ -224,7 +225,7 @@ pub trait Pass {
     /// Whether its candidates go untested by the grammar: valid by a rule of the language
     /// the grammar lacks (C's implicit int). Such a pass runs only in the finale, after the
     /// fixpoint, since nothing may re-parse what it leaves.
-    fn unparsed(&self) -> bool {
+    fn beyond_grammar(&self) -> bool {
         false
     }
 }

@@ -3,8 +3,9 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    comments, ddmin, dependencies, effects, format, hdd, implicit_int, inline, local, merge,
-    perses, rename, tag_into_use, transform, types, unparsed, unwrap, update, Pass, Program,
+    chunks, comments, ddmin, dependencies, effects, error_regions, format, hdd, implicit_int,
+    inline, local, merge, perses, rename, tag_into_use, transform, types, unwrap, update, Pass,
+    Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -30,6 +31,7 @@ pub enum PassKind {
     Update,
     Effects,
     TagIntoUse,
+    Chunks,
 }
 
 /// A row of the table.
@@ -116,7 +118,7 @@ pub const PASSES: &[PassInfo] = &[
         PassKind::ErrorRegions,
         "error-regions",
         "reduces inside the regions the grammar could not parse, without the tree",
-        |p, coarse| Box::new(unparsed::ErrorRegions::new(p, coarse)),
+        |p, coarse| Box::new(error_regions::ErrorRegions::new(p, coarse)),
     ),
     row(
         PassKind::LineMarkers,
@@ -178,6 +180,12 @@ pub const PASSES: &[PassInfo] = &[
         "a struct, union or enum defined alone moves into its one use: `struct S {...} x;`",
         |p, _| Box::new(tag_into_use::pass(p)),
     ),
+    row(
+        PassKind::Chunks,
+        "chunks",
+        "by text alone: runs of `;`/`}`-ended chunks of each nesting level, outermost first (as C-Vise's line passes)",
+        |p, _| Box::new(chunks::Chunks::new(p)),
+    ),
 ];
 
 impl PassKind {
@@ -211,6 +219,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::TagIntoUse as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::Chunks as usize + 1);
     }
 }

@@ -23,8 +23,8 @@ struct Slot<S: Subject> {
     id: u64,
     /// The pass that proposed it (`None` for the original).
     pass: Option<&'static str>,
-    /// Whether it went unparsed (see `Pass::unparsed`).
-    unparsed: bool,
+    /// Whether its pass went beyond the grammar: not parsed (see `Pass::beyond_grammar`).
+    beyond_grammar: bool,
     texts: Vec<String>,
     /// Each part's hash and verdict so far.
     parts: Vec<(u64, Option<bool>)>,
@@ -43,7 +43,7 @@ struct Slot<S: Subject> {
 /// A candidate made obsolete while out: its verdicts still fill the cache.
 struct Stale {
     pass: Option<&'static str>,
-    unparsed: bool,
+    beyond_grammar: bool,
     parts: Vec<(u64, Option<bool>)>,
 }
 
@@ -109,7 +109,7 @@ impl<S: Subject> Slot<S> {
         Slot {
             id,
             pass: state.as_ref().map(S::pass_name),
-            unparsed: state.as_ref().is_some_and(S::pass_unparsed),
+            beyond_grammar: state.as_ref().is_some_and(S::pass_beyond_grammar),
             texts,
             asked: vec![false; parts.len()],
             parts,
@@ -360,14 +360,14 @@ impl<S: Subject> Engine<S> {
         if v.is_none() {
             self.stats.errors += 1;
         }
-        let (parts, pass, unparsed, live) = if let Some(slot) = self
+        let (parts, pass, beyond_grammar, live) = if let Some(slot) = self
             .inflight
             .iter_mut()
             .find(|s| s.id == id && s.verdict.is_none())
         {
-            (&mut slot.parts, slot.pass, slot.unparsed, true)
+            (&mut slot.parts, slot.pass, slot.beyond_grammar, true)
         } else if let Some(stale) = self.stale.get_mut(&id) {
-            (&mut stale.parts, stale.pass, stale.unparsed, false)
+            (&mut stale.parts, stale.pass, stale.beyond_grammar, false)
         } else {
             return;
         };
@@ -375,7 +375,7 @@ impl<S: Subject> Engine<S> {
             return;
         }
         self.stats.queries += 1;
-        self.stats.unparsed_queries += unparsed as u64;
+        self.stats.unparsed_queries += beyond_grammar as u64;
         if let Some(pass) = pass {
             self.stats.pass_mut(pass).queries += 1;
         }
@@ -443,7 +443,7 @@ impl<S: Subject> Engine<S> {
                     s.id,
                     Stale {
                         pass: s.pass,
-                        unparsed: s.unparsed,
+                        beyond_grammar: s.beyond_grammar,
                         parts: s.parts,
                     },
                 );

@@ -3,6 +3,7 @@
 use super::{
     tolerance, Edit, Engine, Pass, PassKind, Program, Proposal, Round, Stats, Strategy, Subject,
 };
+use super::chunks;
 use crate::tree::{Parser, Validity};
 use crate::{InputError, Lang, Recording, Side};
 
@@ -21,7 +22,14 @@ pub struct Settings {
     pub format: bool,
     /// Passes left out of the strategy's schedule and finale.
     pub skipped: Vec<PassKind>,
+    /// A program of more bytes than this is not parsed until the `chunks` pass has made it
+    /// this small (or has ended): till then it is a lexed tree, and its candidates go
+    /// unchecked. A full tree costs about a hundred times the program's bytes.
+    pub parse_limit: usize,
 }
+
+/// The default [`Settings::parse_limit`]: a parse of at most a few hundred megabytes.
+pub const PARSE_LIMIT: usize = 4 << 20;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -32,6 +40,7 @@ impl Default for Settings {
             implicit_int: true,
             format: true,
             skipped: Vec::new(),
+            parse_limit: PARSE_LIMIT,
         }
     }
 }
@@ -46,7 +55,12 @@ pub struct Single {
     skipped: Vec<PassKind>,
     prog: Program,
     best: String,
-    best_raw: tree_sitter::Tree,
+    /// The tree-sitter tree of `best`; `None` while `prog` is a lexed tree (too big to parse
+    /// yet, see [`Settings::parse_limit`]).
+    best_raw: Option<tree_sitter::Tree>,
+    parse_limit: usize,
+    /// The current round began on a lexed tree, with an extra `chunks` step.
+    lexed_round: bool,
     size: usize,
     /// Whether `prog` is a fresh parse of `best`, or one with only a finale's changes since
     /// (either way `size` is exact and `finish` need not parse).
@@ -63,16 +77,16 @@ pub struct SingleChange {
     /// `None` when its validity was known without a parse (then parsed if accepted).
     raw: Option<tree_sitter::Tree>,
     /// Not parsed (a finale's candidate): never parsed afterwards either.
-    unparsed: bool,
+    beyond_grammar: bool,
 }
 
 impl Single {
-    /// The text an edit gives, if it changes the program and parses (or need not: an
-    /// `unparsed` pass's).
+    /// The text an edit gives, if it changes the program and parses (or need not: a
+    /// pass beyond the grammar's).
     fn candidate_text(
         &mut self,
         edit: &Edit,
-        unparsed: bool,
+        beyond_grammar: bool,
         stats: &mut Stats,
     ) -> Option<(String, SingleChange)> {
         if !edit.changes(&self.prog) {
@@ -83,9 +97,10 @@ impl Single {
         if text == self.best {
             return None;
         }
-        let raw = match unparsed {
-            true => None,
-            false => match self.parser.check(&self.best_raw, &self.best, &text) {
+        let raw = match (beyond_grammar, &self.best_raw) {
+            // Unchecked: a finale's pass, or a program too big to parse yet.
+            (true, _) | (false, None) => None,
+            (false, Some(best_raw)) => match self.parser.check(best_raw, &self.best, &text) {
                 Validity::Valid(raw) => raw,
                 Validity::Flawed(raw)
                     if tolerance::adds_no_error(&next, &self.marked, &text, &raw) =>
@@ -105,7 +120,7 @@ impl Single {
                 prog: next,
                 size,
                 raw,
-                unparsed,
+                beyond_grammar,
             },
         ))
     }
@@ -143,16 +158,31 @@ impl Subject for Single {
         pass.pass.deferred()
     }
 
-    fn pass_unparsed(pass: &Running) -> bool {
-        pass.pass.unparsed()
+    fn pass_beyond_grammar(pass: &Running) -> bool {
+        pass.pass.beyond_grammar()
     }
 
     fn pass(&mut self, i: usize, round: Round) -> Option<Running> {
-        let kind = self.strategy.steps(round, &self.skipped).nth(i)?;
+        if i == 0 {
+            // Only chunks work on a lexed tree: a round that starts on one starts with them,
+            // its schedule's steps after.
+            let mut steps = self.strategy.steps(round, &self.skipped);
+            self.lexed_round = self.lexed() && steps.any(|k| k == PassKind::Chunks);
+            if self.lexed_round {
+                return Some(Running::start(PassKind::Chunks, &self.prog, true));
+            }
+        }
+        // Past the chunks the program is parsed, whatever its size.
+        self.parse_best();
+        let kind = self
+            .strategy
+            .steps(round, &self.skipped)
+            .nth(i - self.lexed_round as usize)?;
         Some(Running::start(kind, &self.prog, round == Round::Coarse))
     }
 
     fn final_pass(&mut self, i: usize) -> Option<Running> {
+        self.parse_best();
         let finale = self.strategy.finale().iter();
         let kind = finale
             .filter(|&&k| !self.skipped.contains(&k))
@@ -167,7 +197,17 @@ impl Subject for Single {
 
     fn refresh(&mut self) {
         // A fresh tree for the next pass: the program as it now reads.
-        self.prog = Program::new(self.parser.tree_from_raw(&self.best, &self.best_raw));
+        let Some(best_raw) = &self.best_raw else {
+            if self.best.len() > self.parse_limit {
+                self.prog = Program::new(chunks::lexed_tree(self.parser.lang(), &self.best));
+                self.size = self.prog.size();
+                self.fresh = true;
+            } else {
+                self.parse_best();
+            }
+            return;
+        };
+        self.prog = Program::new(self.parser.tree_from_raw(&self.best, best_raw));
         self.marked = self.prog.tree.error_tokens();
         // Exact again: a rewritten token ("long long" for a typedef) counted as one till now.
         self.size = self.prog.size();
@@ -178,7 +218,7 @@ impl Subject for Single {
         let Some(edit) = running.pass.propose(&self.prog) else {
             return Proposal::Over;
         };
-        match self.candidate_text(&edit, running.pass.unparsed(), stats) {
+        match self.candidate_text(&edit, running.pass.beyond_grammar(), stats) {
             Some((text, change)) => Proposal::Candidate {
                 texts: vec![text],
                 change,
@@ -190,7 +230,7 @@ impl Subject for Single {
     fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, running: &mut Running) {
         let pass = &mut running.pass;
         let text = texts.swap_remove(0);
-        if change.unparsed {
+        if change.beyond_grammar {
             // Its size is exact (only deletions since the last parse); there is no tree to
             // keep, and none is made again.
             self.prog = change.prog;
@@ -202,9 +242,12 @@ impl Subject for Single {
             pass.accepted(&self.prog);
             return;
         }
-        self.best_raw = self
-            .parser
-            .tree_of_valid(change.raw, &self.best_raw, &self.best, &text);
+        if let Some(best_raw) = &self.best_raw {
+            self.best_raw = Some(
+                self.parser
+                    .tree_of_valid(change.raw, best_raw, &self.best, &text),
+            );
+        }
         self.prog = change.prog;
         self.best = text;
         self.size = change.size;
@@ -236,7 +279,13 @@ impl Engine<Single> {
     pub fn new(lang: Lang, text: &str, settings: Settings) -> Result<Session, InputError> {
         let mut parser = Parser::new(lang);
         parser.set_cross_check(settings.cross_check);
-        let (tree, best_raw) = parser.parse_with_raw(text);
+        // `--strict` must know now whether the grammar takes the program: it is parsed.
+        let (tree, best_raw) = if text.len() > settings.parse_limit && !settings.strict {
+            (chunks::lexed_tree(lang, text), None)
+        } else {
+            let (tree, raw) = parser.parse_with_raw(text);
+            (tree, Some(raw))
+        };
         if let Some(error) = tree.error.clone() {
             if settings.strict {
                 return Err(InputError {
@@ -251,6 +300,8 @@ impl Engine<Single> {
         let prog = Program::new(tree);
         let size = prog.size();
         let subject = Single {
+            parse_limit: settings.parse_limit,
+            lexed_round: false,
             parser,
             strategy: settings.strategy,
             implicit_int: settings.implicit_int,
@@ -287,8 +338,32 @@ impl Engine<Single> {
 
     /// How much of the best program the grammar covers: counted tokens outside error
     /// regions, and all counted tokens (exact once the session is over).
-    pub fn coverage(&self) -> (usize, usize) {
+    pub fn grammar_coverage(&self) -> (usize, usize) {
         let prog = &self.subject().prog;
-        prog.tree.coverage(&prog.keep)
+        prog.tree.grammar_coverage(&prog.keep)
+    }
+}
+
+impl Single {
+    /// Parses the best program if it is still a lexed tree (a fresh tree then, with its
+    /// error regions: what candidates may keep from now on).
+    fn parse_best(&mut self) {
+        if self.best_raw.is_some() {
+            return;
+        }
+        let (tree, raw) = self.parser.parse_with_raw(&self.best);
+        if tree.error.is_some() {
+            self.parser.set_tolerant(true);
+        }
+        self.marked = tree.error_tokens();
+        self.prog = Program::new(tree);
+        self.size = self.prog.size();
+        self.best_raw = Some(raw);
+        self.fresh = true;
+    }
+
+    /// Whether the best program is a lexed tree, not yet parsed.
+    pub fn lexed(&self) -> bool {
+        self.best_raw.is_none()
     }
 }

@@ -10,7 +10,7 @@ pub struct Sites<S> {
     next: usize,
     /// A site's edit on the program as it now is; `None` when it has none any more.
     edit: fn(&Program, &S) -> Option<Edit>,
-    unparsed: bool,
+    beyond_grammar: bool,
 }
 
 impl<S> Sites<S> {
@@ -19,14 +19,14 @@ impl<S> Sites<S> {
             sites: Rc::new(sites),
             next: 0,
             edit,
-            unparsed: false,
+            beyond_grammar: false,
         }
     }
 
-    /// Its candidates are not parsed (see [`Pass::unparsed`]).
-    pub fn unparsed(self) -> Self {
+    /// Its candidates are not parsed (see [`Pass::beyond_grammar`]).
+    pub fn beyond_grammar(self) -> Self {
         Sites {
-            unparsed: true,
+            beyond_grammar: true,
             ..self
         }
     }
@@ -60,7 +60,7 @@ impl<S: 'static> Pass for Sites<S> {
         Box::new(self.clone())
     }
 
-    fn unparsed(&self) -> bool {
-        self.unparsed
+    fn beyond_grammar(&self) -> bool {
+        self.beyond_grammar
     }
 }

@@ -14,7 +14,7 @@ pub struct Stats {
     /// Candidates sent to a test that did not parse: always 0, by construction.
     pub invalid_queries: u64,
     /// Queries of candidates the grammar cannot parse but the language allows, asked only
-    /// when the settings say so (C's implicit int, in the finale; see `Pass::unparsed`).
+    /// when the settings say so (C's implicit int, in the finale; see `Pass::beyond_grammar`).
     pub unparsed_queries: u64,
     /// Verdicts that came back for candidates made obsolete by an earlier success.
     pub stale_verdicts: u64,

@@ -92,6 +92,9 @@ const PERSES: &[Step] = &[
     // lacks is gone, the next parse gives Perses whole trees where there were error regions.
     fine_only(PassKind::ErrorRegions),
     every_round(PassKind::Perses),
+    // Runs of chunks across lists and error regions, by text. (A program too big to parse yet
+    // starts with it, whatever the schedule: `Single::pass`.)
+    coarse_only(PassKind::Chunks),
     coarse_only(PassKind::ErrorRegions),
     fine_only(PassKind::Dependencies),
     fine_only(PassKind::Inline),

@@ -29,8 +29,8 @@ pub trait Subject {
     fn pass_name(pass: &Self::Pass) -> &'static str;
     /// Whether the pass skipped small edits that a fine round should try.
     fn pass_deferred(pass: &Self::Pass) -> bool;
-    /// Whether the pass's candidates are not parsed (see `Pass::unparsed`).
-    fn pass_unparsed(_pass: &Self::Pass) -> bool {
+    /// Whether the pass's candidates are not parsed (see `Pass::beyond_grammar`).
+    fn pass_beyond_grammar(_pass: &Self::Pass) -> bool {
         false
     }
     /// The `i`th pass of a round over the current best, fresh; `None` past the last.

@@ -13,10 +13,10 @@ mod scopes;
 pub mod search;
 
 pub use coverage::{rank, Coverage, Profile, Ranking, Suspect};
-pub use mutant::{Change, Edit, Mutant};
+pub use mutant::{Change, Mutant, Mutation};
 pub use pointed::{messages_about, pointed_lines, pointed_lines_of};
-pub use rules::{Rule, Site, Sites};
+pub use rules::{Rule, RuleSites, Site};
 pub use search::{
-    Keep, Observation, OriginalState, Outcome, RuleStats, Selection, Witness, WitnessSession,
+    Keep, MutantOutcome, Observation, OriginalState, RuleStats, Selection, Witness, WitnessSearch,
     WitnessSettings, WitnessStats,
 };

@@ -5,9 +5,9 @@
 use super::rules::Rule;
 use serde::Serialize;
 
-/// One edit: bytes `start..end` of the original become `text`, by `rule`.
+/// One mutation (an edit of the original): bytes `start..end` become `text`, by `rule`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Edit {
+pub struct Mutation {
     pub start: u32,
     pub end: u32,
     pub text: String,
@@ -19,12 +19,12 @@ fn rule_name<S: serde::Serializer>(rule: &Rule, s: S) -> Result<S::Ok, S::Error>
     s.serialize_str(rule.name())
 }
 
-/// Edits that never overlap, in order of position.
+/// Mutations that never overlap, in order of position.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Mutant(Vec<Edit>);
+pub struct Mutant(Vec<Mutation>);
 
 impl Mutant {
-    pub fn edits(&self) -> &[Edit] {
+    pub fn edits(&self) -> &[Mutation] {
         &self.0
     }
 
@@ -34,9 +34,9 @@ impl Mutant {
     }
 
     /// This mutant with `edit` too; `None` when it overlaps or touches an edit already made.
-    pub fn with(&self, edit: Edit) -> Option<Mutant> {
+    pub fn with(&self, edit: Mutation) -> Option<Mutant> {
         let at = self.0.partition_point(|e| e.start < edit.start);
-        let clash = |e: &Edit| e.start <= edit.end && edit.start <= e.end;
+        let clash = |e: &Mutation| e.start <= edit.end && edit.start <= e.end;
         if self.0.get(at).is_some_and(clash) || at > 0 && clash(&self.0[at - 1]) {
             return None;
         }
@@ -89,7 +89,7 @@ pub struct Change {
 }
 
 impl Change {
-    pub fn of(original: &str, e: &Edit) -> Change {
+    pub fn of(original: &str, e: &Mutation) -> Change {
         Change {
             rule: e.rule.name(),
             line: original[..e.start as usize].matches('\n').count() + 1,
@@ -105,8 +105,8 @@ impl Change {
 mod tests {
     use super::*;
 
-    fn edit(start: u32, end: u32, text: &str) -> Edit {
-        Edit {
+    fn edit(start: u32, end: u32, text: &str) -> Mutation {
+        Mutation {
             start,
             end,
             text: text.into(),

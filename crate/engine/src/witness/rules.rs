@@ -126,10 +126,10 @@ pub struct Site {
 
 /// Every rule's sites in one program.
 #[derive(Debug, Default)]
-pub struct Sites(pub HashMap<Rule, Vec<Site>>);
+pub struct RuleSites(pub HashMap<Rule, Vec<Site>>);
 
-impl Sites {
-    pub fn of(tree: &Tree) -> Sites {
+impl RuleSites {
+    pub fn of(tree: &Tree) -> RuleSites {
         let mut finder = Finder {
             tree,
             sites: HashMap::new(),
@@ -141,7 +141,7 @@ impl Sites {
             }
         }
         finder.sites.retain(|_, v| !v.is_empty());
-        Sites(finder.sites)
+        RuleSites(finder.sites)
     }
 
     /// The rules that apply somewhere, in [`Rule::ALL`]'s order.

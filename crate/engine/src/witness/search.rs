@@ -1,7 +1,7 @@
-//! DiWi's search for witnesses (§3.2, Algorithm 1): mutate a seed program by a rule chosen
+//! DiWi's search for witnesses (§3.2, Algorithm 1): mutate a parent program by a rule chosen
 //! by Metropolis-Hastings over the rules' scores, keep a passing mutant only when it adds
 //! diversity (its coverage or trace differs from every witness so far), and move on to
-//! higher-order mutants (failing mutants as seeds) when a phase finds nothing.
+//! higher-order mutants (failing mutants as parents) when a phase finds nothing.
 //!
 //! Like the reducers, a session hands out queries and takes verdicts; it never runs a test.
 //! Queries go out in rounds of a fixed size and a round's verdicts are applied in query
@@ -9,8 +9,8 @@
 //! number of tests run at once.
 
 use super::coverage::{rank, Coverage, Profile, Ranking};
-use super::mutant::{Change, Edit, Mutant};
-use super::rules::{Rule, Sites};
+use super::mutant::{Change, Mutant, Mutation};
+use super::rules::{Rule, RuleSites};
 use crate::rng::Rng;
 use crate::tree::{Parser, Validity};
 use crate::{InputError, Lang, Query, Side};
@@ -67,7 +67,8 @@ impl Keep {
 
 #[derive(Clone, Debug)]
 pub struct WitnessSettings {
-    pub seed: u64,
+    /// The random seed of the search.
+    pub rng_seed: u64,
     /// Tests at most (the original's included).
     pub budget: usize,
     /// Stop once this many witnesses are found.
@@ -81,7 +82,7 @@ pub struct WitnessSettings {
 impl Default for WitnessSettings {
     fn default() -> Self {
         WitnessSettings {
-            seed: 1,
+            rng_seed: 1,
             budget: 200,
             want: None,
             selection: Selection::Mh,
@@ -96,13 +97,13 @@ impl Default for WitnessSettings {
 const GEOMETRIC_P: f64 = 0.4;
 /// Each phase's share of the budget before the search moves to higher-order mutants.
 const PHASES: usize = 4;
-/// At most this many edits are added to a seed at once.
+/// At most this many edits are added to a parent at once.
 const MAX_STEP: usize = 16;
 
 /// What a test said of a mutant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub enum MutantOutcome {
     /// Still shows the bug.
     Failing,
     /// The compiler accepts it and it does not show the bug: a witness.
@@ -114,7 +115,7 @@ pub enum Outcome {
 /// A test's verdict with what the compile did, when the shell can tell.
 #[derive(Clone, Debug)]
 pub struct Observation {
-    pub outcome: Outcome,
+    pub outcome: MutantOutcome,
     pub coverage: Option<Coverage>,
     /// A trace the compiler printed, compared line by line when there is no coverage.
     pub trace: Option<String>,
@@ -126,7 +127,7 @@ pub struct Observation {
 }
 
 impl Observation {
-    pub fn of(outcome: Outcome) -> Observation {
+    pub fn of(outcome: MutantOutcome) -> Observation {
         Observation {
             outcome,
             coverage: None,
@@ -243,28 +244,28 @@ pub enum OriginalState {
     Untested,
     Failing,
     /// The original does not fail: nothing to witness.
-    NotFailing(Outcome),
+    NotFailing(MutantOutcome),
 }
 
-pub struct WitnessSession {
+pub struct WitnessSearch {
     original: String,
     raw: tree_sitter::Tree,
     parser: Parser,
-    sites: Sites,
+    sites: RuleSites,
     rules: Vec<RuleStats>,
     /// The rule Metropolis-Hastings stands on.
     current: usize,
     rng: Rng,
     settings: WitnessSettings,
-    seeds: Vec<Mutant>,
-    next_seeds: Vec<Mutant>,
+    parents: Vec<Mutant>,
+    next_parents: Vec<Mutant>,
     /// The failing mutants whose compile printed (or covered) only part of what the failing
-    /// program's did: nearer a witness than the others, so preferred as the next seeds.
-    nearer_seeds: Vec<Mutant>,
-    /// Whether the seeds are nearer ones: then an edit added to one takes, half the time,
-    /// a rule of the seed's own edits (a bug that shows in two places, fixed in one, is
+    /// program's did: nearer a witness than the others, so preferred as the next parents.
+    nearer_parents: Vec<Mutant>,
+    /// Whether the parents are nearer ones: then an edit added to one takes, half the time,
+    /// a rule of the parent's own edits (a bug that shows in two places, fixed in one, is
     /// likely fixed the same way in the other).
-    seeds_nearer: bool,
+    parents_nearer: bool,
     step: usize,
     phase_queries: usize,
     phase_found: bool,
@@ -286,7 +287,7 @@ pub struct WitnessSession {
     exhausted: bool,
     stats: WitnessStats,
     /// Per rule, the sites near the lines the compiler pointed at, each with the running
-    /// total of their weights (see [`WitnessSession::focus_weighted`]).
+    /// total of their weights (see [`WitnessSearch::focus_weighted`]).
     focused: HashMap<Rule, Vec<(usize, f64)>>,
 }
 
@@ -295,7 +296,7 @@ const FOCUS_SHARE: f64 = 0.75;
 /// Lines either side of a line the compiler pointed at that count as near it.
 const FOCUS_LINES: usize = 3;
 
-impl WitnessSession {
+impl WitnessSearch {
     pub fn new(lang: Lang, text: &str, settings: WitnessSettings) -> Result<Self, InputError> {
         let mut parser = Parser::new(lang);
         parser.set_cross_check(false);
@@ -307,7 +308,7 @@ impl WitnessSession {
                 error,
             });
         }
-        let sites = Sites::of(&tree);
+        let sites = RuleSites::of(&tree);
         let rules = sites
             .rules()
             .into_iter()
@@ -320,13 +321,13 @@ impl WitnessSession {
                 diversity: 0.0,
             })
             .collect::<Vec<_>>();
-        let mut rng = Rng::new(settings.seed);
+        let mut rng = Rng::new(settings.rng_seed);
         let current = if rules.is_empty() {
             0
         } else {
             rng.below(rules.len())
         };
-        Ok(WitnessSession {
+        Ok(WitnessSearch {
             original: text.to_string(),
             raw,
             parser,
@@ -334,10 +335,10 @@ impl WitnessSession {
             current,
             rules,
             rng,
-            seeds: vec![Mutant::default()],
-            next_seeds: vec![],
-            nearer_seeds: vec![],
-            seeds_nearer: false,
+            parents: vec![Mutant::default()],
+            next_parents: vec![],
+            nearer_parents: vec![],
+            parents_nearer: false,
             step: 1,
             phase_queries: 0,
             phase_found: false,
@@ -368,7 +369,7 @@ impl WitnessSession {
         self.focus_weighted(&weighted);
     }
 
-    /// [`WitnessSession::focus`] with a weight per line: a site near lines of more weight
+    /// [`WitnessSearch::focus`] with a weight per line: a site near lines of more weight
     /// is drawn more often (see [`super::pointed::pointed_lines`]).
     pub fn focus_weighted(&mut self, lines: &[(usize, f64)]) {
         let mut starts = vec![0usize];
@@ -586,12 +587,12 @@ impl WitnessSession {
             return None;
         }
         for _ in 0..256 {
-            let seed = self.seeds[self.rng.below(self.seeds.len())].clone();
-            let mut m = seed.clone();
+            let parent = self.parents[self.rng.below(self.parents.len())].clone();
+            let mut m = parent.clone();
             let mut rules = vec![];
             for _ in 0..self.step {
-                let again = if self.seeds_nearer && seed.order() > 0 && self.rng.below(2) == 0 {
-                    Some(seed.edits()[self.rng.below(seed.order())].rule)
+                let again = if self.parents_nearer && parent.order() > 0 && self.rng.below(2) == 0 {
+                    Some(parent.edits()[self.rng.below(parent.order())].rule)
                 } else {
                     None
                 };
@@ -602,7 +603,7 @@ impl WitnessSession {
                     rules.push(rule);
                 }
             }
-            if m.order() == seed.order() {
+            if m.order() == parent.order() {
                 continue;
             }
             let text = m.apply(&self.original);
@@ -622,7 +623,7 @@ impl WitnessSession {
 
     /// One edit: by `rule` if given, else a rule by [`Self::pick_rule`]; one of its sites
     /// (mostly near where the compiler pointed, when it did), one of the site's texts.
-    fn draw_edit(&mut self, rule: Option<Rule>) -> Edit {
+    fn draw_edit(&mut self, rule: Option<Rule>) -> Mutation {
         let rule = match rule {
             Some(rule) => rule,
             None => {
@@ -640,7 +641,7 @@ impl WitnessSession {
             }
             _ => &sites[self.rng.below(sites.len())],
         };
-        Edit {
+        Mutation {
             start: site.start,
             end: site.end,
             text: site.choices[self.rng.below(site.choices.len())].clone(),
@@ -675,7 +676,7 @@ impl WitnessSession {
         match p.purpose {
             Purpose::Original => {
                 self.original_state = match obs.outcome {
-                    Outcome::Failing => OriginalState::Failing,
+                    MutantOutcome::Failing => OriginalState::Failing,
                     other => OriginalState::NotFailing(other),
                 };
                 self.failing_nearness = obs.nearness();
@@ -683,7 +684,7 @@ impl WitnessSession {
             }
             Purpose::Minimize => {
                 let s = self.shrinking.last_mut().expect("a shrink under way");
-                if obs.outcome == Outcome::Passing {
+                if obs.outcome == MutantOutcome::Passing {
                     s.best = p.mutant;
                     s.obs = obs;
                     // The same chunk again, at the same place: the edits after it moved up.
@@ -691,7 +692,7 @@ impl WitnessSession {
                 }
             }
             Purpose::Search(rules) => {
-                let rejected = obs.outcome == Outcome::Rejected;
+                let rejected = obs.outcome == MutantOutcome::Rejected;
                 for &r in &rules {
                     if let Some(st) = self.rules.iter_mut().find(|s| s.rule == r) {
                         st.selected += 1;
@@ -699,21 +700,21 @@ impl WitnessSession {
                     }
                 }
                 match obs.outcome {
-                    Outcome::Failing => {
+                    MutantOutcome::Failing => {
                         self.stats.failing += 1;
                         let nearer = match (obs.nearness(), &self.failing_nearness) {
                             (Some(p), Some(f)) => p.is_strict_subset(f),
                             _ => false,
                         };
-                        if nearer && self.nearer_seeds.len() < 4096 {
-                            self.nearer_seeds.push(p.mutant.clone());
+                        if nearer && self.nearer_parents.len() < 4096 {
+                            self.nearer_parents.push(p.mutant.clone());
                         }
-                        if self.next_seeds.len() < 4096 {
-                            self.next_seeds.push(p.mutant);
+                        if self.next_parents.len() < 4096 {
+                            self.next_parents.push(p.mutant);
                         }
                     }
-                    Outcome::Rejected => self.stats.rejected += 1,
-                    Outcome::Passing => {
+                    MutantOutcome::Rejected => self.stats.rejected += 1,
+                    MutantOutcome::Passing => {
                         self.stats.passing += 1;
                         if p.mutant.order() > 1 {
                             let chunk = p.mutant.order() / 2;
@@ -735,18 +736,18 @@ impl WitnessSession {
         }
     }
 
-    /// A higher-order phase when this one found nothing: failing mutants become the seeds
+    /// A higher-order phase when this one found nothing: failing mutants become the parents
     /// (those nearer a witness, if any) and each candidate adds more edits.
     fn next_phase(&mut self) {
         let len = (self.settings.budget / PHASES).max(8);
         if self.phase_queries < len {
             return;
         }
-        if !self.phase_found && !self.next_seeds.is_empty() {
-            let nearer = std::mem::take(&mut self.nearer_seeds);
-            let all = std::mem::take(&mut self.next_seeds);
-            self.seeds_nearer = !nearer.is_empty();
-            self.seeds = if self.seeds_nearer { nearer } else { all };
+        if !self.phase_found && !self.next_parents.is_empty() {
+            let nearer = std::mem::take(&mut self.nearer_parents);
+            let all = std::mem::take(&mut self.next_parents);
+            self.parents_nearer = !nearer.is_empty();
+            self.parents = if self.parents_nearer { nearer } else { all };
             self.step = (self.step + 1).min(MAX_STEP);
         }
         self.phase_queries = 0;

@@ -5,7 +5,7 @@ use crate::tree::Parser;
 fn offers(lang: Lang, text: &str) -> Vec<(Rule, String, String)> {
     let tree = Parser::new(lang).parse(text);
     assert!(tree.error.is_none(), "{text}");
-    let sites = Sites::of(&tree);
+    let sites = RuleSites::of(&tree);
     let mut out = vec![];
     for rule in sites.rules() {
         for s in sites.of_rule(rule) {
@@ -34,7 +34,7 @@ fn lacks_rule(offers: &[(Rule, String, String)], rule: Rule) -> bool {
 /// Every single edit the rules offer keeps the program parsing.
 fn all_parse(lang: Lang, text: &str) {
     let tree = Parser::new(lang).parse(text);
-    let sites = Sites::of(&tree);
+    let sites = RuleSites::of(&tree);
     let mut parser = Parser::new(lang);
     for rule in sites.rules() {
         for s in sites.of_rule(rule) {
@@ -153,7 +153,7 @@ fn output_calls_are_left_alone() {
     let o = offers(Lang::C, C);
     let at = C.find("b + 1").unwrap();
     let tree = Parser::new(Lang::C).parse(C);
-    let sites = Sites::of(&tree);
+    let sites = RuleSites::of(&tree);
     for rule in sites.rules() {
         for s in sites.of_rule(rule) {
             assert!(

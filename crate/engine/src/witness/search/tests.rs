@@ -9,11 +9,11 @@ fn observe(
     rejects: &dyn Fn(&str) -> bool,
 ) -> Observation {
     let outcome = if rejects(text) {
-        Outcome::Rejected
+        MutantOutcome::Rejected
     } else if fails(text) {
-        Outcome::Failing
+        MutantOutcome::Failing
     } else {
-        Outcome::Passing
+        MutantOutcome::Passing
     };
     let mut cov = Coverage::default();
     for (i, line) in text.lines().enumerate() {
@@ -37,8 +37,8 @@ fn run(
     settings: WitnessSettings,
     k: usize,
     fails: &dyn Fn(&str) -> bool,
-) -> WitnessSession {
-    let mut s = WitnessSession::new(Lang::C, text, settings).unwrap();
+) -> WitnessSearch {
+    let mut s = WitnessSearch::new(Lang::C, text, settings).unwrap();
     let mut parser = crate::tree::Parser::new(Lang::C);
     let mut rounds = 0;
     while !s.done() {
@@ -106,7 +106,7 @@ fn the_same_seed_gives_the_same_witnesses_whatever_the_parallelism() {
             PROGRAM,
             WitnessSettings {
                 budget: 60,
-                seed: 7,
+                rng_seed: 7,
                 ..Default::default()
             },
             k,
@@ -122,7 +122,7 @@ fn the_same_seed_gives_the_same_witnesses_whatever_the_parallelism() {
         PROGRAM,
         WitnessSettings {
             budget: 60,
-            seed: 8,
+            rng_seed: 8,
             ..Default::default()
         },
         2,
@@ -137,7 +137,7 @@ fn the_diversity_filter_drops_witnesses_with_the_same_coverage() {
     // Every passing program covers the same single statement; the failing one another.
     let fails = |t: &str| t.contains("c > 10");
     let same = |keep| {
-        let mut s = WitnessSession::new(
+        let mut s = WitnessSearch::new(
             Lang::C,
             PROGRAM,
             WitnessSettings {
@@ -150,7 +150,7 @@ fn the_diversity_filter_drops_witnesses_with_the_same_coverage() {
         while !s.done() {
             for q in s.next(4) {
                 let mut obs = observe(&q.text, &fails, &|_| false);
-                if obs.outcome == Outcome::Passing {
+                if obs.outcome == MutantOutcome::Passing {
                     obs.coverage = Some(serde_json::from_str(r#"{"cc.c": {"f": [1]}}"#).unwrap());
                 }
                 s.report(q.id, obs);
@@ -186,7 +186,7 @@ fn metropolis_hastings_favours_the_rules_that_find_witnesses() {
         for seed in 1..=4 {
             let settings = WitnessSettings {
                 budget: 150,
-                seed,
+                rng_seed: seed,
                 selection,
                 ..Default::default()
             };
@@ -222,7 +222,7 @@ fn higher_order_witnesses_shrink_to_the_edit_that_matters() {
             &program,
             WitnessSettings {
                 budget: 300,
-                seed,
+                rng_seed: seed,
                 want: Some(1),
                 ..Default::default()
             },
@@ -243,23 +243,23 @@ fn higher_order_witnesses_shrink_to_the_edit_that_matters() {
 
 #[test]
 fn an_original_that_does_not_fail_ends_the_search() {
-    let mut s = WitnessSession::new(Lang::C, PROGRAM, WitnessSettings::default()).unwrap();
+    let mut s = WitnessSearch::new(Lang::C, PROGRAM, WitnessSettings::default()).unwrap();
     let q = s.next(4);
     assert_eq!(q.len(), 1, "the original goes alone");
     assert!(q[0].original);
     assert!(s.next(4).is_empty(), "nothing more before its verdict");
-    s.report(q[0].id, Observation::of(Outcome::Passing));
+    s.report(q[0].id, Observation::of(MutantOutcome::Passing));
     assert!(s.done());
     assert_eq!(
         s.original_state(),
-        OriginalState::NotFailing(Outcome::Passing)
+        OriginalState::NotFailing(MutantOutcome::Passing)
     );
 }
 
 #[test]
 fn rejected_mutants_are_no_witnesses() {
     // The compiler rejects every mutant but those that change `4`.
-    let mut s = WitnessSession::new(
+    let mut s = WitnessSearch::new(
         Lang::C,
         PROGRAM,
         WitnessSettings {
@@ -284,12 +284,12 @@ fn rejected_mutants_are_no_witnesses() {
 
 #[test]
 fn a_program_that_does_not_parse_is_refused() {
-    assert!(WitnessSession::new(Lang::C, "int main( {", WitnessSettings::default()).is_err());
+    assert!(WitnessSearch::new(Lang::C, "int main( {", WitnessSettings::default()).is_err());
 }
 
 #[test]
 fn a_repeated_verdict_changes_nothing() {
-    let mut s = WitnessSession::new(
+    let mut s = WitnessSearch::new(
         Lang::C,
         PROGRAM,
         WitnessSettings {
@@ -299,19 +299,19 @@ fn a_repeated_verdict_changes_nothing() {
     )
     .unwrap();
     let q = s.next(1);
-    s.report(q[0].id, Observation::of(Outcome::Failing));
+    s.report(q[0].id, Observation::of(MutantOutcome::Failing));
     let qs = s.next(4);
     assert_eq!(qs.len(), 4);
-    s.report(qs[0].id, Observation::of(Outcome::Failing));
-    s.report(qs[0].id, Observation::of(Outcome::Passing));
-    s.report(99, Observation::of(Outcome::Passing));
+    s.report(qs[0].id, Observation::of(MutantOutcome::Failing));
+    s.report(qs[0].id, Observation::of(MutantOutcome::Passing));
+    s.report(99, Observation::of(MutantOutcome::Passing));
     assert!(!s.wants(qs[0].id) && s.wants(qs[1].id));
     assert!(
         s.next(4).is_empty(),
         "the round still waits for three verdicts"
     );
     for q in &qs[1..] {
-        s.report(q.id, Observation::of(Outcome::Failing));
+        s.report(q.id, Observation::of(MutantOutcome::Failing));
     }
     assert!(
         !s.next(4).is_empty(),
@@ -346,18 +346,18 @@ fn mutants_that_lose_part_of_the_failing_trace_seed_the_next_phase() {
         for seed in 1..=4 {
             let settings = WitnessSettings {
                 budget: 200,
-                seed,
+                rng_seed: seed,
                 want: Some(1),
                 ..Default::default()
             };
-            let mut s = WitnessSession::new(Lang::C, &program, settings).unwrap();
+            let mut s = WitnessSearch::new(Lang::C, &program, settings).unwrap();
             while !s.done() {
                 for q in s.next(2) {
                     let about = bug(&q.text);
                     let outcome = if about.is_empty() {
-                        Outcome::Passing
+                        MutantOutcome::Passing
                     } else {
-                        Outcome::Failing
+                        MutantOutcome::Failing
                     };
                     let obs = Observation {
                         outcome,
@@ -376,7 +376,7 @@ fn mutants_that_lose_part_of_the_failing_trace_seed_the_next_phase() {
         found
     };
     let (with, without) = (found(true), found(false));
-    assert!(with >= 3, "witnesses for {with} of 4 seeds");
+    assert!(with >= 3, "witnesses for {with} of 4 random seeds");
     assert!(
         with > without,
         "{with} against {without} without knowing what the bug is about"

@@ -1,0 +1,253 @@
+//! The property of `whittle reduce` made ready before the reduction (issue 27): a template
+//! (`--wrong-code`, `--crash`) calibrated on the original and written as a test script
+//! ([`whittle::recipe`]), the original tested three times (a flaky test is said so, and its
+//! steps confirmed), and the time limit derived from the original's runs.
+
+mod calibrate;
+mod confirm;
+
+pub use confirm::confirmed;
+
+use crate::commands::reduce::{PropertyArgs, RunArgs};
+use crate::runner::{Job, TestOutcome, Properties, Property, Runner};
+use crate::scratch::Scratch;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use whittle::recipe::{self, Recipe};
+use whittle::Side;
+
+#[derive(clap::Args)]
+pub struct RecipeArgs {
+    /// Wrong code: two compile commands, each given FILE and an output name (`{}` and
+    /// `{out}`, else appended as `{} -o {out}`); interesting when both build and their
+    /// programs' runs disagree (exit status or stdout), guarded against undefined behaviour.
+    #[arg(long, num_args = 2, value_names = ["CMD_A", "CMD_B"], conflicts_with_all = ["test", "cmd", "pattern", "exit", "crash"])]
+    pub wrong_code: Option<Vec<String>>,
+    /// With --cmd: interesting when the command crashes with the original's signature (gcc's
+    /// internal compiler error, an assertion, clang's stack dump, rustc's panic, a signal).
+    #[arg(long, requires = "cmd", conflicts_with_all = ["pattern", "exit"])]
+    pub crash: bool,
+    /// With --wrong-code: no undefined-behaviour guard (a result may then show no real bug).
+    #[arg(long, requires = "wrong_code")]
+    pub no_guard: bool,
+    /// The guard's compiler (gcc's warnings and sanitizers); flags such as -I may follow.
+    #[arg(long, default_value = "gcc", value_name = "CMD")]
+    pub guard_cc: String,
+    /// Print the test as a standalone C-Reduce-style script (exit 0 = interesting) and exit,
+    /// so C-Vise and C-Reduce can run the same test.
+    #[arg(long)]
+    pub print_test: bool,
+    /// Confirm each step the test accepts N more times; a step that does not hold is undone
+    /// (by default 2 when the original's three verdicts disagree, else 0).
+    #[arg(long, value_name = "N")]
+    pub confirm: Option<usize>,
+}
+
+/// What the run counts apart, from the test threads.
+#[derive(Default, Debug)]
+pub struct Tally {
+    /// Candidates that showed the bug but failed the undefined-behaviour guard.
+    pub guard: AtomicUsize,
+    /// Candidates whose program ran past the recipe's run limit.
+    pub slow: AtomicUsize,
+    /// Accepted steps a confirmation undid.
+    pub undone: AtomicUsize,
+}
+
+impl Tally {
+    pub fn count(counter: &AtomicUsize) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The property, ready to reduce with.
+pub struct Prepared {
+    pub property: Property,
+    pub timeout: Duration,
+    pub tally: Arc<Tally>,
+    /// Holds the recipe's script while the run lasts.
+    _folder: Option<Scratch>,
+}
+
+/// The default limit of a test, when neither the user nor the original's runs say.
+const DEFAULT_TIMEOUT: f64 = 60.0;
+
+/// Makes the property from the command line and the original (`text`, tested as `name`).
+/// `Ok(None)` when `--print-test` printed the script.
+pub fn prepare(
+    args: &RecipeArgs,
+    property: &PropertyArgs,
+    run: &RunArgs,
+    name: &str,
+    text: &str,
+) -> Result<Option<Prepared>, String> {
+    let tally = Arc::new(Tally::default());
+    let limit = Duration::from_secs_f64(run.timeout.unwrap_or(DEFAULT_TIMEOUT));
+    let recipe = if let Some(cmds) = &args.wrong_code {
+        let guard = (!args.no_guard).then_some(args.guard_cc.as_str());
+        Some(calibrate::wrong_code(
+            &cmds[0], &cmds[1], guard, name, text, limit,
+        )?)
+    } else if args.crash {
+        let cmd = property.cmd.as_deref().unwrap_or_default();
+        Some(calibrate::crash(cmd, name, text, limit)?)
+    } else {
+        None
+    };
+    if args.print_test {
+        let recipe = recipe.ok_or("--print-test needs a template: --wrong-code or --crash")?;
+        print!("{}", recipe.script(name));
+        return Ok(None);
+    }
+    let (mut test, folder) = match &recipe {
+        Some(recipe) => {
+            let folder = Scratch::new("recipe")?;
+            let path = folder.path().join("test.sh");
+            write_script(&path, &recipe.script(name))?;
+            let test = Property::Recipe {
+                script: path,
+                tally: tally.clone(),
+            };
+            (test, Some(folder))
+        }
+        None => (property.property()?, None),
+    };
+    if let Some(recipe) = &recipe {
+        eprintln!("whittle reduce: {}", describe(recipe));
+    }
+    let (verdicts, times) = test_original(&test, name, text, limit)?;
+    let confirm = if recipe::flaky(&verdicts) {
+        let n = args.confirm.unwrap_or(2);
+        eprintln!(
+            "whittle reduce: the test is flaky: {} of 3 runs on the original said interesting; each accepted step is confirmed {n} more times",
+            verdicts.iter().filter(|&&v| v).count()
+        );
+        n
+    } else {
+        args.confirm.unwrap_or(0)
+    };
+    let timeout = match run.timeout {
+        Some(t) => Duration::from_secs_f64(t),
+        None if verdicts.iter().any(|&v| v) => {
+            let t = recipe::adaptive_limit(&times);
+            eprintln!("whittle reduce: a test may take {t:.1} s (10 x the original's slowest of 3 runs, at least 1 s; --timeout sets it)");
+            Duration::from_secs_f64(t)
+        }
+        // The original is not interesting: the reduction says so, with the test's output.
+        None => limit,
+    };
+    if confirm > 0 {
+        test = Property::Confirmed {
+            test: Box::new(test),
+            times: confirm,
+            tally: tally.clone(),
+        };
+    }
+    Ok(Some(Prepared {
+        property: test,
+        timeout,
+        tally,
+        _folder: folder,
+    }))
+}
+
+fn describe(recipe: &Recipe) -> String {
+    match recipe {
+        Recipe::WrongCode {
+            run_limit, guard, ..
+        } => format!(
+            "wrong code: the two builds' runs disagree on the original; a run may take {run_limit:.1} s; {}",
+            match guard {
+                Some(g) => format!(
+                    "guarded against undefined behaviour by {} (the sanitized run agrees with CMD_{:?})",
+                    g.cc, g.reference
+                ),
+                None => "no guard against undefined behaviour (--no-guard)".into(),
+            }
+        ),
+        Recipe::Crash { signature, .. } => {
+            format!("crash signature: {}", signature.describe())
+        }
+    }
+}
+
+fn write_script(path: &Path, text: &str) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text)
+        .and_then(|()| std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)))
+        .map_err(|e| format!("cannot write the test script {}: {e}", path.display()))
+}
+
+/// The original tested three times, one after another, on the test pool (so a killed run
+/// leaves no test behind): each verdict, and the time of each run (seconds).
+fn test_original(
+    test: &Property,
+    name: &str,
+    text: &str,
+    limit: Duration,
+) -> Result<(Vec<bool>, Vec<f64>), String> {
+    let pool = Runner::new(
+        Properties {
+            seed: None,
+            variant: test.clone(),
+        },
+        1,
+        limit,
+    );
+    let (mut verdicts, mut times) = (vec![], vec![]);
+    for id in 0..3 {
+        let start = Instant::now();
+        pool.submit(Job {
+            id,
+            side: Side::Variant,
+            original: false,
+            file: (name.to_string(), text.to_string()),
+        });
+        let done = pool
+            .results
+            .recv()
+            .map_err(|_| "the test of the original did not come back".to_string())?;
+        times.push(start.elapsed().as_secs_f64());
+        match done.outcome {
+            TestOutcome::Interesting => verdicts.push(true),
+            TestOutcome::Boring => verdicts.push(false),
+            // The reduction says why the original fails.
+            _ => return Ok((vec![false], times)),
+        }
+    }
+    Ok((verdicts, times))
+}
+
+/// The run's figures for the closing lines and `--stats-json`.
+pub fn figures(tally: &Tally, timeouts: usize) -> serde_json::Value {
+    serde_json::json!({
+        "timeouts": timeouts,
+        "guard_rejected": tally.guard.load(Ordering::Relaxed),
+        "slow_runs": tally.slow.load(Ordering::Relaxed),
+        "undone": tally.undone.load(Ordering::Relaxed),
+    })
+}
+
+/// The closing line of those figures, when any is not 0.
+pub fn summary(tally: &Tally, timeouts: usize) -> Option<String> {
+    let g = |c: &AtomicUsize| c.load(Ordering::Relaxed);
+    let parts: Vec<String> = [
+        (timeouts, "tests timed out"),
+        (
+            g(&tally.guard),
+            "candidates failed the undefined-behaviour guard",
+        ),
+        (
+            g(&tally.slow),
+            "candidates' programs ran past the run limit",
+        ),
+        (g(&tally.undone), "accepted steps undone by a confirmation"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
+}

@@ -1,0 +1,427 @@
+//! `whittle reduce --endpoint URL --compiler ID`: each query is a compile on a Compiler
+//! Explorer-compatible endpoint (the public one, a self-hosted one, `whittle serve`) instead
+//! of a local test, for compilers this machine does not have.
+//!
+//! Several `--endpoint`s make a pool: a query goes to the endpoint with the fewest compiles
+//! in flight (at most k each) that is neither backed off nor over its rate. An endpoint that
+//! answers 429 (or 503 with Retry-After) waits as told; one that fails (no answer, 5xx) is
+//! backed off, doubling up to a minute; the query goes elsewhere. Requests name Whittle in
+//! their User-Agent, and each endpoint gets at most `--rate` compiles a second (Compiler
+//! Explorer allows 12,000 POSTs per 5 minutes per address: 40 a second).
+
+use crate::runner::{Done, Job, TestOutcome, Pool, Runner};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+const USER_AGENT: &str = concat!(
+    "whittle/",
+    env!("CARGO_PKG_VERSION"),
+    " (program reducer; reduce --endpoint)"
+);
+/// The longest back-off of a failing endpoint, and of one rate-limited without Retry-After.
+const MAX_BACKOFF: Duration = Duration::from_secs(60);
+/// Failed attempts per query, over all endpoints, before it counts as failed (a 429 is no
+/// failure: the query waits as told).
+const FAILURES_PER_ENDPOINT: usize = 4;
+
+#[derive(clap::Args, Clone, Default)]
+pub struct EndpointArgs {
+    /// Compile each query on this Compiler Explorer-compatible endpoint (https://godbolt.org,
+    /// a `whittle serve`) instead of running a local test; repeat for a pool. The property is
+    /// --match REGEX over the compile's output (and the run's, with --execute) and --exit N
+    /// on the compiler's exit code; -j is the compiles in flight per endpoint (default 1).
+    #[arg(long = "endpoint", value_name = "URL")]
+    pub endpoints: Vec<String>,
+    /// With --endpoint: the endpoint's compiler id (as in its /api/compilers), e.g. cg152.
+    #[arg(long, value_name = "ID", requires = "endpoints")]
+    pub compiler: Option<String>,
+    /// With --endpoint: the compiler's flags, e.g. --flags='-O2 -Wall'.
+    #[arg(
+        long,
+        value_name = "FLAGS",
+        allow_hyphen_values = true,
+        requires = "endpoints"
+    )]
+    pub flags: Option<String>,
+    /// With --endpoint: also run the compiled program (its output joins the compile's).
+    #[arg(long, requires = "endpoints")]
+    pub execute: bool,
+    /// With --endpoint: the most compiles a second sent to each endpoint.
+    #[arg(
+        long,
+        value_name = "PER_SECOND",
+        default_value_t = 10.0,
+        requires = "endpoints"
+    )]
+    pub rate: f64,
+}
+
+/// What a compile must show to be interesting.
+struct Check {
+    regex: regex::Regex,
+    exit: Option<i32>,
+    /// A pair's: the seed is interesting when the output does *not* match.
+    pair: bool,
+}
+
+impl EndpointArgs {
+    /// The runner and the number of queries in flight when queries go to endpoints (None:
+    /// they are local tests). `jobs` (-j) is k per endpoint, 1 unless given.
+    pub fn runner_for(
+        &self,
+        property: &crate::commands::reduce::PropertyArgs,
+        jobs: Option<usize>,
+        timeout: Duration,
+    ) -> Result<Option<(Runner, usize)>, String> {
+        let local = property.test.is_some() || property.cmd.is_some();
+        let (pattern, exit) = (property.pattern.as_deref(), property.exit);
+        self.runner_with(pattern, exit, local, false, jobs, timeout)
+    }
+
+    /// As `runner_for`, from the property's parts: `--match` and `--exit`, whether a local
+    /// test was given too (refused), and whether it is a pair's (whose seed must *not* match).
+    pub fn runner_with(
+        &self,
+        pattern: Option<&str>,
+        exit: Option<i32>,
+        local_test: bool,
+        pair: bool,
+        jobs: Option<usize>,
+        timeout: Duration,
+    ) -> Result<Option<(Runner, usize)>, String> {
+        if self.endpoints.is_empty() {
+            return Ok(None);
+        }
+        if local_test {
+            return Err("with --endpoint, the property is --match REGEX and/or --exit N on the compile (no --test or --cmd)".into());
+        }
+        if pattern.is_none() && exit.is_none() {
+            return Err("with --endpoint, say what is interesting: --match REGEX (over the compiler's output) and/or --exit N".into());
+        }
+        let regex = regex::Regex::new(pattern.unwrap_or(""))
+            .map_err(|e| format!("--match is not a valid regex: {e}"))?;
+        let k = jobs.unwrap_or(1).max(1);
+        let runner = self.runner(Check { regex, exit, pair }, k, timeout)?;
+        Ok(Some((runner, k * self.endpoints.len())))
+    }
+
+    /// The runner whose tests are compiles on the endpoints; `jobs` is k per endpoint.
+    fn runner(&self, check: Check, jobs: usize, timeout: Duration) -> Result<Runner, String> {
+        let compiler = self.compiler.clone().ok_or(
+            "--endpoint needs --compiler ID (the endpoint's /api/compilers/LANG lists them)",
+        )?;
+        if !self.rate.is_finite() || self.rate <= 0.0 {
+            return Err("--rate must be above 0 (compiles a second per endpoint)".into());
+        }
+        let endpoints = self
+            .endpoints
+            .iter()
+            .map(|url| endpoint_base(url))
+            .collect::<Result<Vec<_>, _>>()?;
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .user_agent(USER_AGENT)
+            .http_status_as_error(false)
+            .timeout_global(Some(timeout))
+            .build()
+            .into();
+        let k = jobs.max(1);
+        let pool = Arc::new(EndpointPool::new(
+            endpoints,
+            k,
+            Duration::from_secs_f64(1.0 / self.rate),
+        ));
+        let request = Request {
+            compiler,
+            flags: self.flags.clone().unwrap_or_default(),
+            execute: self.execute,
+        };
+        let threads = k * pool.len();
+        Ok(Pool::with(threads, move |job, cancel, _| {
+            let (outcome, output) = compile_job(&pool, &agent, &request, &check, job, &cancel);
+            Done {
+                id: job.id,
+                side: job.side,
+                original: job.original,
+                outcome,
+                output: output.chars().take(4000).collect(),
+            }
+        }))
+    }
+}
+
+/// `URL` without its trailing slash; only http and https.
+fn endpoint_base(url: &str) -> Result<String, String> {
+    let url = url.trim().trim_end_matches('/');
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(format!(
+            "--endpoint {url}: give the endpoint's address, e.g. https://godbolt.org or http://127.0.0.1:8080"
+        ));
+    }
+    Ok(url.to_string())
+}
+
+struct Request {
+    compiler: String,
+    flags: String,
+    execute: bool,
+}
+
+/// One query: compiles on the pool's endpoints until one answers (or it has tried enough).
+fn compile_job(
+    pool: &EndpointPool,
+    agent: &ureq::Agent,
+    request: &Request,
+    check: &Check,
+    job: &Job,
+    cancel: &AtomicBool,
+) -> (TestOutcome, String) {
+    let body = json!({
+        "source": job.file.1,
+        "options": {
+            "userArguments": request.flags,
+            "filters": {"execute": request.execute, "binary": false, "labels": true, "directives": true,
+                        "commentOnly": true, "demangle": true, "intel": true},
+            "compilerOptions": {"executorRequest": false},
+            "tools": [],
+            "libraries": [],
+        },
+        "allowStoreCodeDebug": false,
+    })
+    .to_string();
+    let mut failures = Vec::new();
+    while failures.len() < FAILURES_PER_ENDPOINT * pool.len() {
+        let Some(i) = pool.acquire(cancel) else {
+            return (TestOutcome::Cancelled, String::new());
+        };
+        let base = pool.base(i);
+        let answer = post(
+            agent,
+            &format!("{base}/api/compiler/{}/compile", request.compiler),
+            &body,
+        );
+        match answer {
+            Answer::Compiled(json) => {
+                pool.release(i, Health::Fine);
+                if cancel.load(Ordering::SeqCst) {
+                    return (TestOutcome::Cancelled, String::new()); // (as a local test killed late)
+                }
+                let (code, output) = output_of(&json);
+                let negate = check.pair && job.side == whittle::Side::Seed;
+                let interesting =
+                    check.exit.is_none_or(|e| e == code) && check.regex.is_match(&output) != negate;
+                let outcome = if interesting {
+                    TestOutcome::Interesting
+                } else {
+                    TestOutcome::Boring
+                };
+                return (outcome, output);
+            }
+            Answer::Busy(wait) => pool.release(i, Health::Busy(wait)),
+            Answer::Failed(msg) => {
+                failures.push(format!("{base}: {msg}"));
+                pool.release(i, Health::Failing);
+            }
+            Answer::Refused(msg) => {
+                // A 4xx other than 429: this request is wrong (say, an unknown compiler id),
+                // wherever it goes.
+                pool.release(i, Health::Fine);
+                return (
+                    TestOutcome::Failed(format!("{base} refused the compile: {msg}")),
+                    String::new(),
+                );
+            }
+        }
+    }
+    let last = failures.pop().unwrap_or_default();
+    (
+        TestOutcome::Failed(format!(
+            "no endpoint compiled the query ({} failures; the last: {last})",
+            failures.len() + 1
+        )),
+        String::new(),
+    )
+}
+
+enum Answer {
+    Compiled(Value),
+    /// Rate limited: try again after this long (Retry-After), or after a back-off.
+    Busy(Option<Duration>),
+    Failed(String),
+    Refused(String),
+}
+
+fn post(agent: &ureq::Agent, url: &str, body: &str) -> Answer {
+    let response = agent
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json")
+        .send(body);
+    let mut response = match response {
+        Ok(r) => r,
+        Err(e) => return Answer::Failed(format!("no answer ({e})")),
+    };
+    let status = response.status().as_u16();
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .map(|s| Duration::from_secs_f64(s.clamp(0.0, 3600.0)));
+    if status == 429 || (status == 503 && retry_after.is_some()) {
+        return Answer::Busy(retry_after);
+    }
+    let text = match response.body_mut().read_to_string() {
+        Ok(t) => t,
+        Err(e) => return Answer::Failed(format!("the answer could not be read ({e})")),
+    };
+    let head = || text.chars().take(200).collect::<String>();
+    match status {
+        200..=299 => match serde_json::from_str::<Value>(&text) {
+            Ok(json) if json["code"].is_i64() => Answer::Compiled(json),
+            _ => Answer::Failed(format!(
+                "the answer is not a Compiler Explorer compile result (no numeric \"code\"): {}",
+                head()
+            )),
+        },
+        400..=499 => Answer::Refused(format!("HTTP {status}: {}", head())),
+        _ => Answer::Failed(format!("HTTP {status}: {}", head())),
+    }
+}
+
+/// The compiler's exit code, and its output: stdout and stderr, then the run's (with --execute).
+fn output_of(json: &Value) -> (i32, String) {
+    let lines = |v: &Value| -> String {
+        match v {
+            Value::String(s) => s.clone(),
+            Value::Array(items) => items
+                .iter()
+                .map(|l| l["text"].as_str().or(l.as_str()).unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => String::new(),
+        }
+    };
+    let mut output = format!("{}\n{}", lines(&json["stdout"]), lines(&json["stderr"]));
+    let run = &json["execResult"];
+    if run.is_object() && run["didExecute"].as_bool().unwrap_or(true) {
+        output.push_str(&format!(
+            "\n{}\n{}",
+            lines(&run["stdout"]),
+            lines(&run["stderr"])
+        ));
+    }
+    (json["code"].as_i64().unwrap_or(-1) as i32, output)
+}
+
+// --- the pool ------------------------------------------------------------------------------
+
+enum Health {
+    Fine,
+    Busy(Option<Duration>),
+    Failing,
+}
+
+struct Endpoint {
+    base: String,
+    in_flight: usize,
+    /// Nothing is sent before this (a back-off or Retry-After).
+    not_before: Instant,
+    /// The rate cap: the next compile is sent no earlier than this.
+    next_slot: Instant,
+    /// The back-off the next failure or 429 without Retry-After gets.
+    backoff: Duration,
+}
+
+struct EndpointPool {
+    endpoints: Mutex<Vec<Endpoint>>,
+    changed: Condvar,
+    k: usize,
+    interval: Duration,
+}
+
+impl EndpointPool {
+    fn new(bases: Vec<String>, k: usize, interval: Duration) -> EndpointPool {
+        let now = Instant::now();
+        let endpoints = bases
+            .into_iter()
+            .map(|base| Endpoint {
+                base,
+                in_flight: 0,
+                not_before: now,
+                next_slot: now,
+                backoff: Duration::from_secs(1),
+            })
+            .collect();
+        EndpointPool {
+            endpoints: Mutex::new(endpoints),
+            changed: Condvar::new(),
+            k,
+            interval,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.endpoints.lock().unwrap().len()
+    }
+
+    fn base(&self, i: usize) -> String {
+        self.endpoints.lock().unwrap()[i].base.clone()
+    }
+
+    /// An endpoint to send a compile to, once one may take it (None: cancelled).
+    fn acquire(&self, cancel: &AtomicBool) -> Option<usize> {
+        let mut endpoints = self.endpoints.lock().unwrap();
+        loop {
+            if cancel.load(Ordering::SeqCst) || crate::stop::exiting() {
+                return None;
+            }
+            let now = Instant::now();
+            let ready = endpoints
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.in_flight < self.k && e.not_before <= now && e.next_slot <= now)
+                .min_by_key(|(_, e)| (e.in_flight, e.next_slot))
+                .map(|(i, _)| i);
+            if let Some(i) = ready {
+                let e = &mut endpoints[i];
+                e.in_flight += 1;
+                e.next_slot = now + self.interval;
+                return Some(i);
+            }
+            // Wait for a free slot, or for the soonest endpoint to be ready (at most 100 ms:
+            // the cancel flag is looked at again).
+            let soonest = endpoints
+                .iter()
+                .filter(|e| e.in_flight < self.k)
+                .map(|e| e.not_before.max(e.next_slot))
+                .min();
+            let wait = soonest
+                .map(|t| t.saturating_duration_since(now))
+                .unwrap_or(Duration::from_millis(100))
+                .clamp(Duration::from_millis(1), Duration::from_millis(100));
+            endpoints = self.changed.wait_timeout(endpoints, wait).unwrap().0;
+        }
+    }
+
+    /// Endpoint `i`'s compile is over; `health` says how it went.
+    fn release(&self, i: usize, health: Health) {
+        let mut endpoints = self.endpoints.lock().unwrap();
+        let e = &mut endpoints[i];
+        e.in_flight -= 1;
+        match health {
+            Health::Fine => e.backoff = Duration::from_secs(1),
+            Health::Busy(wait) => {
+                let wait = wait.unwrap_or(e.backoff);
+                e.backoff = (e.backoff * 2).min(MAX_BACKOFF);
+                e.not_before = e.not_before.max(Instant::now() + wait);
+            }
+            Health::Failing => {
+                e.not_before = Instant::now() + e.backoff;
+                e.backoff = (e.backoff * 2).min(MAX_BACKOFF);
+            }
+        }
+        self.changed.notify_all();
+    }
+}

@@ -1,0 +1,370 @@
+//! `whittle reduce`'s templates and test checks (issue 27), each on a small program with a
+//! known answer: wrong code (a wrapper that miscompiles `* 3` on purpose) with and without the
+//! undefined-behaviour guard, the guard refusing undefined behaviour, a crash signature, a
+//! flaky test confirmed, and a looping candidate cut at the adaptive time limit.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+use support::{whittle, write};
+
+const WRONG: &str = "#include <stdio.h>\n\
+int g(int x) { return x * 3; }\n\
+int main(void) {\n  int t = 4;\n  int other = t + 9;\n  printf(\"%d\\n\", g(t));\n  return other - 13;\n}\n";
+
+/// A compiler that is wrong on purpose: `x * 3` becomes `x * 4`, then gcc builds it.
+const MISCOMPILER: &str = "#!/bin/sh\nsed 's/\\* 3/* 4/g' \"$1\" > \"$1.mis.c\" && exec gcc -w -x c \"$1.mis.c\" -o \"$2\"\n";
+
+fn folder(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("whittle-recipes-{name}-"))
+        .tempdir()
+        .unwrap()
+}
+
+fn have(command: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {command}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Whether gcc can build and run a sanitized program here (the guard needs it).
+fn sanitizers_work(dir: &Path) -> bool {
+    write(dir, "san.c", "int main(void) { return 0; }\n", false);
+    Command::new("sh")
+        .args([
+            "-c",
+            "gcc -fsanitize=undefined,address san.c -o san && ASAN_OPTIONS=detect_leaks=0 ./san",
+        ])
+        .current_dir(dir)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn ok(out: &std::process::Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    err
+}
+
+fn stats(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("stats.json")).unwrap()).unwrap()
+}
+
+/// The wrong-code case in a fresh folder, and its CMD_B.
+fn wrong_code_case(name: &str) -> Option<(tempfile::TempDir, String)> {
+    let dir = folder(name);
+    if !have("gcc") || !sanitizers_work(dir.path()) {
+        eprintln!("skipped: gcc with working sanitizers is needed");
+        return None;
+    }
+    write(dir.path(), "prog.c", WRONG, false);
+    write(dir.path(), "miscc", MISCOMPILER, true);
+    let b = format!("{}/miscc {{}} {{out}}", dir.path().display());
+    Some((dir, b))
+}
+
+#[test]
+fn wrong_code_keeps_the_miscompiled_expression_and_the_guard_keeps_it_defined() {
+    let Some((dir, b)) = wrong_code_case("wrong") else {
+        return;
+    };
+    let d = dir.path();
+    let err = ok(&whittle(
+        d,
+        &[
+            "reduce",
+            "--wrong-code",
+            "gcc -O0 -w",
+            &b,
+            "prog.c",
+            "-j",
+            "2",
+            "--stats-json",
+            "stats.json",
+        ],
+    ));
+    assert!(err.contains("agrees with CMD_A"), "{err}");
+    let result = std::fs::read_to_string(d.join("prog.c")).unwrap();
+    assert!(
+        result.contains("* 3"),
+        "the miscompiled expression went: {result}"
+    );
+    // Without the declaration printf's call would be implicit: the guard refuses that.
+    assert!(result.contains("#include <stdio.h>"), "{result}");
+    assert!(!result.contains("other"), "not reduced: {result}");
+    assert!(stats(d)["recipe"]["guard_rejected"].as_u64().unwrap() > 0);
+
+    // The same without the guard keeps a disagreement that is no bug (printf undeclared, or
+    // its argument gone: the builds print different garbage), which the guard refuses.
+    let guarded = String::from_utf8(
+        whittle(
+            d,
+            &[
+                "reduce",
+                "--wrong-code",
+                "gcc -O0 -w",
+                &b,
+                "prog.c",
+                "--print-test",
+            ],
+        )
+        .stdout,
+    )
+    .unwrap();
+    std::fs::write(d.join("prog.c"), WRONG).unwrap();
+    std::fs::remove_file(d.join("prog.c.orig")).unwrap();
+    ok(&whittle(
+        d,
+        &[
+            "reduce",
+            "--wrong-code",
+            "gcc -O0 -w",
+            &b,
+            "--no-guard",
+            "prog.c",
+            "-j",
+            "2",
+        ],
+    ));
+    let unguarded = std::fs::read_to_string(d.join("prog.c")).unwrap();
+    assert!(!unguarded.contains("#include"), "{unguarded}");
+    assert_eq!(verdict(&guarded, &unguarded), 3, "{unguarded}");
+}
+
+/// Runs a printed test script in a fresh folder on `program` (as prog.c): its exit status.
+fn verdict(script: &str, program: &str) -> i32 {
+    let dir = folder("verdict");
+    write(dir.path(), "test.sh", script, true);
+    write(dir.path(), "prog.c", program, false);
+    let out = Command::new("./test.sh")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    out.status.code().unwrap_or(-1)
+}
+
+#[test]
+fn the_guard_refuses_uninitialized_reads_and_overflows() {
+    let Some((dir, b)) = wrong_code_case("guard") else {
+        return;
+    };
+    let out = whittle(
+        dir.path(),
+        &[
+            "reduce",
+            "--wrong-code",
+            "gcc -O0 -w",
+            &b,
+            "prog.c",
+            "--print-test",
+        ],
+    );
+    ok(&out);
+    let script = String::from_utf8(out.stdout).unwrap();
+    let g = "#include <stdio.h>\nint g(int x) { return x * 3; }\n";
+    assert_eq!(verdict(&script, WRONG), 0, "the original shows the bug");
+    let same = format!("{g}int main(void) {{ printf(\"%d\\n\", 4); return 0; }}\n");
+    assert_eq!(verdict(&script, &same), 1, "the builds agree: no bug");
+    let uninitialized =
+        format!("{g}int main(void) {{ int t; t++; printf(\"%d\\n\", g(t)); return 0; }}\n");
+    assert_eq!(
+        verdict(&script, &uninitialized),
+        3,
+        "reads t before it is set"
+    );
+    let overflow =
+        format!("{g}int main(void) {{ int t = 2147483647; printf(\"%d\\n\", g(t)); return 0; }}\n");
+    assert_eq!(verdict(&script, &overflow), 3, "t * 3 overflows");
+    let fine = format!("{g}int main(void) {{ int t = 5; printf(\"%d\\n\", g(t)); return 0; }}\n");
+    assert_eq!(verdict(&script, &fine), 0, "defined, and still miscompiled");
+
+    // Without the guard the overflow passes.
+    let out = whittle(
+        dir.path(),
+        &[
+            "reduce",
+            "--wrong-code",
+            "gcc -O0 -w",
+            &b,
+            "--no-guard",
+            "prog.c",
+            "--print-test",
+        ],
+    );
+    let unguarded = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(verdict(&unguarded, &overflow), 0);
+}
+
+#[test]
+fn a_crash_keeps_the_originals_signature() {
+    let dir = folder("crash");
+    let d = dir.path();
+    // A compiler with two internal errors; the line number of the first moves with the size
+    // of the program, as a real one's would not need to: the signature ignores it.
+    write(
+        d,
+        "cc1",
+        "#!/bin/sh\n\
+         if grep -q alpha \"$1\"; then echo \"$1:1:1: internal compiler error: in fold_binary, at fold.cc:$(wc -c < \"$1\")\" >&2; exit 4; fi\n\
+         if grep -q beta \"$1\"; then echo \"$1:1:1: internal compiler error: in expand_expr, at expr.cc:12\" >&2; exit 4; fi\n\
+         exit 0\n",
+        true,
+    );
+    write(
+        d,
+        "input.c",
+        "int beta(void) { return 1; }\nint f(int x) { return x + 1; }\nint alpha_value = 7;\nint main(void) { return f(beta()) + alpha_value; }\n",
+        false,
+    );
+    let cmd = format!("{}/cc1 {{}}", d.display());
+    let err = ok(&whittle(
+        d,
+        &["reduce", "--crash", "--cmd", &cmd, "input.c", "-j", "2"],
+    ));
+    assert!(
+        err.contains("crash signature: \"internal compiler error: in fold_binary, at fold.cc\""),
+        "{err}"
+    );
+    let result = std::fs::read_to_string(d.join("input.c")).unwrap();
+    assert!(result.contains("alpha"), "another crash was kept: {result}");
+    assert!(!result.contains("beta") && result.len() < 30, "{result}");
+
+    // A program that does not crash the compiler is refused, saying what to do.
+    write(d, "fine.c", "int main(void) { return 0; }\n", false);
+    let out = whittle(d, &["reduce", "--crash", "--cmd", &cmd, "fine.c"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("does not crash") && err.contains("--match"),
+        "{err}"
+    );
+}
+
+const PROGRAM: &str = "#include <stdio.h>\n\
+static int unused(int a, int b) { return a * b + 7; }\n\
+int helper(int x) {\n  int y = x * 2;\n  if (y > 10) { y = y - 1; } else { y = 3; }\n  return y;\n}\n\
+int main(void) {\n  int a = 1;\n  int b = helper(a);\n  printf(\"%d\\n\", b);\n  int marker = 42;\n  for (int i = 0; i < 3; i++) { a += i; }\n  return a + marker;\n}\n";
+
+#[test]
+fn a_flaky_test_confirmed_gives_the_stable_result() {
+    let stable = folder("stable");
+    write(stable.path(), "input.c", PROGRAM, false);
+    write(
+        stable.path(),
+        "check.sh",
+        "#!/bin/sh\ngrep -q 'marker = 42' input.c\n",
+        true,
+    );
+    ok(&whittle(
+        stable.path(),
+        &["reduce", "--test", "./check.sh", "input.c", "-j", "1"],
+    ));
+    let want = std::fs::read_to_string(stable.path().join("input.c")).unwrap();
+
+    // Says yes one time in three whatever the program (a counter in the script's folder).
+    let flaky = folder("flaky");
+    let d = flaky.path();
+    write(d, "input.c", PROGRAM, false);
+    write(
+        d,
+        "check.sh",
+        "#!/bin/sh\nc=\"$(dirname \"$0\")/count\"\nn=$(( $(cat \"$c\" 2>/dev/null || echo 0) + 1 ))\necho $n > \"$c\"\n\
+         [ $((n % 3)) -eq 0 ] && exit 0\ngrep -q 'marker = 42' input.c\n",
+        true,
+    );
+    let args = [
+        "reduce",
+        "--test",
+        "./check.sh",
+        "input.c",
+        "-j",
+        "1",
+        "--confirm",
+        "2",
+        "--stats-json",
+        "stats.json",
+    ];
+    ok(&whittle(d, &args));
+    assert_eq!(std::fs::read_to_string(d.join("input.c")).unwrap(), want);
+    assert!(stats(d)["recipe"]["undone"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_test_flaky_on_the_original_is_said_so() {
+    let dir = folder("flaky-original");
+    let d = dir.path();
+    write(d, "input.c", PROGRAM, false);
+    // Says no one time in three.
+    write(
+        d,
+        "check.sh",
+        "#!/bin/sh\nc=\"$(dirname \"$0\")/count\"\nn=$(( $(cat \"$c\" 2>/dev/null || echo 0) + 1 ))\necho $n > \"$c\"\n\
+         [ $((n % 3)) -eq 2 ] && exit 1\ngrep -q 'marker = 42' input.c\n",
+        true,
+    );
+    let err = ok(&whittle(
+        d,
+        &["reduce", "--test", "./check.sh", "input.c", "-j", "1"],
+    ));
+    assert!(
+        err.contains("the test is flaky: 2 of 3 runs on the original said interesting; each accepted step is confirmed 2 more times"),
+        "{err}"
+    );
+    assert!(std::fs::read_to_string(d.join("input.c"))
+        .unwrap()
+        .contains("marker = 42"));
+}
+
+#[test]
+fn a_looping_candidate_is_cut_at_the_adaptive_limit() {
+    let dir = folder("loop");
+    let d = dir.path();
+    write(d, "input.c", PROGRAM, false);
+    // Candidates without `helper` loop for a minute.
+    write(
+        d,
+        "check.sh",
+        "#!/bin/sh\ngrep -q 'marker = 42' input.c || exit 1\ngrep -q helper input.c || sleep 60\nexit 0\n",
+        true,
+    );
+    let started = Instant::now();
+    let err = ok(&whittle(
+        d,
+        &[
+            "reduce",
+            "--test",
+            "./check.sh",
+            "input.c",
+            "-j",
+            "2",
+            "--stats-json",
+            "stats.json",
+        ],
+    ));
+    // The original's test takes milliseconds: the limit is the floor, 1 s (more on a machine
+    // so loaded that the original's slowest run took over 0.1 s).
+    let limit: f64 = err
+        .split("a test may take ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no adaptive limit said: {err}"));
+    assert!((1.0..5.0).contains(&limit), "{err}");
+    let timeouts = stats(d)["recipe"]["timeouts"].as_u64().unwrap();
+    assert!(timeouts > 0, "{err}");
+    // Each loop costs the 1 s limit, not the minute (nor the old default 60 s).
+    assert!(
+        started.elapsed() < Duration::from_secs_f64(5.0 + (limit + 1.0) * timeouts as f64),
+        "{:?} for {timeouts} timeouts",
+        started.elapsed()
+    );
+    let result = std::fs::read_to_string(d.join("input.c")).unwrap();
+    assert!(
+        result.contains("helper") && result.contains("marker = 42"),
+        "{result}"
+    );
+}

@@ -1,0 +1,414 @@
+//! Recipes: properties made from a template and the original's answers (issue 27), as data
+//! and pure functions that every shell shares: the crash signature picked from a compiler's
+//! output, the flags of the undefined-behaviour guard, time limits derived from the
+//! original's, and the recipe written as a standalone C-Reduce-style test script (which the
+//! CLI runs itself, so Whittle, C-Vise and C-Reduce test exactly the same thing).
+
+use serde::{Deserialize, Serialize};
+
+/// The exit statuses of a recipe's script: 0 is interesting; the others say why not, so a
+/// shell can count guard failures and slow runs apart (C-Reduce and C-Vise see only 0 or not).
+pub mod status {
+    pub const INTERESTING: i32 = 0;
+    /// The bug does not show (builds agree, a build failed, another crash).
+    pub const NOT_SHOWN: i32 = 1;
+    /// The undefined-behaviour guard refused the candidate.
+    pub const GUARD: i32 = 3;
+    /// A program run passed its time limit.
+    pub const SLOW: i32 = 4;
+}
+
+/// gcc warnings that flag undefined behaviour (or code whose meaning the compilers need not
+/// agree on), made errors by the guard's reference build.
+pub const UB_WARNINGS: &[&str] = &[
+    "uninitialized",
+    "maybe-uninitialized",
+    "return-type",
+    "implicit-function-declaration",
+    "implicit-int",
+    "int-conversion",
+    "incompatible-pointer-types",
+    "int-to-pointer-cast",
+    "pointer-to-int-cast",
+    "array-bounds",
+    "div-by-zero",
+    "shift-count-overflow",
+    "shift-count-negative",
+    "shift-negative-value",
+    "sequence-point",
+    "return-local-addr",
+    "stringop-overflow",
+    "stringop-overread",
+    "nonnull",
+    "builtin-declaration-mismatch",
+    "aggressive-loop-optimizations",
+    "use-after-free",
+    "dangling-pointer",
+    "free-nonheap-object",
+    "main",
+];
+
+/// The guard's sanitizer build: every report aborts the run.
+pub const SANITIZE: &str = "-fsanitize=undefined,address -fno-sanitize-recover=all";
+
+/// The guard's reference build: the warnings above as errors, optimized so that gcc's
+/// flow analysis (uninitialized, bounds) runs.
+pub fn warning_flags() -> String {
+    let errors: Vec<String> = UB_WARNINGS.iter().map(|w| format!("-Werror={w}")).collect();
+    format!("-O2 {}", errors.join(" "))
+}
+
+/// A test's time limit from the original's run times (seconds): ten times the slowest, at
+/// least one second.
+pub fn adaptive_limit(runs: &[f64]) -> f64 {
+    (runs.iter().cloned().fold(0.0, f64::max) * 10.0).max(1.0)
+}
+
+/// Whether repeated verdicts on the same program disagree.
+pub fn flaky(verdicts: &[bool]) -> bool {
+    verdicts.iter().any(|&v| v) && verdicts.iter().any(|&v| !v)
+}
+
+/// Which of the two builds of a wrong-code recipe is the reference: the one whose run the
+/// sanitized build agrees with on the original.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Build {
+    A,
+    B,
+}
+
+/// The undefined-behaviour guard of a wrong-code recipe.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Guard {
+    /// The compiler command of the reference and sanitizer builds, e.g. `gcc` (flags such as
+    /// `-I` may follow).
+    pub cc: String,
+    /// The build the sanitized run must agree with (exit status and stdout).
+    pub reference: Build,
+}
+
+/// A crash's signature: every fragment must appear in the compiler's output (stdout and
+/// stderr), and the exit status must be `code` when a signal ended the compiler.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signature {
+    pub fragments: Vec<String>,
+    pub code: Option<i32>,
+}
+
+impl Signature {
+    pub fn matches(&self, output: &str, code: i32) -> bool {
+        code != 0
+            && self.code.is_none_or(|c| c == code)
+            && self.fragments.iter().all(|f| output.contains(f.as_str()))
+    }
+
+    /// In words, for messages.
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = self.fragments.iter().map(|f| format!("\"{f}\"")).collect();
+        if let Some(c) = self.code {
+            parts.push(match c {
+                129..=192 => format!("killed by signal {}", c - 128),
+                _ => format!("exit status {c}"),
+            });
+        }
+        parts.join(" and ")
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Recipe {
+    /// Two builds whose programs' runs disagree (exit status or stdout); each command is
+    /// given the file and an output name (`{}` and `{out}`, else appended as `{} -o {out}`).
+    WrongCode {
+        a: String,
+        b: String,
+        /// Seconds each program run may take.
+        run_limit: f64,
+        guard: Option<Guard>,
+    },
+    /// A compile (`{}` for the file) that crashes with the original's signature.
+    Crash { cmd: String, signature: Signature },
+}
+
+/// The first line that contains `needle`, from `needle` on.
+fn line_from<'a>(output: &'a str, needle: &str) -> Option<&'a str> {
+    output
+        .lines()
+        .find_map(|l| l.find(needle).map(|i| l[i..].trim_end()))
+}
+
+/// `text` without a trailing `:LINE` or `:LINE:COL`: the line in the compiler's own sources
+/// changes from one build of the compiler to the next, the crash does not.
+fn without_line_numbers(text: &str) -> &str {
+    let mut t = text.trim_end_matches(':');
+    for _ in 0..2 {
+        let stripped = t.trim_end_matches(|c: char| c.is_ascii_digit());
+        if stripped.len() < t.len() && stripped.ends_with(':') {
+            t = &stripped[..stripped.len() - 1];
+        }
+    }
+    t
+}
+
+/// The first `n` frames of gcc's backtrace (`0x1234 name(args)`), past its signal handler.
+fn gcc_frames(output: &str, n: usize) -> Vec<String> {
+    output
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("0x"))
+        .filter_map(|l| l.split_once(' ').map(|(_, name)| name.trim()))
+        .filter(|name| !name.is_empty() && !name.starts_with("crash_signal"))
+        .take(n)
+        .map(|name| name.to_string())
+        .collect()
+}
+
+/// The first `n` frames of clang's stack dump (` #3 0x... name (module+0x...)`), past
+/// the frames of its signal handling and of libc.
+fn clang_frames(output: &str, n: usize) -> Vec<String> {
+    output
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start().strip_prefix('#')?;
+            let (_, rest) = l.split_once(" 0x")?;
+            let (_, name) = rest.split_once(' ')?;
+            Some(name.split(" (").next().unwrap_or(name).trim())
+        })
+        .filter(|name| {
+            !name.is_empty()
+                && !name.starts_with("llvm::sys::")
+                && !name.contains("SignalHandler")
+                && !name.contains("CrashRecoveryContext")
+                && !name.starts_with("__restore_rt")
+                && !name.starts_with('(')
+        })
+        .take(n)
+        .map(|name| name.to_string())
+        .collect()
+}
+
+/// The signature of the crash in a compiler's output and exit status, or `None` when the
+/// output shows no crash: gcc's internal compiler error (without line numbers, and the first
+/// frames of its backtrace when it is a signal), an assertion (clang's or any program's), the
+/// top frames of clang's stack dump, rustc's panic (location without line numbers, and
+/// message), or a signal that ended the compiler.
+pub fn crash_signature(output: &str, code: i32) -> Option<Signature> {
+    if code == 0 {
+        return None;
+    }
+    let mut fragments = Vec::new();
+    if let Some(ice) = line_from(output, "internal compiler error: ") {
+        fragments.push(without_line_numbers(ice).to_string());
+        if !ice.contains(", at ") {
+            fragments.extend(gcc_frames(output, 2));
+        }
+    } else if let Some(assertion) = line_from(output, "Assertion `") {
+        fragments.push(assertion.to_string());
+    } else if let Some(at) = line_from(output, "panicked at ") {
+        fragments.push(without_line_numbers(at).to_string());
+        // The panic's message is the next line (rustc 1.73 and later).
+        let next = output
+            .lines()
+            .skip_while(|l| !l.contains("panicked at "))
+            .nth(1)
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with("note:"));
+        fragments.extend(next.map(str::to_string));
+    } else if output.contains("Stack dump:") {
+        fragments.extend(clang_frames(output, 2));
+    }
+    let signal = (129..=192).contains(&code).then_some(code);
+    (!fragments.is_empty() || signal.is_some()).then_some(Signature {
+        fragments,
+        code: signal,
+    })
+}
+
+/// A compile command given the file and the output name.
+pub fn compile_command(cmd: &str, file: &str, out: &str) -> String {
+    if cmd.contains("{}") {
+        cmd.replace("{out}", out).replace("{}", file)
+    } else {
+        format!("{cmd} {file} -o {out}")
+    }
+}
+
+/// `s` quoted for sh.
+pub fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// Seconds for `timeout(1)`.
+fn seconds(s: f64) -> String {
+    format!("{:.2}", s.max(0.01))
+}
+
+impl Recipe {
+    /// The recipe as a standalone POSIX sh script, run in a folder that holds the candidate
+    /// as `file`: exit 0 when interesting (see [`status`] for the others). Needs only
+    /// coreutils' `timeout` and `cmp`, and `grep`.
+    pub fn script(&self, file: &str) -> String {
+        let f = sh_quote(file);
+        let mut s = String::from("#!/bin/sh\n");
+        match self {
+            Recipe::WrongCode {
+                a,
+                b,
+                run_limit,
+                guard,
+            } => {
+                s += "# Made by `whittle reduce --wrong-code --print-test`: exit 0 when the two builds'\n\
+                      # programs disagree (exit status or stdout)";
+                s += if guard.is_some() {
+                    " and the candidate passes the undefined-behaviour\n# guard (3: the guard refused it; 4: a run was too slow; 1: the bug does not show).\n"
+                } else {
+                    " (4: a run was too slow; 1: the bug does not show).\n"
+                };
+                s += "# Runs as it is under C-Reduce and C-Vise.\n";
+                let limit = seconds(*run_limit);
+                s += &format!("limit={limit}  # seconds a program may run (10 x the original's slowest, at least 1)\n");
+                s += "run() { timeout -k 1 \"$limit\" \"./$1\" </dev/null >\"$1.out\" 2>\"$1.err\"; }\n";
+                s += "slow() { [ \"$1\" -eq 124 ] || [ \"$1\" -eq 137 ]; }\n";
+                s += &format!(
+                    "{} >/dev/null 2>&1 || exit 1\n",
+                    compile_command(a, &f, "whittle-a")
+                );
+                s += &format!(
+                    "{} >/dev/null 2>&1 || exit 1\n",
+                    compile_command(b, &f, "whittle-b")
+                );
+                s += "run whittle-a; ea=$?\nrun whittle-b; eb=$?\n";
+                s += "if slow $ea || slow $eb; then exit 4; fi\n";
+                s += "[ $ea -eq $eb ] && cmp -s whittle-a.out whittle-b.out && exit 1\n";
+                if let Some(g) = guard {
+                    let r = match g.reference {
+                        Build::A => "whittle-a",
+                        Build::B => "whittle-b",
+                    };
+                    let er = match g.reference {
+                        Build::A => "$ea",
+                        Build::B => "$eb",
+                    };
+                    s += "# The guard, only for candidates that still show the bug: gcc's warnings that flag\n\
+                          # undefined behaviour as errors, then a sanitized run that must print what the\n\
+                          # reference build's run printed.\n";
+                    s += &format!(
+                        "{} {} -c {f} -o whittle-w.o >/dev/null 2>&1 || exit 3\n",
+                        g.cc,
+                        warning_flags()
+                    );
+                    s += &format!(
+                        "{} -O0 -g {SANITIZE} {f} -o whittle-s -lm >/dev/null 2>&1 || exit 3\n",
+                        g.cc
+                    );
+                    s += "ASAN_OPTIONS=detect_leaks=0 run whittle-s; es=$?\n";
+                    s += "if slow $es; then exit 4; fi\n";
+                    s += "grep -q -e 'runtime error' -e 'Sanitizer' whittle-s.err && exit 3\n";
+                    s += &format!("[ $es -eq {er} ] && cmp -s whittle-s.out {r}.out || exit 3\n");
+                }
+                s += "exit 0\n";
+            }
+            Recipe::Crash { cmd, signature } => {
+                s += "# Made by `whittle reduce --crash --print-test`: exit 0 when the compiler crashes\n\
+                      # with the original's signature. Runs as it is under C-Reduce and C-Vise.\n";
+                s += &format!(
+                    "{} >whittle-crash.txt 2>&1\ncode=$?\n",
+                    cmd.replace("{}", &f)
+                );
+                s += "[ $code -ne 0 ] || exit 1\n";
+                if let Some(c) = signature.code {
+                    s += &format!("[ $code -eq {c} ] || exit 1\n");
+                }
+                for fragment in &signature.fragments {
+                    s += &format!(
+                        "grep -qF -e {} whittle-crash.txt || exit 1\n",
+                        sh_quote(fragment)
+                    );
+                }
+                s += "exit 0\n";
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gcc_ice_loses_its_line_number() {
+        let out = "x.c: In function 'f':\nx.c:3:1: internal compiler error: in fold_binary_loc, at fold-const.cc:1234\n0x1234 fold_binary_loc(...)\n";
+        let s = crash_signature(out, 4).unwrap();
+        assert_eq!(
+            s.fragments,
+            ["internal compiler error: in fold_binary_loc, at fold-const.cc"]
+        );
+        assert!(s.matches(
+            "y.c:1:1: internal compiler error: in fold_binary_loc, at fold-const.cc:99",
+            4
+        ));
+        assert!(!s.matches("internal compiler error: in expand_expr, at expr.cc:7", 4));
+    }
+
+    #[test]
+    fn a_gcc_segfault_keeps_its_first_frames() {
+        let out = "internal compiler error: Segmentation fault\n0xe5f crash_signal\n\t../gcc/toplev.cc:314\n0x7a1 walk_tree(tree_node**)\n0x7a2 gimplify_expr(x)\n0x7a3 more\n";
+        let s = crash_signature(out, 4).unwrap();
+        assert_eq!(
+            s.fragments,
+            [
+                "internal compiler error: Segmentation fault",
+                "walk_tree(tree_node**)",
+                "gimplify_expr(x)"
+            ]
+        );
+    }
+
+    #[test]
+    fn clang_rustc_and_signals() {
+        let a = "clang: /src/Sema.cpp:12: void f(): Assertion `x && \"y\"' failed.\n";
+        assert_eq!(
+            crash_signature(a, 134).unwrap().fragments,
+            ["Assertion `x && \"y\"' failed."]
+        );
+        let dump = "Stack dump:\n0.\tProgram arguments: clang\n #0 0x0001 llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) (/usr/lib/libLLVM.so+0x1)\n #1 0x0002 SignalHandler(int) (/usr/lib/libLLVM.so+0x2)\n #2 0x0003 (/lib/libc.so.6+0x3)\n #3 0x0004 clang::Sema::CheckX(clang::Expr*) (/usr/lib/libclang.so+0x4)\n #4 0x0005 clang::Parser::ParseY() (/usr/lib/libclang.so+0x5)\n";
+        assert_eq!(
+            crash_signature(dump, 139).unwrap().fragments,
+            [
+                "clang::Sema::CheckX(clang::Expr*)",
+                "clang::Parser::ParseY()"
+            ]
+        );
+        let panic = "thread 'rustc' panicked at compiler/rustc_middle/src/ty/mod.rs:123:45:\nbox is empty\nnote: run with RUST_BACKTRACE=1\n";
+        assert_eq!(
+            crash_signature(panic, 101).unwrap().fragments,
+            [
+                "panicked at compiler/rustc_middle/src/ty/mod.rs",
+                "box is empty"
+            ]
+        );
+        let segv = crash_signature("", 139).unwrap();
+        assert_eq!(segv.code, Some(139));
+        assert!(segv.matches("", 139) && !segv.matches("", 134));
+        assert_eq!(crash_signature("error: expected ';'", 1), None);
+        assert_eq!(crash_signature("internal compiler error: x", 0), None);
+    }
+
+    #[test]
+    fn limits_and_flakiness() {
+        assert_eq!(adaptive_limit(&[0.01, 0.02]), 1.0);
+        assert_eq!(adaptive_limit(&[0.3, 0.5, 0.4]), 5.0);
+        assert!(flaky(&[true, false, true]));
+        assert!(!flaky(&[true, true, true]) && !flaky(&[false, false]));
+    }
+
+    #[test]
+    fn compile_commands_take_the_file_and_output() {
+        assert_eq!(compile_command("tcc -w", "'x.c'", "a"), "tcc -w 'x.c' -o a");
+        assert_eq!(
+            compile_command("gcc {} -o {out} -lm", "'x.c'", "a"),
+            "gcc 'x.c' -o a -lm"
+        );
+        assert_eq!(sh_quote("it's"), r"'it'\''s'");
+    }
+}

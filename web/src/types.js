@@ -1,0 +1,152 @@
+// The shapes the page, the sandbox frame and the worker pass around, as JSDoc types checked by
+// `tsc --noEmit` (tsconfig.json): the page's state, a run, and the worker's messages. The
+// engine's own values (stats, queries, parse reports, witnesses) are declared by the wasm
+// build (web/pkg/whittle.d.ts, from crate/wasm/src/types.rs). Casing: the engine's fields are
+// snake_case, as in `--stats-json`; the page's own objects are camelCase.
+//
+// Nothing here runs: files import these with `@typedef {import('./types.js').State} State`.
+
+/**
+ * @typedef {import('../pkg/whittle.js').Stats} Stats
+ * @typedef {import('../pkg/whittle.js').PairStats} PairStats
+ * @typedef {import('../pkg/whittle.js').GeneratorStats} GeneratorStats
+ * @typedef {import('../pkg/whittle.js').WitnessStats} WitnessStats
+ * @typedef {import('../pkg/whittle.js').HistoryStep} HistoryStep
+ * @typedef {import('../pkg/whittle.js').PairBest} PairBest
+ * @typedef {import('../pkg/whittle.js').ParseReport} ParseReport
+ * @typedef {import('../pkg/whittle.js').DiffOp} DiffOp
+ * @typedef {import('../pkg/whittle.js').Trace} Trace
+ * @typedef {import('../pkg/whittle.js').ListedWitness} ListedWitness
+ * @typedef {import('../pkg/whittle.js').Ranking} Ranking
+ * @typedef {import('../pkg/whittle.js').RuleStats} RuleStats
+ * @typedef {import('../pkg/whittle.js').Change} Change
+ */
+
+/** @typedef {'single' | 'pair' | 'generator' | 'witness'} Mode */
+/** @typedef {'seed' | 'variant'} Side */
+
+/**
+ * What makes a compile answer interesting: a regex over some streams with an exit check, or
+ * a JavaScript function (`js`, run sandboxed).
+ * @typedef {object} Property
+ * @property {'regex' | 'js'} kind
+ * @property {string} regex
+ * @property {string[]} streams
+ * @property {boolean} negate
+ * @property {string} exitOf
+ * @property {string} exitOp
+ * @property {number} exitValue
+ * @property {string} js
+ */
+
+/**
+ * Generator mode: the module's source and how its run is reduced.
+ * @typedef {object} GeneratorState
+ * @property {string} source
+ * @property {string | number} rngSeed  the free run's random seed; '' takes the module's own
+ * @property {string} align
+ * @property {string} trace
+ */
+
+/**
+ * The witness search's settings (witness mode, and pair mode's automatic seed).
+ * @typedef {object} WitnessState
+ * @property {number} rngSeed  the search's random seed
+ * @property {number} budget
+ * @property {boolean} autoSeed  pair mode finds its seed (a witness of the variant)
+ */
+
+/**
+ * The page's state: what local storage keeps and a link carries (state.js).
+ * @typedef {object} State
+ * @property {Mode} mode
+ * @property {string} lang
+ * @property {string} variant  the program, or a pair's variant
+ * @property {string} seed  a pair's seed program
+ * @property {string} strategy
+ * @property {string} skipPasses  passes the strategy leaves out, by name: 'rename, types'
+ * @property {{kind: string, base: string}} endpoint
+ * @property {string} compiler
+ * @property {string} flags
+ * @property {boolean} execute
+ * @property {Property} property  the variant's
+ * @property {Property} seedProperty
+ * @property {{k: number, timeoutS: number, shareVerdicts: boolean}} settings
+ * @property {GeneratorState} generator
+ * @property {WitnessState} witness
+ */
+
+/** @typedef {'running' | 'paused' | 'done' | 'failed' | 'cancelled' | 'restored'} RunState */
+
+/**
+ * One run on the page (state.js `startRun`): a reduction, a replay, a generator's run or a
+ * witness search.
+ * @typedef {object} Run
+ * @property {number} id
+ * @property {boolean} replay
+ * @property {boolean} pair
+ * @property {boolean} generator
+ * @property {boolean} [witness]
+ * @property {boolean} [seeding]  a pair's automatic seed is still being searched for
+ * @property {any} [seedSearch]  that search's stats
+ * @property {ListedWitness[]} [witnesses]
+ * @property {Ranking | null} [ranking]
+ * @property {{variant: string | null, seed: string | null}} original
+ * @property {Trace | null} [originalTrace]
+ * @property {Trace | null} [trace]
+ * @property {string | null} lang
+ * @property {string | null} key
+ * @property {RunState} state
+ * @property {string | null} verdicts
+ * @property {string | PairBest | null} best
+ * @property {any} stats  Stats, PairStats, GeneratorStats or WitnessStats, by the run's kind
+ * @property {Record<string, any>} outputs  the endpoint's answer for each side of the original
+ * @property {boolean} [recorded]
+ */
+
+/**
+ * What the page asks the worker (worker.js).
+ * @typedef {{type: 'boot', wasm: ArrayBuffer | WebAssembly.Module}
+ *   | {type: 'parse', seq: number, key: string, text: string, lang: string, wantTree?: boolean}
+ *   | {type: 'reduce', run: number, config: any}
+ *   | {type: 'replay', run: number, config: any, verdicts: string}
+ *   | {type: 'pause' | 'resume' | 'cancel', run: number}
+ *   | {type: 'diff', seq: number, a: string, b: string}
+ *   | {type: 'test', seq: number, property: Property, result: any, text: string}
+ *   | {type: 'generate', seq: number, generator: GeneratorState}
+ *   | {type: 'compiled', id: number, result?: any, error?: string, endpoint?: boolean, cacheHits?: number}
+ * } WorkerRequest
+ */
+
+/**
+ * What the worker answers (worker.js), besides a run's messages.
+ * @typedef {{type: 'ready', ms: number}
+ *   | {type: 'fatal', message: string}
+ *   | {type: 'parsed', seq: number, report?: ParseReport, superseded?: boolean}
+ *   | {type: 'diffed', seq: number, chunks: DiffOp[]}
+ *   | {type: 'tested', seq: number, verdict: boolean}
+ *   | {type: 'error', seq: number, request: string, message: string}
+ *   | {type: 'generated', seq: number, output: string, trace: Trace, rngSeed: number}
+ *   | {type: 'compile', run: number, id: number, text: string}
+ *   | {type: 'uncompile', run: number, id: number}
+ * } WorkerReply
+ */
+
+/**
+ * A run's messages (reduction.js, witness-search.js, auto-seed.js); each carries `run`.
+ * @typedef {{run: number} & (
+ *     {type: 'state', state: RunState, message?: string}
+ *   | {type: 'progress', stats: any, elapsedMs: number, clientCacheHits?: number, inFlight?: number,
+ *      best?: string | PairBest, replayed?: number, trace?: Trace, witnesses?: ListedWitness[], ranking?: Ranking | null}
+ *   | {type: 'original', result: any, side: Side}
+ *   | {type: 'generated', original: string, trace: Trace, rngSeed?: number}
+ *   | {type: 'notice', message: string}
+ *   | {type: 'seeding', stats: any, elapsedMs?: number}
+ *   | {type: 'seed', seed: string, changes: Change[], stats: any}
+ *   | {type: 'finished', state: RunState, message?: string, best?: string | PairBest, stats?: any,
+ *      history?: HistoryStep[], verdicts?: string, elapsedMs?: number, trace?: Trace,
+ *      witnesses?: ListedWitness[], ranking?: Ranking | null, rules?: RuleStats[]}
+ * )} RunMessage
+ */
+
+export {};
