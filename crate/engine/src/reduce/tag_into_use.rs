@@ -10,6 +10,7 @@ use super::lists::{field_child, kept_tokens};
 use super::sites::Sites;
 use super::{Edit, Program};
 use crate::tree::{NodeId, TokenId};
+use std::collections::HashMap;
 
 /// A definition, its one use, and whether the tag goes (the one use needs no name).
 pub type Site = (NodeId, NodeId, bool);
@@ -21,34 +22,38 @@ pub fn pass(prog: &Program) -> Sites<Site> {
 fn sites(prog: &Program) -> Vec<Site> {
     let tree = &prog.tree;
     let tags = tree.lang.kinds().names.tag_specifiers;
-    let specifiers: Vec<NodeId> = (0..tree.nodes.len() as NodeId)
-        .filter(|&n| {
-            let node = tree.node(n);
-            !node.extra && prog.alive(n) && tags.contains(&node.kind)
-        })
-        .collect();
     let name = |n: NodeId| {
         let t = kept_tokens(prog, field_child(tree, n, "name")?);
         (t.len() == 1).then(|| prog.text_of(t[0]).to_string())
     };
-    let mut out = Vec::new();
-    for &d in &specifiers {
-        let Some(tag) = name(d) else { continue };
-        if field_child(tree, d, "body").is_none() || standalone(prog, d).is_none() {
+    // The specifiers by kind and name, so that a definition finds its uses in one lookup
+    // (a preprocessed C++ file has thousands of them).
+    let mut named: HashMap<(_, String), Vec<NodeId>> = HashMap::new();
+    for n in 0..tree.nodes.len() as NodeId {
+        let node = tree.node(n);
+        if node.extra || !tags.contains(&node.kind) || !prog.alive(n) {
             continue;
         }
-        let same: Vec<NodeId> = specifiers
-            .iter()
-            .copied()
-            .filter(|&u| u != d && tree.node(u).kind == tree.node(d).kind)
-            .filter(|&u| name(u).as_deref() == Some(tag.as_str()))
-            .collect();
-        // Not a use inside the body itself (`struct S { struct S *next; }`).
-        let inside = |u: NodeId| tree.node(d).tokens().contains(&tree.node(u).first_token);
-        if let [u] = same[..] {
-            if field_child(tree, u, "body").is_none() && !inside(u) {
-                out.extend([(d, u, true), (d, u, false)]);
+        if let Some(tag) = name(n) {
+            named.entry((node.kind, tag)).or_default().push(n);
+        }
+    }
+    let mut out = Vec::new();
+    // Nodes in tree order, so the sites come in the order of the definitions.
+    let mut groups: Vec<&Vec<NodeId>> = named.values().filter(|g| g.len() == 2).collect();
+    groups.sort_unstable_by_key(|g| g[0]);
+    for group in groups {
+        for (d, u) in [(group[0], group[1]), (group[1], group[0])] {
+            // Not a use inside the body itself (`struct S { struct S *next; }`).
+            let inside = tree.node(d).tokens().contains(&tree.node(u).first_token);
+            if field_child(tree, d, "body").is_none()
+                || field_child(tree, u, "body").is_some()
+                || inside
+                || standalone(prog, d).is_none()
+            {
+                continue;
             }
+            out.extend([(d, u, true), (d, u, false)]);
         }
     }
     out

@@ -561,6 +561,31 @@ fn a_tag_defined_alone_moves_into_its_one_use() {
 }
 
 #[test]
+fn every_tag_defined_alone_finds_its_own_use() {
+    // Many tags, each defined alone and used once, the uses in the reverse order:
+    // every definition pairs with its own use, and only with it; two candidates each.
+    let n = 150;
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!("struct S{i} {{ int x; }};\n"));
+    }
+    for i in (0..n).rev() {
+        text.push_str(&format!("struct S{i} v{i};\n"));
+    }
+    let found = candidates(Lang::C, &text, super::tag_into_use::pass);
+    assert_eq!(found.len(), 2 * n, "{:#?}", &found[..4.min(found.len())]);
+    for i in [0, n / 2, n - 1] {
+        let merged = format!("structS{i}{{intx;}}v{i};");
+        assert!(
+            found
+                .iter()
+                .any(|c| c.replace([' ', '\n'], "").contains(&merged)),
+            "S{i} does not move into v{i}"
+        );
+    }
+}
+
+#[test]
 fn per_pass_figures_add_up() {
     let s = drive(
         session(Lang::C, PROGRAM, Strategy::Perses),
