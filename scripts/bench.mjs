@@ -11,6 +11,7 @@
 //   npm run bench [-- --vs cvise [--vs creduce]] [--cases DIR] [--pairs DIR] [-j N]
 //                 [--only NAME[,NAME]] [--strategy S] [--no-pairs] [--no-generated]
 //                 [--limit SECONDS] [--settle SECONDS] [--no-build]
+//   npm run bench -- --broad [--max N] [--lang c,cpp] [--vs cvise ...]   (scripts/bench/broad.mjs)
 //
 // Exit status 0 when the bench ran (a result failing its check prints a FAIL line), 1 when the
 // harness itself failed.
@@ -22,6 +23,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAfter, count, formatTable, percent, ratio, seconds } from './bench/table.mjs';
 import { GENERATED_CASES, makeCases } from './bench/make-cases.mjs';
+import { BROAD_LANGUAGES, makeBroadCases, totalsAndShares } from './bench/broad.mjs';
 import {
   REDUCERS,
   findCommand,
@@ -52,7 +54,12 @@ const USAGE = `usage: npm run bench [-- options]
   --settle S        the other tools get S seconds a case (at most --limit), or twice whittle's
                     time and 30 s if that is more: a timeout still settles whether whittle took
                     at most half their time, and whittle may run to the end (up to --limit)
-  --no-build        do not run cargo build first`;
+  --no-build        do not run cargo build first
+  --broad           only the broad bench: cases made at bench time from csmith programs and
+                    Debian sources, one per program and compiler warning kind
+                    (scripts/bench/broad.mjs); prints totals and shares at the end
+  --max N           the broad bench's number of cases (default 40)
+  --lang L[,..]     the broad bench's languages (default ${BROAD_LANGUAGES.join(',')})`;
 
 function parseArgs(argv) {
   const opts = {
@@ -67,6 +74,9 @@ function parseArgs(argv) {
     limit: 1800,
     settle: null,
     build: true,
+    broad: false,
+    max: 40,
+    lang: BROAD_LANGUAGES,
   };
   const value = (i, flag) => {
     if (i >= argv.length) throw new UsageError(`${flag} needs a value`);
@@ -90,6 +100,9 @@ function parseArgs(argv) {
     else if (a === '--limit') opts.limit = number(value(++i, a), a);
     else if (a === '--settle') opts.settle = number(value(++i, a), a);
     else if (a === '--no-build') opts.build = false;
+    else if (a === '--broad') opts.broad = true;
+    else if (a === '--max') opts.max = Math.floor(number(value(++i, a), a));
+    else if (a === '--lang') opts.lang = value(++i, a).split(',').filter(Boolean);
     else if (a === '-h' || a === '--help') {
       console.log(USAGE);
       process.exit(0);
@@ -100,6 +113,9 @@ function parseArgs(argv) {
     if (!known.includes(tool)) throw new UsageError(`--vs knows ${known.join(' and ')}, not \`${tool}\``);
   }
   opts.vs = [...new Set(opts.vs)];
+  for (const l of opts.lang) {
+    if (!BROAD_LANGUAGES.includes(l)) throw new UsageError(`--lang knows ${BROAD_LANGUAGES.join(' and ')}, not \`${l}\``);
+  }
   return opts;
 }
 
@@ -388,8 +404,12 @@ async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'whittle-bench-'));
   progress(`scratch folders under ${scratch}`);
 
-  const folders = benchFolders(opts.cases, opts.only).map((name) => join(opts.cases, name));
-  if (opts.generated) {
+  const folders = opts.broad ? [] : benchFolders(opts.cases, opts.only).map((name) => join(opts.cases, name));
+  if (opts.broad) {
+    const made = await makeBroadCases({ root: ROOT, max: opts.max, languages: opts.lang, only: opts.only, progress });
+    folders.push(...made.folders);
+    results.generatedSkipped = made.skipped;
+  } else if (opts.generated) {
     const made = await makeCases({ root: ROOT, only: opts.only, progress });
     folders.push(...made.folders);
     results.generatedSkipped = made.skipped;
@@ -398,10 +418,11 @@ async function main() {
     results.cases.push(await benchCase(loadCase(folder), opts, scratch));
   }
   if (results.cases.length) printCases(results.cases);
+  if (opts.broad && results.cases.length) console.log(totalsAndShares(results.cases));
   else console.log(`\nCases: none${opts.only ? ` named ${opts.only.join(', ')}` : ''} in ${opts.cases}${opts.generated ? ' or generated' : ''}`);
   for (const { name, reason } of results.generatedSkipped ?? []) console.log(`generated case ${name}: skipped, ${reason}`);
 
-  if (opts.noPairs) {
+  if (opts.noPairs || opts.broad) {
     results.pairsSkipped = '--no-pairs';
   } else if (!hasPairCommand(WHITTLE)) {
     results.pairsSkipped = '`whittle pair --help` failed: this build has no pair command';

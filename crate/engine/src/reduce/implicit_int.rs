@@ -1,4 +1,5 @@
-//! C's implicit int, in the finale: `int f() { ... }` becomes `f() { ... }`, `typedef int t;`
+//! C's implicit int, in the finale: `int f() { ... }` (and `void f() { ... }`) becomes
+//! `f() { ... }`, `typedef int t;`
 //! becomes `typedef t;`: a type that defaults to int (C89 and K&R C; gcc and clang accept it,
 //! with a warning).
 //!
@@ -50,7 +51,11 @@ fn implicit_type(prog: &Program, n: NodeId) -> Option<NodeId> {
         _ => false,
     };
     let t = field_child(tree, n, "type")?;
-    (allowed && prog.alive(t) && tree.node_text(t) == implicit).then_some(t)
+    // A function definition's `void` may go too: the function then returns int, and a body
+    // without a `return` is still valid C89.
+    let text = tree.node_text(t);
+    let void = Some(node.kind) == kinds.function_definition && text == "void";
+    (allowed && prog.alive(t) && (text == implicit || void)).then_some(t)
 }
 
 #[cfg(test)]
@@ -88,6 +93,17 @@ mod tests {
         );
         let cpp = Program::new(Parser::new(Lang::Cpp).parse(text));
         assert!(super::pass(&cpp).propose(&cpp).is_none());
+    }
+
+    #[test]
+    fn a_function_definitions_void_goes_but_not_a_declarations() {
+        let text = "void f(void);\nvoid g(a) {}\n";
+        let prog = Program::new(Parser::new(Lang::C).parse(text));
+        let mut pass = pass(&prog);
+        let candidates: Vec<String> = std::iter::from_fn(|| pass.propose(&prog))
+            .map(|edit| prog.after(&edit).text())
+            .collect();
+        assert_eq!(candidates, ["void f(void);\ng(a) {}\n"]);
     }
 
     #[test]

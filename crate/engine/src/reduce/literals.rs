@@ -23,9 +23,23 @@ pub fn is_number(prog: &Program, t: TokenId) -> bool {
         && prog.text_of(t).starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// Shorter spellings of number `text`, shortest first; none for hex, octal-looking or
-/// floating numbers, whose prefixes mean something else.
+/// Shorter spellings of number `text`, shortest first; none for octal-looking or floating
+/// numbers, whose prefixes mean something else. A hex number gets the prefixes of its
+/// decimal value (`0x597618DEL` to `1L`, `15L`, ...): a diagnostic about a value's bits or
+/// range often holds for a short one.
 pub fn shorter_spellings(text: &str) -> Vec<String> {
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        let digits = hex.trim_end_matches(['u', 'U', 'l', 'L']);
+        let Ok(value) = u128::from_str_radix(digits, 16) else {
+            return Vec::new();
+        };
+        let decimal = format!("{value}{}", &hex[digits.len()..]);
+        return shorter_spellings(&decimal)
+            .into_iter()
+            .chain([decimal])
+            .filter(|s| s.len() < text.len())
+            .collect();
+    }
     let digits = text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let (number, suffix) = text.split_at(digits);
     let plain_suffix = suffix
@@ -93,8 +107,28 @@ mod tests {
             ["0", "6UL", "65UL", "655UL", "6553UL"]
         );
         assert_eq!(shorter_spellings("10u8"), ["0", "1u8"]);
-        // `0` is as short as it gets; hex, octal and floats are left alone.
-        for text in ["7", "0x7EBA", "0777", "1.5", "1e9", "0"] {
+        // A hex number: its decimal value's prefixes, the suffix kept.
+        assert_eq!(
+            shorter_spellings("0x597618DEL"),
+            [
+                "0",
+                "1L",
+                "15L",
+                "150L",
+                "1500L",
+                "15009L",
+                "150091L",
+                "1500911L",
+                "15009118L",
+                "150091183L"
+            ]
+        );
+        assert_eq!(
+            shorter_spellings("0x7EBA"),
+            ["0", "3", "32", "324", "3244", "32442"]
+        );
+        // `0` is as short as it gets; octal, floats and odd hex are left alone.
+        for text in ["7", "0xFFu32", "0777", "1.5", "1e9", "0"] {
             assert!(shorter_spellings(text).is_empty(), "{text}");
         }
     }

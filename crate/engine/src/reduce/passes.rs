@@ -3,8 +3,9 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    chunks, comments, ddmin, dependencies, error_regions, format, hdd, implicit_int, inline, local,
-    merge, perses, rename, transform, types, unwrap, update, Pass, Program,
+    chunks, comments, ddmin, dependencies, effects, error_regions, format, hdd, implicit_int,
+    inline, local, merge, perses, rename, tag_into_use, transform, types, unwrap, update, Pass,
+    Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -28,6 +29,8 @@ pub enum PassKind {
     Format,
     Local,
     Update,
+    Effects,
+    TagIntoUse,
     Chunks,
 }
 
@@ -164,6 +167,18 @@ pub const PASSES: &[PassInfo] = &[
         "update",
         "a small statement reading a variable becomes `x++;`",
         |p, _| Box::new(update::pass(p)),
+    ),
+    row(
+        PassKind::Effects,
+        "effects",
+        "a branch or loop becomes its condition, a `return E;` its value: `E;`",
+        |p, _| Box::new(effects::pass(p)),
+    ),
+    row(
+        PassKind::TagIntoUse,
+        "tag-into-use",
+        "a struct, union or enum defined alone moves into its one use: `struct S {...} x;`",
+        |p, _| Box::new(tag_into_use::pass(p)),
     ),
     row(
         PassKind::Chunks,

@@ -101,6 +101,8 @@ const PERSES: &[Step] = &[
     fine_only(PassKind::Unwrap),
     fine_only(PassKind::Types),
     fine_only(PassKind::Transform),
+    fine_only(PassKind::Effects),
+    fine_only(PassKind::TagIntoUse),
     fine_only(PassKind::Merge),
     every_round(PassKind::Rename),
     stalled_only(PassKind::Local),

@@ -414,26 +414,175 @@ fn transforms_replace_a_statement_by_a_trivial_one() {
 }
 
 #[test]
-fn an_if_without_else_becomes_its_condition() {
-    // The candidates of `transform` for an `if` whose condition calls `g`: its condition alone
-    // is one of them, in every language whose conditions have parentheses; one with `else`
-    // gives none.
+fn a_branch_or_loop_becomes_its_condition() {
+    // The candidates of `effects` for a branch or loop whose condition calls `g`: its condition
+    // alone is one of them in every language (spaces aside: the format pass lays results out);
+    // one with `else` gives none.
+    let wanted = "g(a+1);";
     let cases = [
-        (Lang::C, "int f(int a) { if (g(a + 1)) { a = 2; } return a; }\n", "g(a + 1);"),
-        (Lang::Cpp, "int f(int a) { if (g(a + 1)) { a = 2; } return a; }\n", "g(a + 1);"),
-        (Lang::JavaScript, "function f(a) { if (g(a + 1)) { a = 2; } return a; }\n", "g(a + 1);"),
-        (Lang::Java, "class C { int f(int a) { if (g(a + 1)) { a = 2; } return a; } }\n", "g(a + 1);"),
+        (
+            Lang::C,
+            "int f(int a) { if (g(a + 1)) { a = 2; } return a; }\n",
+        ),
+        (
+            Lang::C,
+            "int f(int a) { while (g(a + 1)) { a = 2; } return a; }\n",
+        ),
+        (
+            Lang::C,
+            "int f(int a) { for (a = 0; g(a + 1); a++) { a = 2; } return a; }\n",
+        ),
+        (
+            Lang::C,
+            "int f(int a) { do { a = 2; } while (g(a + 1)); return a; }\n",
+        ),
+        (Lang::Cpp, "int f(int a) { while (g(a + 1)) ; return a; }\n"),
+        (
+            Lang::JavaScript,
+            "function f(a) { if (g(a + 1)) { a = 2; } return a; }\n",
+        ),
+        (
+            Lang::JavaScript,
+            "function f(a) { for (let i = 0; g(a + 1); i++) {} return a; }\n",
+        ),
+        (
+            Lang::Java,
+            "class C { int f(int a) { while (g(a + 1)) { a = 2; } return a; } }\n",
+        ),
+        (
+            Lang::Rust,
+            "fn f(a: i32) -> i32 { while g(a + 1) { } return a; }\n",
+        ),
+        (
+            Lang::Rust,
+            "fn f(a: i32) -> i32 { if g(a + 1) { h(); } return a; }\n",
+        ),
     ];
-    for (lang, text, wanted) in cases {
-        let found = candidates(lang, text, super::transform::pass);
+    for (lang, text) in cases {
+        let found = candidates(lang, text, super::effects::pass);
         assert!(
-            found.iter().any(|c| c.contains(wanted) && !c.contains("if") && c.contains("return a")),
-            "{lang:?}: no candidate keeps only the condition: {found:#?}"
+            found.iter().any(|c| c.replace(' ', "").contains(wanted)
+                && !["if", "while", "for", "do"]
+                    .iter()
+                    .any(|w| c.contains(&format!("{w} ")))
+                && c.contains("return a")),
+            "{lang:?} {text}: no candidate keeps only the condition: {found:#?}"
         );
     }
     let with_else = "int f(int a) { if (g(a)) { a = 2; } else { a = 3; } return a; }\n";
-    let found = candidates(Lang::C, with_else, super::transform::pass);
+    let found = candidates(Lang::C, with_else, super::effects::pass);
     assert!(!found.iter().any(|c| c.contains("g(a);")), "{found:#?}");
+}
+
+#[test]
+fn a_return_becomes_its_value() {
+    // `return fabsf(0.5f);` to `fabsf(0.5f);`, in every language with `return E;`.
+    let cases = [
+        (
+            Lang::C,
+            "float f(void) { return fabsf(0.5f); }\n",
+            "{ fabsf(0.5f); }",
+        ),
+        (
+            Lang::Cpp,
+            "float f() { return fabsf(0.5f); }\n",
+            "{ fabsf(0.5f); }",
+        ),
+        (
+            Lang::JavaScript,
+            "function f() { return fabs(0.5); }\n",
+            "{ fabs(0.5); }",
+        ),
+        (
+            Lang::Java,
+            "class C { float f() { return fabs(0.5f); } }\n",
+            "{ fabs(0.5f); }",
+        ),
+        (
+            Lang::Rust,
+            "fn f() -> f32 { return fabs(0.5); }\n",
+            "{ fabs(0.5); }",
+        ),
+    ];
+    for (lang, text, wanted) in cases {
+        let found = candidates(lang, text, super::effects::pass);
+        assert!(
+            found.iter().any(|c| c.contains(wanted)),
+            "{lang:?}: no candidate drops the return: {found:#?}"
+        );
+    }
+    let bare = candidates(Lang::C, "void f(void) { return; }\n", super::effects::pass);
+    assert!(bare.is_empty(), "{bare:#?}");
+}
+
+#[test]
+fn a_tag_defined_alone_moves_into_its_one_use() {
+    // `union a {...}; union a a = {1};` to `union a {...} a = {1};` or without the tag, and
+    // into a return type, in C and C++; a tag used twice, or only inside its own body, stays.
+    let cases = [
+        (
+            Lang::C,
+            "union a { int a : 2; };\nunion a a = {1};\n",
+            "union a { int a : 2; } a = {1};",
+        ),
+        (
+            Lang::C,
+            "union a { int a : 2; };\nunion a a = {1};\n",
+            "union { int a : 2; } a = {1};",
+        ),
+        (
+            Lang::C,
+            "struct S { int x; };\nstruct S f() { }\n",
+            "struct S { int x; } f() { }",
+        ),
+        (
+            Lang::Cpp,
+            "struct S { int x; };\nstruct S v;\n",
+            "struct S { int x; } v;",
+        ),
+    ];
+    for (lang, text, wanted) in cases {
+        let found = candidates(lang, text, super::tag_into_use::pass);
+        assert!(
+            // Spaces aside: the format pass lays results out.
+            found
+                .iter()
+                .any(|c| c.replace([' ', '\n'], "") == wanted.replace(' ', "")),
+            "{lang:?}: no candidate merges the definition: {found:#?}"
+        );
+    }
+    for text in [
+        "struct S { int x; };\nstruct S v;\nstruct S w;\n",
+        "struct S { struct S *next; };\n",
+    ] {
+        let found = candidates(Lang::C, text, super::tag_into_use::pass);
+        assert!(found.is_empty(), "{text}: {found:#?}");
+    }
+}
+
+#[test]
+fn every_tag_defined_alone_finds_its_own_use() {
+    // Many tags, each defined alone and used once, the uses in the reverse order:
+    // every definition pairs with its own use, and only with it; two candidates each.
+    let n = 150;
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!("struct S{i} {{ int x; }};\n"));
+    }
+    for i in (0..n).rev() {
+        text.push_str(&format!("struct S{i} v{i};\n"));
+    }
+    let found = candidates(Lang::C, &text, super::tag_into_use::pass);
+    assert_eq!(found.len(), 2 * n, "{:#?}", &found[..4.min(found.len())]);
+    for i in [0, n / 2, n - 1] {
+        let merged = format!("structS{i}{{intx;}}v{i};");
+        assert!(
+            found
+                .iter()
+                .any(|c| c.replace([' ', '\n'], "").contains(&merged)),
+            "S{i} does not move into v{i}"
+        );
+    }
 }
 
 #[test]

@@ -12,8 +12,6 @@
 //! - fold a constant expression into its value (`0x7EBAL + 1` to `32443`, see `fold.rs`);
 //! - replace a statement by the trivial one, `0;` (a loop or a branch is often kept only for
 //!   being a statement there);
-//! - keep only the condition of an `if` without `else` (`if (E) {...}` to `E;`), where the
-//!   condition holds what matters and the branch does not;
 //! - replace an expression, or a variable where it is read, by `0`;
 //! - shorten a number inside its token (`32443` to `32`, see `literals.rs`).
 //!
@@ -64,8 +62,6 @@ pub enum Site {
     Body(NodeId),
     /// A function with a `return_type`, to return nothing.
     NoReturn(NodeId),
-    /// An `if` without `else` whose parenthesized condition may stand alone as `E;`.
-    Condition(NodeId),
 }
 
 /// Whether statement `n` is a keyword and `;` (`continue;`, `break;`, `return;`).
@@ -95,7 +91,6 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     let mut zeros: Vec<(usize, NodeId)> = Vec::new();
     let mut folds: Vec<(usize, NodeId, i128)> = Vec::new();
     let mut statements: Vec<(usize, NodeId)> = Vec::new();
-    let mut conditions: Vec<(usize, NodeId)> = Vec::new();
     for n in 0..tree.nodes.len() as NodeId {
         let node = tree.node(n);
         if node.extra || !prog.alive(n) {
@@ -140,9 +135,6 @@ pub fn pass(prog: &Program) -> Sites<Site> {
             // `{}` and `x;` are no bigger than `0;`; `continue;` is not either, but a loop
             // around it may go once it is `0;`.
             statements.push((prog.size_of(n), n));
-            if condition_alone(prog, n).is_some() {
-                conditions.push((prog.size_of(n), n));
-            }
         } else if k.trivial_expression.is_some() && node.named && is_a(tree, kind, k.expression) {
             let size = prog.size_of(n);
             if size >= 3 {
@@ -164,7 +156,6 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     zeros.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
     folds.sort_by_key(|&(size, n, _)| (std::cmp::Reverse(size), n));
     statements.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
-    conditions.sort_by_key(|&(size, n)| (std::cmp::Reverse(size), n));
     let mut sites = typedefs;
     sites.extend(params);
     sites.extend(dimensions);
@@ -177,13 +168,6 @@ pub fn pass(prog: &Program) -> Sites<Site> {
             .into_iter()
             .take(MAX_STATEMENT_SITES)
             .map(|(_, n)| Site::Statement(n)),
-    );
-    // After `0;`, which is smaller: the condition when the statement itself had to stay.
-    sites.extend(
-        conditions
-            .into_iter()
-            .take(MAX_STATEMENT_SITES)
-            .map(|(_, n)| Site::Condition(n)),
     );
     sites.extend(
         zeros
@@ -204,29 +188,6 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         MAX_STRING_SITES,
     ));
     Sites::new(sites, edit)
-}
-
-/// `if (E) S` without `else` as `E;`: the keyword and `(` go, `)` becomes `;`, and `S` goes.
-/// `None` where the statement is no such `if`, or its condition has no parentheses of its own.
-fn condition_alone(prog: &Program, n: NodeId) -> Option<Edit> {
-    let tree = &prog.tree;
-    let condition = field_child(tree, n, "condition")?;
-    let consequence = field_child(tree, n, "consequence")?;
-    if field_child(tree, n, "alternative").is_some() {
-        return None;
-    }
-    let inside = kept_tokens(prog, condition);
-    let (&open, &close) = (inside.first()?, inside.last()?);
-    if inside.len() < 3 || prog.text_of(open) != "(" || prog.text_of(close) != ")" {
-        return None;
-    }
-    let start = tree.node(n).first_token;
-    let body = tree.node(consequence).tokens();
-    Some(Edit {
-        delete: vec![start..open + 1, close + 1..body.end],
-        replace: vec![(close, ";".to_string())],
-        ..Edit::default()
-    })
 }
 
 /// Shorter texts for the longest `max` literals that `is` picks, from `shorter`.
@@ -270,7 +231,6 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
         }
         Site::Body(n) => replace_by(prog, n, ";"),
         Site::NoReturn(f) => no_return(prog, f),
-        Site::Condition(n) => condition_alone(prog, n),
     }
 }
 

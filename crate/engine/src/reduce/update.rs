@@ -4,8 +4,9 @@
 //! for an uninitialised `x`, never of `x;`), so deletion alone stops at the longer
 //! statement. A subscripted variable is updated whole: `a[i]++`.
 //!
-//! Like [`super::local`], it runs only once nothing else progresses, on small programs, and
-//! only in languages whose table names an update expression (C and C++).
+//! Like [`super::local`], it runs only once nothing else progresses, and only in languages
+//! whose table names an update expression (C and C++). It runs on programs of any size: a
+//! fixpoint of a large program has such statements too.
 
 use super::lists::{is_a, is_read, kept_tokens, replace_by};
 use super::sites::Sites;
@@ -15,8 +16,6 @@ use crate::unparse::would_fuse;
 
 /// Statements of at most this many tokens are rewritten.
 const MAX_STATEMENT_TOKENS: usize = 8;
-/// Programs larger than this are left alone: the search is for the last few bytes.
-const MAX_PROGRAM_TOKENS: usize = 400;
 /// At most this many candidates in one round.
 const MAX_SITES: usize = 200;
 
@@ -30,7 +29,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
 fn sites(prog: &Program) -> Vec<Site> {
     let tree = &prog.tree;
     let k = tree.lang.kinds();
-    if k.update.is_empty() || prog.size() > MAX_PROGRAM_TOKENS {
+    if k.update.is_empty() {
         return Vec::new();
     }
     let mut out = Vec::new();

@@ -1,0 +1,320 @@
+// The broad bench (`npm run bench -- --broad`): cases no pass was tuned to, made at bench time
+// under .bench/broad/NAME/ and never committed. Programs are csmith's (fixed seeds, so the same
+// cases on every machine) and C and C++ files of small Debian source packages, preprocessed with
+// their own includes. Each distinct diagnostic kind that a compiler prints on a program becomes a
+// case of its own: the property is that the compiler still accepts the program and prints that
+// warning, its words kept, the names it quotes kept, its other numbers free (a reducer may
+// change them). Cases are taken round-robin over the programs (each program's first kind, then
+// each one's second, ...) up to a cap, so a small cap still spans many programs.
+
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findCommand, passesCheck } from './tools.mjs';
+
+/** csmith seeds, and its options: small programs, so a case reduces in minutes. */
+const CSMITH_SEEDS = { from: 1, to: 40 };
+const CSMITH_OPTIONS = ['--max-funcs', '3', '--no-packed-struct'];
+const CSMITH_INCLUDES = ['/usr/include/csmith', '/usr/include/csmith-2.3.0', '/usr/local/include/csmith'];
+
+/** Debian source packages and the files of each that preprocess with the package's own includes. */
+const DEB_PACKAGES = [
+  { package: 'cjson', language: 'c', files: ['cJSON.c', 'cJSON_Utils.c'] },
+  { package: 'tree', language: 'c', files: ['file.c', 'html.c', 'json.c', 'list.c', 'unix.c'] },
+  { package: 'tinyxml2', language: 'cpp', files: ['tinyxml2.cpp'] },
+];
+
+/** The compilers whose warnings become properties, per language (the issue's flags). */
+const COMPILERS = {
+  c: [
+    { name: 'gcc', command: 'gcc -O2 -Wall -Wextra' },
+    { name: 'clang', command: 'clang -O2 -Wall' },
+  ],
+  cpp: [
+    { name: 'gxx', command: 'g++ -O2 -Wall -Wextra' },
+    { name: 'clangxx', command: 'clang++ -O2 -Wall' },
+  ],
+};
+
+export const BROAD_LANGUAGES = Object.keys(COMPILERS);
+
+function run(command, args, options = {}) {
+  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...options });
+  if (r.status !== 0) {
+    const output = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-3).join(' | ');
+    throw new Error(`${command} ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`}): ${output}`);
+  }
+  return r.stdout;
+}
+
+function shellQuote(word) {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics to properties
+
+/** `{ message, flag }` of each warning the compiler printed about `file` itself (not a header). */
+export function warningsAbout(output, file) {
+  const found = [];
+  for (const line of output.split('\n')) {
+    const m = /^([^:]+):\d+:\d+: warning: (.*)$/.exec(line);
+    if (!m || m[1] !== file) continue;
+    const flag = /\[(-W[^\]]+)\]$/.exec(m[2])?.[1] ?? null;
+    found.push({ message: m[2], flag });
+  }
+  return found;
+}
+
+/** The message split into quoted parts ('name', kept) and the words between them. */
+function segments(message) {
+  return message.split(/('[^']*')/).filter((s) => s !== '');
+}
+
+/** The kind of a warning: its words, with quoted parts and numbers as placeholders. */
+export function warningKind(message) {
+  return segments(message)
+    .map((s) => (s.startsWith("'") ? "'_'" : s.replace(/\d+/g, 'N')))
+    .join('');
+}
+
+const escapeRegex = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The property's regex (grep -E): the message's words and quoted names as printed, the quotes
+ * any character (a UTF-8 locale prints curly ones), numbers outside quotes any number.
+ */
+export function warningRegex(message) {
+  return segments(message)
+    .map((s) =>
+      s.startsWith("'")
+        ? `.${/^-?\d+$/.test(s.slice(1, -1)) ? '-?[0-9]+' : escapeRegex(s.slice(1, -1))}.`
+        : s.split(/(\d+)/).map((p, i) => (i % 2 ? '[0-9]+' : escapeRegex(p))).join(''),
+    )
+    .join('');
+}
+
+/** One case per distinct kind of warning each compiler prints on `file` in `dir`. */
+function casesOf(program, dir, includes, first = 0) {
+  const byCompiler = [];
+  for (const compiler of COMPILERS[program.language]) {
+    const cases = [];
+    byCompiler.push(cases);
+    const [cc, ...flags] = compiler.command.split(' ');
+    if (!findCommand(cc)) continue;
+    const args = [...flags, ...includes.map((i) => `-I${i}`), '-c', program.file, '-o', '/dev/null'];
+    const r = spawnSync(cc, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, LC_ALL: 'C' }, timeout: 60000 });
+    if (r.status !== 0) continue; // the compiler must accept the program
+    const seen = new Set();
+    const slugs = new Map();
+    for (const w of warningsAbout(r.stderr ?? '', program.file)) {
+      const kind = warningKind(w.message);
+      if (seen.has(kind)) continue;
+      seen.add(kind);
+      const base = `${program.id}-${compiler.name}-${(w.flag ?? 'warning').replace(/^-W/, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/-$/, '')}`;
+      const n = (slugs.get(base) ?? 0) + 1;
+      slugs.set(base, n);
+      cases.push({
+        name: n === 1 ? base : `${base}-${n}`,
+        program,
+        compiler,
+        kind,
+        message: w.message,
+        regex: warningRegex(w.message),
+        command: `${[cc, ...flags, ...includes.map((i) => `-I${i}`)].join(' ')} -c ${program.file} -o /dev/null`,
+      });
+    }
+  }
+  // The compilers take turns, each program starting with the next one, so a small cap gets
+  // warnings of each.
+  return roundRobin([...byCompiler.slice(first % byCompiler.length), ...byCompiler.slice(0, first % byCompiler.length)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Programs
+
+/** csmith's program for each seed, in `work`; its runtime header stays an #include. */
+function csmithPrograms(work, progress) {
+  if (!findCommand('csmith')) {
+    progress('broad bench: csmith not found (apt-get install csmith libcsmith-dev): no csmith programs');
+    return [];
+  }
+  const include = CSMITH_INCLUDES.find((d) => existsSync(join(d, 'csmith.h')));
+  if (!include) {
+    progress('broad bench: csmith.h not found (apt-get install libcsmith-dev): no csmith programs');
+    return [];
+  }
+  const programs = [];
+  for (let seed = CSMITH_SEEDS.from; seed <= CSMITH_SEEDS.to; seed++) {
+    const id = `csmith${seed}`;
+    const dir = join(work, id);
+    mkdirSync(dir, { recursive: true });
+    run('csmith', ['--seed', String(seed), ...CSMITH_OPTIONS, '-o', join(dir, 'input.c')]);
+    programs.push({
+      id,
+      dir,
+      file: 'input.c',
+      language: 'c',
+      includes: [include],
+      origin: `csmith --seed ${seed} ${CSMITH_OPTIONS.join(' ')} (${include}/csmith.h included, not preprocessed)`,
+    });
+  }
+  return programs;
+}
+
+/** The Debian packages' files, preprocessed (-E -P) with their own folder as the include path. */
+function debianPrograms(root, work, languages, progress) {
+  const programs = [];
+  for (const pkg of DEB_PACKAGES.filter((p) => languages.includes(p.language))) {
+    const downloads = join(root, '.bench', 'downloads', `broad-${pkg.package}`);
+    const sourceOf = () => (existsSync(downloads) ? readdirSync(downloads, { withFileTypes: true }).find((d) => d.isDirectory()) : null);
+    try {
+      if (!sourceOf()) run('bash', [join(root, 'scripts', 'deb-source.sh'), '--upstream', pkg.package, downloads]);
+    } catch (err) {
+      progress(`broad bench: no ${pkg.package} (${err.message.split('\n')[0]})`);
+      continue;
+    }
+    const src = join(downloads, sourceOf().name);
+    const ext = pkg.language === 'c' ? 'c' : 'cpp';
+    const cc = pkg.language === 'c' ? 'gcc' : 'g++';
+    for (const f of pkg.files) {
+      if (!existsSync(join(src, f))) continue;
+      const id = `${pkg.package}-${f.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9]+/g, '-')}`.toLowerCase();
+      const dir = join(work, id);
+      mkdirSync(dir, { recursive: true });
+      try {
+        run(cc, ['-E', '-P', '-I.', f, '-o', join(dir, `input.${ext}`)], { cwd: src });
+      } catch (err) {
+        progress(`broad bench: ${pkg.package}'s ${f} does not preprocess: ${err.message.split('\n')[0]}`);
+        continue;
+      }
+      programs.push({
+        id,
+        dir,
+        file: `input.${ext}`,
+        language: pkg.language,
+        includes: [],
+        origin: `${f} of Debian's ${pkg.package} source package (upstream tarball), ${cc} -E -P -I.`,
+      });
+    }
+  }
+  return programs;
+}
+
+/** Every program's cases in turn: each program's first case, then each one's second, ... */
+function roundRobin(lists) {
+  const out = [];
+  for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) out.push(l[i]);
+  return out;
+}
+
+/** Programs of the two sources interleaved, so a small cap takes from both. */
+function interleave(a, b) {
+  return roundRobin([a, b]);
+}
+
+/**
+ * Makes the broad cases (at most `max`, in `languages`, named in `only` if given) under
+ * ROOT/.bench/broad. Resolves to { folders, skipped } like makeCases.
+ */
+export async function makeBroadCases({ root, max, languages = BROAD_LANGUAGES, only = null, progress = () => {} }) {
+  const base = join(root, '.bench', 'broad');
+  const work = join(base, '.programs');
+  rmSync(base, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  progress('broad bench: making programs (csmith, Debian sources) ...');
+  const csmith = languages.includes('c') ? csmithPrograms(work, progress) : [];
+  const programs = interleave(debianPrograms(root, work, languages, progress), csmith);
+  let candidates = roundRobin(programs.map((p, i) => casesOf(p, p.dir, p.includes, i)));
+  if (only) candidates = candidates.filter((c) => only.includes(c.name));
+  const folders = [];
+  const skipped = [];
+  for (const c of candidates) {
+    if (folders.length >= max) break;
+    const dir = join(base, c.name);
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(c.program.dir, c.program.file), join(dir, c.program.file));
+    writeFileSync(join(dir, 'check.sh'), checkScript(c), { mode: 0o755 });
+    const meta = {
+      language: c.program.language,
+      file: c.program.file,
+      compiler: c.compiler.command,
+      property: 'the compiler accepts the file (exit 0) and still prints the warning (the regex)',
+      regex: c.regex,
+      kind: c.kind,
+      origin: c.program.origin,
+    };
+    writeFileSync(join(dir, 'case.json'), `${JSON.stringify(meta, null, 2)}\n`);
+    const reason = await verify(dir, c.program.file);
+    if (reason) {
+      skipped.push({ name: c.name, reason });
+      progress(`broad case ${c.name}: skipped, ${reason}`);
+    } else folders.push(dir);
+  }
+  progress(`broad bench: ${folders.length} cases of ${candidates.length} (${programs.length} programs) in ${base}`);
+  return { folders, skipped };
+}
+
+function checkScript(c) {
+  return [
+    '#!/bin/sh',
+    `# Interesting iff ${c.compiler.command.split(' ')[0]} accepts ${c.program.file} and still prints this warning (kind: ${c.kind}).`,
+    'export LC_ALL=C',
+    `out=$(timeout -s KILL 30 ${c.command} 2>&1) || exit 1`,
+    `printf '%s\\n' "$out" | grep -qE ${shellQuote(c.regex)}`,
+    '',
+  ].join('\n');
+}
+
+/** null if check.sh passes on the program and fails on an empty file, else why not. */
+async function verify(dir, file) {
+  const scratch = join(dir, '..', '.verify', dir.split('/').at(-1));
+  if (!(await passesCheck(join(dir, file), file, join(dir, 'check.sh'), join(scratch, 'program')))) {
+    return `check.sh fails on the program (${join(scratch, 'program', 'check.log')})`;
+  }
+  const empty = join(scratch, 'empty-file');
+  mkdirSync(scratch, { recursive: true });
+  writeFileSync(empty, '');
+  if (await passesCheck(empty, file, join(dir, 'check.sh'), join(scratch, 'empty'))) return 'check.sh passes on an empty file';
+  return null;
+}
+
+/** Totals and shares of a bench's cases: what `--broad` prints at the end. */
+export function totalsAndShares(entries) {
+  const tools = [...new Set(entries.flatMap((e) => e.runs.map((r) => r.tool)))];
+  const lines = ['', 'Totals'];
+  for (const tool of tools) {
+    const runs = entries.map((e) => e.runs.find((r) => r.tool === tool)).filter(Boolean);
+    const sum = (f) => runs.reduce((s, r) => s + (f(r) ?? 0), 0);
+    lines.push(
+      `  ${tool}: ${runs.length} cases, ${sum((r) => r.after?.tokens)} tokens, ${sum((r) => r.after?.bytes)} bytes, ${sum((r) => r.wallSeconds).toFixed(1)} s`,
+    );
+  }
+  const others = tools.filter((t) => t !== 'whittle');
+  if (others.length) lines.push('', 'Share of cases where whittle is at most the other tool');
+  for (const tool of others) {
+    const both = entries
+      .map((e) => [e.runs.find((r) => r.tool === 'whittle'), e.runs.find((r) => r.tool === tool)])
+      .filter(([w, o]) => w && o);
+    const share = (f) => {
+      const known = both.filter(([w, o]) => f(w) != null && f(o) != null);
+      const atMost = known.filter(([w, o]) => f(w) <= f(o)).length;
+      return `${atMost}/${known.length} (${known.length ? ((100 * atMost) / known.length).toFixed(0) : '-'}%)`;
+    };
+    lines.push(
+      `  vs ${tool}: tokens ${share((r) => r.after?.tokens)}, bytes ${share((r) => r.after?.bytes)}, time ${share((r) => r.wallSeconds)}, half the time ${share((r) => (r.tool === 'whittle' ? 2 * r.wallSeconds : r.wallSeconds))}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+// `node scripts/bench/broad.mjs [MAX]` makes the cases alone and prints their folders.
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').at(-1))) {
+  const root = join(new URL('.', import.meta.url).pathname, '..', '..');
+  const { folders } = await makeBroadCases({
+    root,
+    max: Number(process.argv[2] ?? 40),
+    progress: (msg) => process.stderr.write(`${msg}\n`),
+  });
+  for (const folder of folders) console.log(folder);
+}
