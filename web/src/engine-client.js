@@ -26,7 +26,7 @@ export class EngineClient {
     this.wasm = loadWasm();
     // index.html holds the frame, so that it loads while the page's scripts do; it may have
     // said it is ready before this listens: a ping asks again.
-    const given = document.getElementById('engine-frame');
+    const given = /** @type {HTMLIFrameElement | null} */ (document.getElementById('engine-frame'));
     this.frame = given ?? document.createElement('iframe');
     this.frameReady = new Promise((resolve) => (this.frameLoaded = resolve));
     addEventListener('message', (e) => {

@@ -442,7 +442,8 @@ export function testConfig(state, side = 'variant') {
 }
 
 /** What a check of side `side` depends on: its program (a generator's source), the language
- *  and what testConfig sends; a check result stands while this stays the same. */
+ *  and what testConfig sends; a check result stands while this stays the same.
+ *  @param {State} state @param {Side} [side] */
 export const checkKey = (state, side = 'variant') =>
   JSON.stringify([isGenerator(state) ? state.generator : textOf(state, side), state.lang, testConfig(state, side)]);
 

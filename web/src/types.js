@@ -93,6 +93,8 @@
  * @property {Ranking | null} [ranking]
  * @property {{variant: string | null, seed: string | null}} original
  * @property {Trace | null} [originalTrace]
+ * @property {Record<string, string[]> | null} [picks]  a generator's pick lists, to show a trace's values
+ * @property {any} [setup]  what the run tested (setup-summary.js)
  * @property {Trace | null} [trace]
  * @property {string | null} lang
  * @property {string | null} key
@@ -126,7 +128,7 @@
  *   | {type: 'diffed', seq: number, chunks: DiffOp[]}
  *   | {type: 'tested', seq: number, verdict: boolean}
  *   | {type: 'error', seq: number, request: string, message: string}
- *   | {type: 'generated', seq: number, output: string, trace: Trace, rngSeed: number}
+ *   | {type: 'generated', seq: number, output: string, trace: Trace, rngSeed: number, picks?: Record<string, string[]>}
  *   | {type: 'compile', run: number, id: number, text: string}
  *   | {type: 'uncompile', run: number, id: number}
  * } WorkerReply
@@ -139,7 +141,7 @@
  *   | {type: 'progress', stats: any, elapsedMs: number, clientCacheHits?: number, inFlight?: number,
  *      best?: string | PairBest, replayed?: number, trace?: Trace, witnesses?: ListedWitness[], ranking?: Ranking | null}
  *   | {type: 'original', result: any, side: Side}
- *   | {type: 'generated', original: string, trace: Trace, rngSeed?: number}
+ *   | {type: 'generated', original: string, trace: Trace, rngSeed?: number, picks?: Record<string, string[]>}
  *   | {type: 'notice', message: string}
  *   | {type: 'seeding', stats: any, elapsedMs?: number}
  *   | {type: 'seed', seed: string, changes: Change[], stats: any}
