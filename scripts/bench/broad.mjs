@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findCommand, passesCheck } from './tools.mjs';
+import { findCommand, passesCheck, run, shellQuote } from './tools.mjs';
 
 /** csmith seeds, and its options: small programs, so a case reduces in minutes. */
 const CSMITH_SEEDS = { from: 1, to: 40 };
@@ -38,18 +38,6 @@ const COMPILERS = {
 
 export const BROAD_LANGUAGES = Object.keys(COMPILERS);
 
-function run(command, args, options = {}) {
-  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...options });
-  if (r.status !== 0) {
-    const output = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-3).join(' | ');
-    throw new Error(`${command} ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`}): ${output}`);
-  }
-  return r.stdout;
-}
-
-function shellQuote(word) {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Diagnostics to properties

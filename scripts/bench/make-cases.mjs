@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findCommand, passesCheck } from './tools.mjs';
+import { findCommand, passesCheck, run, shellQuote } from './tools.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PROGRAMS = join(HERE, 'programs');
@@ -24,20 +24,6 @@ class Skip extends Error {}
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/** Runs a command to make a case; throws with the end of its output if it fails. */
-function run(command, args, options = {}) {
-  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...options });
-  if (r.status !== 0) {
-    const output = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-3).join(' | ');
-    throw new Error(`${command} ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`}): ${output}`);
-  }
-  return r.stdout;
-}
-
-/** One word quoted for sh. */
-function shellQuote(word) {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * check.sh in the style of the shared cases: runs `command` with at most `seconds` (30 s

@@ -12,6 +12,21 @@ import { runWithLimit } from './process.mjs';
 /** Seconds check.sh may take when we verify a result (it limits the compiler to 30 s itself). */
 const CHECK_LIMIT_SECONDS = 300;
 
+/** Runs a command to make a case; throws with the end of its output if it fails. */
+export function run(command, args, options = {}) {
+  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...options });
+  if (r.status !== 0) {
+    const output = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-3).join(' | ');
+    throw new Error(`${command} ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`}): ${output}`);
+  }
+  return r.stdout;
+}
+
+/** One word quoted for sh. */
+export function shellQuote(word) {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /** The path of `command` on the PATH, else in ~/.cargo/bin (rustc, when PATH lacks it), or null. */
 export function findCommand(command) {
   const r = spawnSync('sh', ['-c', 'command -v "$1"', 'sh', command], { encoding: 'utf8' });
