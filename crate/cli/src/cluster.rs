@@ -8,7 +8,8 @@
 
 use crate::cache::{Cache, Cached};
 use crate::runner::{
-    run_in, write_files, Done, Job, Properties, Property, Runner, TestOutcome, Tests,
+    run_in, write_candidate, write_files, Done, Job, Properties, Property, Runner, TestOutcome,
+    Tests,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -414,8 +415,7 @@ fn task() -> Result<WireVerdict, String> {
         serde_json::from_str(&input).map_err(|e| format!("not a query of whittle's: {e}"))?;
     let test = task.test.ok_or("the query has no test")?;
     let dir = crate::scratch::Scratch::new("")?;
-    std::fs::write(dir.path().join(&task.name), &task.text)
-        .map_err(|e| format!("cannot write {}: {e}", task.name))?;
+    write_candidate(dir.path(), &task.name, &task.text)?;
     write_files(dir.path(), &test.files)?;
     // The script lives in a folder of its own, so the test's folder is as on one machine.
     let script_dir = crate::scratch::Scratch::new("test-")?;

@@ -89,6 +89,24 @@ pub struct Run {
 }
 
 impl Run {
+    /// With a verdict cache: how many tests ran and how many verdicts it gave.
+    pub fn say_cache(&self, cache: bool) {
+        if cache {
+            eprintln!(
+                "whittle reduce: {} tests run to a verdict; {} verdicts from the cache",
+                self.tests_run(),
+                self.from_cache
+            );
+        }
+    }
+
+    /// The tests' counts in `--stats-json`.
+    pub fn add_test_figures(&self, json: &mut serde_json::Value) {
+        json["tests_run"] = self.tests_run().into();
+        json["tests_cancelled"] = self.cancelled.into();
+        json["cache_verdicts"] = self.from_cache.into();
+    }
+
     /// Tests that ran to a verdict.
     pub fn tests_run(&self) -> usize {
         self.submitted - self.from_cache - self.cancelled

@@ -5,10 +5,9 @@
 
 use crate::commands::reduce::ReduceArgs;
 use crate::drive::{
-    exit_status, interrupt_flag, jobs, pass_table, run_tests, say_original_fails, stats_json,
+    exit_status, interrupt_flag, pass_table, run_tests, say_original_fails, stats_json,
 };
 use crate::drive::{timed, write_stats, Ending, Shell};
-use crate::runner::{Properties, Runner};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -131,6 +130,15 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
     // Without a trailing `/`: DIR.orig goes beside DIR, not into it.
     let dir: PathBuf = dir.components().collect();
     let dir = dir.as_path();
+    let recipe = &args.recipe;
+    let one_file = !args.endpoint.endpoints.is_empty()
+        || recipe.wrong_code.is_some()
+        || recipe.crash
+        || recipe.print_test
+        || recipe.confirm.is_some();
+    if one_file {
+        return Err("a folder is reduced with --test or --cmd, here or on --cluster; --endpoint, --wrong-code, --crash, --print-test and --confirm take one FILE for now".into());
+    }
     let property = args.property.property()?;
     let script = args
         .property
@@ -147,7 +155,6 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
         format: !args.keep_layout,
         ..args.run.settings()?
     };
-    let jobs = jobs(args.run.jobs);
     let started = Instant::now();
     let pairs = files
         .iter()
@@ -170,18 +177,17 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
         session.parsed_files().len()
     );
     let interrupted = interrupt_flag();
-    let runner = Runner::new(
-        Properties {
-            seed: None,
-            variant: property,
-        },
-        jobs,
+    // This machine's threads or a cluster, behind the verdict cache if asked, as for a file.
+    let (runner, jobs) = crate::cluster::tests_for(
+        &args.cluster,
+        property,
+        args.run.jobs,
         Duration::from_secs_f64(args.run.timeout_seconds()),
-    );
+    )?;
     let run = run_tests(
         &mut session,
         &shell,
-        &runner,
+        runner.as_ref(),
         jobs,
         args.run.quiet,
         &interrupted,
@@ -211,6 +217,7 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
         "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped); engine {:.2} s",
         s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, (run.engine + parse_cpu).as_secs_f64()
     );
+    run.say_cache(args.cluster.cache.is_some());
     for line in pass_table(s, &run.pass_wall) {
         eprintln!("whittle reduce:   {line}");
     }
@@ -227,7 +234,7 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
         dir.display(),
         orig.display()
     );
-    if let Some(msg) = run.first_failure {
+    if let Some(msg) = &run.first_failure {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
     if let Some(path) = &args.run.stats_json {
@@ -236,6 +243,7 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
         json["jobs"] = jobs.into();
         json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["deleted"] = deleted.into();
+        run.add_test_figures(&mut json);
         write_stats(path, &json)?;
     }
     Ok(exit_status(&interrupted))

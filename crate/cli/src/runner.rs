@@ -304,14 +304,17 @@ pub fn run_job(
 /// A fresh temporary folder holding the job's file, removed when dropped.
 pub fn job_folder(job: &Job) -> Result<Scratch, String> {
     let dir = Scratch::new("")?;
-    let (name, text) = &job.file;
-    if name == crate::folder::TREE {
-        crate::folder::write_tree(dir.path(), text)?;
-        return Ok(dir);
-    }
-    std::fs::write(dir.path().join(name), text)
-        .map_err(|e| format!("cannot write {name} in {}: {e}", dir.path().display()))?;
+    write_candidate(dir.path(), &job.file.0, &job.file.1)?;
     Ok(dir)
+}
+
+/// Writes a candidate into a test's folder: one file, or a folder's whole tree.
+pub fn write_candidate(dir: &Path, name: &str, text: &str) -> Result<(), String> {
+    if name == crate::folder::TREE {
+        return crate::folder::write_tree(dir, text);
+    }
+    std::fs::write(dir.join(name), text)
+        .map_err(|e| format!("cannot write {name} in {}: {e}", dir.display()))
 }
 
 /// Writes the files a test needs into its folder.

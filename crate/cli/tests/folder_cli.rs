@@ -219,3 +219,59 @@ fn a_folder_run_stopped_by_sigterm_leaves_a_consistent_valid_tree() {
         "temporary folders left"
     );
 }
+
+#[test]
+fn a_folder_run_again_with_the_cache_runs_no_test() {
+    support::require_gcc();
+    let dir = folder("cache", C_TREE);
+    // Each run of the test leaves a line in a log outside the test's own folder.
+    let log = dir.join("tests.log");
+    check(&dir, &format!("echo run >> '{}'\n{C_TEST}", log.display()));
+    let run = |stats: &str| {
+        let out = whittle(
+            &dir,
+            &["reduce", "--test", "./check.sh", "proj", "-j", "2"]
+                .into_iter()
+                .chain(["--cache", "verdicts", "--stats-json", stats])
+                .collect::<Vec<_>>(),
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let lines = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        (lines, tree(&dir.join("proj")))
+    };
+    let (first_tests, first) = run("first.json");
+    assert!(first_tests > 5, "{first_tests} tests");
+    // Again from the original: every verdict is remembered.
+    std::fs::remove_dir_all(dir.join("proj")).unwrap();
+    std::fs::rename(dir.join("proj.orig"), dir.join("proj")).unwrap();
+    let (all_tests, second) = run("second.json");
+    assert_eq!(all_tests, first_tests, "the second run ran a test");
+    assert_eq!(second, first);
+    let stats = support::read_json(&dir, "second.json");
+    assert_eq!(stats["cache_verdicts"], stats["queries"], "{stats}");
+}
+
+#[test]
+fn a_folder_refuses_what_takes_one_file() {
+    let dir = folder("one-file", C_TREE);
+    check(&dir, C_TEST);
+    let out = whittle(
+        &dir,
+        &["reduce", "proj", "--wrong-code", "gcc -O0", "gcc -O2"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("take one FILE"), "{stderr}");
+    assert_eq!(
+        tree(&dir.join("proj")),
+        sorted(C_TREE),
+        "the folder is untouched"
+    );
+}

@@ -301,13 +301,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     if let Some(line) = crate::recipes::summary(tally, run.timeouts) {
         eprintln!("whittle reduce: {line}");
     }
-    if args.cluster.cache.is_some() {
-        eprintln!(
-            "whittle reduce: {} tests run to a verdict; {} verdicts from the cache",
-            run.tests_run(),
-            run.from_cache
-        );
-    }
+    run.say_cache(args.cluster.cache.is_some());
     for line in pass_table(s, &run.pass_wall) {
         eprintln!("whittle reduce:   {line}");
     }
@@ -331,9 +325,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         json["error_tokens"] = (all - covered).into();
         json["jobs"] = jobs.into();
         json["recipe"] = crate::recipes::figures(tally, run.timeouts);
-        json["tests_run"] = run.tests_run().into();
-        json["tests_cancelled"] = run.cancelled.into();
-        json["cache_verdicts"] = run.from_cache.into();
+        run.add_test_figures(&mut json);
         // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
         json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
