@@ -30,8 +30,8 @@ async function settled(page, id) {
   };
 }
 
-test('choosing Rust brings rustc and its flags; back to C brings gcc and -O2 -Wall', async (t) => {
-  if (!defaults.rust || !defaults.c) return t.skip(`this machine's whittle serve lacks a C or Rust compiler (${JSON.stringify(defaults)})`);
+test('choosing Rust brings rustc and its flags; back to C brings gcc and -O2 -Wall', async () => {
+  assert.ok(defaults.rust && defaults.c, `this machine's whittle serve lacks a C or Rust compiler (${JSON.stringify(defaults)})`);
   const page = await openPage(browser, server.url);
   await settled(page, defaults.c);
   await page.evaluate((text) => window.whittle.setProgram(text), RUST);
@@ -56,8 +56,8 @@ test('choosing Rust brings rustc and its flags; back to C brings gcc and -O2 -Wa
   await page.close();
 });
 
-test('flags the person wrote stay while the compiler does; auto-detected Rust brings rustc', async (t) => {
-  if (!defaults.rust || !defaults['c++']) return t.skip(`this machine's whittle serve lacks a C++ or Rust compiler (${JSON.stringify(defaults)})`);
+test('flags the person wrote stay while the compiler does; auto-detected Rust brings rustc', async () => {
+  assert.ok(defaults.rust && defaults['c++'], `this machine's whittle serve lacks a C++ or Rust compiler (${JSON.stringify(defaults)})`);
   const page = await openPage(browser, server.url);
   await settled(page, defaults.c);
   await page.fill('#flags', '-O0 -g');

@@ -24,13 +24,6 @@ fn folder(name: &str) -> tempfile::TempDir {
         .unwrap()
 }
 
-fn have(command: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {command}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 /// Whether gcc can build and run a sanitized program here (the guard needs it).
 fn sanitizers_work(dir: &Path) -> bool {
     write(dir, "san.c", "int main(void) { return 0; }\n", false);
@@ -55,23 +48,22 @@ fn stats(dir: &Path) -> serde_json::Value {
 }
 
 /// The wrong-code case in a fresh folder, and its CMD_B.
-fn wrong_code_case(name: &str) -> Option<(tempfile::TempDir, String)> {
+fn wrong_code_case(name: &str) -> (tempfile::TempDir, String) {
     let dir = folder(name);
-    if !have("gcc") || !sanitizers_work(dir.path()) {
-        eprintln!("skipped: gcc with working sanitizers is needed");
-        return None;
-    }
+    support::require_gcc();
+    assert!(
+        sanitizers_work(dir.path()),
+        "gcc's -fsanitize=undefined,address does not build here: install libasan and libubsan (apt-get install -y gcc)"
+    );
     write(dir.path(), "prog.c", WRONG, false);
     write(dir.path(), "miscc", MISCOMPILER, true);
     let b = format!("{}/miscc {{}} {{out}}", dir.path().display());
-    Some((dir, b))
+    (dir, b)
 }
 
 #[test]
 fn wrong_code_keeps_the_miscompiled_expression_and_the_guard_keeps_it_defined() {
-    let Some((dir, b)) = wrong_code_case("wrong") else {
-        return;
-    };
+    let (dir, b) = wrong_code_case("wrong");
     let d = dir.path();
     let err = ok(&whittle(
         d,
@@ -149,9 +141,7 @@ fn verdict(script: &str, program: &str) -> i32 {
 
 #[test]
 fn the_guard_refuses_uninitialized_reads_and_overflows() {
-    let Some((dir, b)) = wrong_code_case("guard") else {
-        return;
-    };
+    let (dir, b) = wrong_code_case("guard");
     let out = whittle(
         dir.path(),
         &[
