@@ -244,10 +244,8 @@ mod tests {
 fn key_property(test: &mut Sha256, property: &Property) -> Result<(), String> {
     match property {
         Property::Script(path) | Property::Recipe { script: path, .. } => {
-            let bytes = std::fs::read(path)
-                .map_err(|e| format!("cannot read the test {}: {e}", path.display()))?;
             field(test, b"script");
-            field(test, &bytes);
+            field(test, &crate::runner::read_script(path)?);
         }
         Property::Command {
             cmd,

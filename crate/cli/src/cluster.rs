@@ -8,8 +8,8 @@
 
 use crate::cache::{Cache, Cached};
 use crate::runner::{
-    run_in, write_candidate, write_files, Done, Job, Properties, Property, Runner, TestOutcome,
-    Tests,
+    read_script, run_in, write_candidate, write_files, Done, Job, Properties, Property, Runner,
+    TestOutcome, Tests,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -120,10 +120,7 @@ impl WireTest {
         match property {
             // A recipe is a script too (its counts apart stay on the workers).
             Property::Script(path) | Property::Recipe { script: path, .. } => {
-                wire.script = Some(
-                    std::fs::read(path)
-                        .map_err(|e| format!("cannot read the test {}: {e}", path.display()))?,
-                );
+                wire.script = Some(read_script(path)?);
             }
             Property::Command {
                 cmd,

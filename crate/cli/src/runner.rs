@@ -45,6 +45,11 @@ pub enum Property {
     },
 }
 
+/// A test script's bytes, to send or to key verdicts by.
+pub fn read_script(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read the test {}: {e}", path.display()))
+}
+
 /// One test to run: a query's file, written into a fresh folder.
 pub struct Job {
     pub id: u64,

@@ -24,6 +24,14 @@ fn folder(name: &str) -> tempfile::TempDir {
         .unwrap()
 }
 
+/// A test that counts its calls in its folder (`n`) and runs `every_third` (say, an early
+/// exit when `n % 3` is some value) before it looks for the marker.
+fn flaky_check(dir: &Path, every_third: &str) {
+    let count = "c=\"$(dirname \"$0\")/count\"\nn=$(( $(cat \"$c\" 2>/dev/null || echo 0) + 1 ))\necho $n > \"$c\"";
+    let script = format!("#!/bin/sh\n{count}\n{every_third}\ngrep -q 'marker = 42' input.c\n");
+    write(dir, "check.sh", &script, true);
+}
+
 /// Whether gcc can build and run a sanitized program here (the guard needs it).
 fn sanitizers_work(dir: &Path) -> bool {
     write(dir, "san.c", "int main(void) { return 0; }\n", false);
@@ -259,13 +267,7 @@ fn a_flaky_test_confirmed_gives_the_stable_result() {
     let flaky = folder("flaky");
     let d = flaky.path();
     write(d, "input.c", PROGRAM, false);
-    write(
-        d,
-        "check.sh",
-        "#!/bin/sh\nc=\"$(dirname \"$0\")/count\"\nn=$(( $(cat \"$c\" 2>/dev/null || echo 0) + 1 ))\necho $n > \"$c\"\n\
-         [ $((n % 3)) -eq 0 ] && exit 0\ngrep -q 'marker = 42' input.c\n",
-        true,
-    );
+    flaky_check(d, "[ $((n % 3)) -eq 0 ] && exit 0");
     let args = [
         "reduce",
         "--test",
@@ -289,13 +291,7 @@ fn a_test_flaky_on_the_original_is_said_so() {
     let d = dir.path();
     write(d, "input.c", PROGRAM, false);
     // Says no one time in three.
-    write(
-        d,
-        "check.sh",
-        "#!/bin/sh\nc=\"$(dirname \"$0\")/count\"\nn=$(( $(cat \"$c\" 2>/dev/null || echo 0) + 1 ))\necho $n > \"$c\"\n\
-         [ $((n % 3)) -eq 2 ] && exit 1\ngrep -q 'marker = 42' input.c\n",
-        true,
-    );
+    flaky_check(d, "[ $((n % 3)) -eq 2 ] && exit 1");
     let err = ok(&whittle(
         d,
         &["reduce", "--test", "./check.sh", "input.c", "-j", "1"],
