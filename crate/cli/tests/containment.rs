@@ -69,7 +69,6 @@ int main(void) {{
     assert_eq!(before, after, "the job changed vm.overcommit_ratio");
 }
 
-
 /// The four uids (real, effective, saved, filesystem) of a `/proc/<pid>/status`.
 fn uids(status: &str) -> Vec<u32> {
     status

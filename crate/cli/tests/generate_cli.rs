@@ -151,7 +151,11 @@ fn the_json_generator_reduces_to_a_small_valid_document() {
     );
     let mut found = false;
     for seed in 1..40 {
-        let out = generate(&dir, &generator, &["--rng-seed", &seed.to_string(), "-j", "2"]);
+        let out = generate(
+            &dir,
+            &generator,
+            &["--rng-seed", &seed.to_string(), "-j", "2"],
+        );
         if out.status.code() == Some(1) {
             continue; // this seed's document has no x
         }

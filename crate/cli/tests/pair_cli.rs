@@ -72,7 +72,9 @@ fn pair_with_scripts_writes_both_results_the_diff_and_stats() {
     let diff = read(d, "variant.diff");
     assert!(
         diff.contains("--- seed.min.c")
-            && diff.lines().any(|l| l.starts_with('+') && l.contains("x < 3")),
+            && diff
+                .lines()
+                .any(|l| l.starts_with('+') && l.contains("x < 3")),
         "{diff}"
     );
     assert_eq!(

@@ -316,7 +316,10 @@ fn a_signal_during_the_parse_of_a_big_input_stops_it_within_a_second() {
             .spawn()
             .unwrap();
         std::thread::sleep(Duration::from_millis(700));
-        assert!(child.try_wait().unwrap().is_none(), "over before the signal");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "over before the signal"
+        );
         if strict {
             assert!(
                 !dir.join("input.c.orig").exists(),
@@ -330,13 +333,18 @@ fn a_signal_during_the_parse_of_a_big_input_stops_it_within_a_second() {
         let took = sent.elapsed();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(130), "{stderr}");
-        assert!(took < Duration::from_secs(1), "took {took:?} (strict: {strict})");
+        assert!(
+            took < Duration::from_secs(1),
+            "took {took:?} (strict: {strict})"
+        );
         let saved = std::fs::read_to_string(dir.join("input.c")).unwrap();
         if strict {
             assert_eq!(saved, program);
         } else {
             // The original, or a best so far, whole: never a torn write.
-            assert!(saved == program || (saved.len() < program.len() && saved.contains("compute_0")));
+            assert!(
+                saved == program || (saved.len() < program.len() && saved.contains("compute_0"))
+            );
             if let Ok(orig) = std::fs::read_to_string(dir.join("input.c.orig")) {
                 assert_eq!(orig, program);
             }
@@ -449,7 +457,7 @@ fn passes_are_listed_and_skipped_by_name() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("unknown pass `renames`: use comments, perses, hdd,")
-            && stderr.contains(" or chunks"),
+            && stderr.contains(" or bodies"),
         "{stderr}"
     );
     assert!(!dir.join("input.c.orig").exists());

@@ -159,7 +159,6 @@ fn cancel_keys_belong_to_the_client_that_sent_them() {
     assert_eq!(again.status, 200, "{}", again.text());
 }
 
-
 /// Whether process `pid` still runs (a zombie waiting to be reaped does not).
 fn running(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {

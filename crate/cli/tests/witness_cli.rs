@@ -141,7 +141,11 @@ fn the_same_seed_finds_the_same_witnesses() {
     let a = run("--rng-seed", "3", "1", "a");
     assert!(!a.is_empty());
     // The second run spells the flag as it was before --rng-seed: it still reads.
-    assert_eq!(a, run("--seed", "3", "3", "b"), "parallel tests change nothing");
+    assert_eq!(
+        a,
+        run("--seed", "3", "3", "b"),
+        "parallel tests change nothing"
+    );
 }
 
 #[test]

@@ -186,7 +186,7 @@ mod tests {
             assert!(err.contains(p.name), "{err} lacks {}", p.name);
         }
         assert!(
-            err.contains(" or chunks (`whittle reduce --list-passes`"),
+            err.contains(" or bodies (`whittle reduce --list-passes`"),
             "{err}"
         );
     }

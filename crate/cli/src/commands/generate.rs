@@ -124,7 +124,11 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
     };
     let jobs = jobs(args.jobs);
     let started = Instant::now();
-    let settings = GeneratorSettings { rng_seed: seed, align, trace };
+    let settings = GeneratorSettings {
+        rng_seed: seed,
+        align,
+        trace,
+    };
     let (session, setup_cpu) = timed(|| GeneratorSession::new(generator, settings));
     let mut session = session.map_err(|e| {
         format!(

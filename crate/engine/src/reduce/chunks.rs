@@ -11,7 +11,7 @@
 //! parse cheaply is reduced on it, before any parse, until it is small enough (see `Single`).
 
 use super::sweep::Sweep;
-use super::{Edit, Pass, Program};
+use super::{Edit, Pass, Program, COARSE_SHARE};
 use crate::tree::{Node, Token, TokenId, Tree};
 use crate::Lang;
 use std::ops::Range;
@@ -37,7 +37,7 @@ pub struct Lexeme {
 }
 
 /// Whether the language has C's preprocessor lines (`#` first on a line).
-fn has_directives(lang: Lang) -> bool {
+pub(super) fn has_directives(lang: Lang) -> bool {
     matches!(lang, Lang::C | Lang::Cpp)
 }
 
@@ -135,7 +135,10 @@ fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
 }
 
 fn line_end(b: &[u8], i: usize) -> usize {
-    b[i..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| i + p)
+    b[i..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |p| i + p)
 }
 
 /// The end of a preprocessor line starting at `i`: past its newline, across `\` continuations
@@ -193,7 +196,12 @@ fn word_end(b: &[u8], mut i: usize) -> usize {
             i += 1; // 1'000'000
         } else if (c == b'+' || c == b'-')
             && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')
-            && b[0..i].iter().rev().take_while(|c| c.is_ascii_alphanumeric()).last().is_some_and(|d| d.is_ascii_digit())
+            && b[0..i]
+                .iter()
+                .rev()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .last()
+                .is_some_and(|d| d.is_ascii_digit())
         {
             i += 1; // 1e+5
         } else if c == b'.' && b[i - 1].is_ascii_digit() {
@@ -225,18 +233,32 @@ pub struct Chunk {
     pub start: u32,
     pub end: u32,
     pub level: u32,
+    /// Directly inside a type's body (C, C++): a member.
+    pub member: bool,
 }
 
 /// The chunks of a lexeme stream, in the order they end (inner ones before the chunk that
 /// holds them). A chunk ends at `;` or at the `}` that closes a block it opened (taking a `;`
 /// right after: `struct s {...};`), provided no `(` or `[` is open inside it; a directive line
 /// is a chunk of its own where a chunk could start; comments start none. Unbalanced closers
-/// are skipped; what is open at the end of the text ends there, at level 0.
-pub fn chunks(lexemes: &[Lexeme]) -> Vec<Chunk> {
+/// are skipped; what is open at the end of the text ends there, at level 0. With
+/// `declarators` (C, C++) a type's body (`struct`, `class`, `union` or `enum` in a head
+/// without a parameter list) does not end its chunk: its declarators and `;` follow
+/// (`typedef struct {...} name;`).
+pub fn chunks(text: &str, lexemes: &[Lexeme], declarators: bool) -> Vec<Chunk> {
     let mut out = Vec::new();
     // The open brackets, and for each level (the `{`s open, plus one) where its chunk began.
     let mut stack: Vec<u8> = Vec::new();
     let mut open: Vec<Option<u32>> = vec![None];
+    // For each `{` open, whether it is a type's body.
+    let mut types: Vec<bool> = Vec::new();
+    let word = |l: &Lexeme| &text[l.start as usize..l.end as usize];
+    let type_head = |start: u32, end: usize| {
+        let head = &lexemes[lexemes.partition_point(|l| l.start < start)..end];
+        head.iter()
+            .any(|l| matches!(word(l), "struct" | "class" | "union" | "enum"))
+            && !head.iter().any(|l| l.kind == Kind::Bracket(b'('))
+    };
     // Whether the brackets' top is a block (or nothing): where chunks begin and end.
     let in_block = |stack: &[u8]| stack.last().is_none_or(|&c| c == b'{');
     let mut i = 0;
@@ -252,6 +274,7 @@ pub fn chunks(lexemes: &[Lexeme]) -> Vec<Chunk> {
                         start: l.start,
                         end: l.end,
                         level: level as u32,
+                        member: types.last() == Some(&true),
                     });
                 }
                 continue;
@@ -263,6 +286,8 @@ pub fn chunks(lexemes: &[Lexeme]) -> Vec<Chunk> {
         }
         match l.kind {
             Kind::Bracket(b'{') => {
+                let start = open[level].filter(|_| declarators && in_block(&stack));
+                types.push(start.is_some_and(|s| type_head(s, i - 1)));
                 stack.push(b'{');
                 open.push(None);
             }
@@ -284,7 +309,9 @@ pub fn chunks(lexemes: &[Lexeme]) -> Vec<Chunk> {
                 }
                 open.pop(); // an unfinished inner chunk (`{ return x }`) is none
                 let level = open.len() - 1;
-                if in_block(&stack) {
+                // A type's body: its chunk goes on to the `;` after its declarators.
+                let type_body = types.pop().unwrap_or(false);
+                if in_block(&stack) && !type_body {
                     if let Some(start) = open[level].take() {
                         let mut end = l.end;
                         if let Some(next) = lexemes.get(i).filter(|n| n.kind == Kind::Bracket(b';'))
@@ -296,6 +323,7 @@ pub fn chunks(lexemes: &[Lexeme]) -> Vec<Chunk> {
                             start,
                             end,
                             level: level as u32,
+                            member: types.last() == Some(&true),
                         });
                     }
                 }
@@ -307,6 +335,7 @@ pub fn chunks(lexemes: &[Lexeme]) -> Vec<Chunk> {
                             start,
                             end: l.end,
                             level: level as u32,
+                            member: types.last() == Some(&true),
                         });
                     }
                 }
@@ -319,9 +348,18 @@ pub fn chunks(lexemes: &[Lexeme]) -> Vec<Chunk> {
             start,
             end: last.end,
             level: 0,
+            member: false,
         });
     }
     out
+}
+
+/// The lexemes of `text` in `lang` and its chunks.
+pub fn chunks_of(text: &str, lang: Lang) -> (Vec<Lexeme>, Vec<Chunk>) {
+    let c_family = has_directives(lang);
+    let lexemes = lex(text, c_family);
+    let found = chunks(text, &lexemes, c_family);
+    (lexemes, found)
 }
 
 /// A tree of `text` made by the lexer alone: one node over its lexemes as tokens (comments
@@ -362,10 +400,6 @@ pub fn lexed_tree(lang: Lang, text: &str) -> Tree {
     }
 }
 
-/// In a coarse round on a parsed tree, a deletion must take at least 1/COARSE_SHARE of the
-/// program's tokens (as Perses's coarse rounds): the grammar-guided passes do the small ones.
-const COARSE_SHARE: usize = 64;
-
 /// The pass: for each level, chunks as token ranges of the round's tree, deleted by a
 /// [`Sweep`] from the end (a run of chunks that doubles after a deletion and halves after a
 /// failure). On a parsed tree only heavy runs are tried; on a lexed tree, every run, down to
@@ -385,7 +419,7 @@ pub struct Chunks {
 impl Chunks {
     pub fn new(prog: &Program) -> Chunks {
         let tree = &prog.tree;
-        let found = chunks(&lex(&tree.text, has_directives(tree.lang)));
+        let found = chunks_of(&tree.text, tree.lang).1;
         // The first token starting at or after a byte.
         let token_at = |byte: u32| tree.tokens.partition_point(|t| t.start < byte) as TokenId;
         let mut levels: Vec<Vec<Range<TokenId>>> = Vec::new();
@@ -461,7 +495,7 @@ mod tests {
     use super::*;
 
     fn texts<'a>(text: &'a str, level: u32) -> Vec<&'a str> {
-        let mut found: Vec<Chunk> = chunks(&lex(text, true))
+        let mut found: Vec<Chunk> = chunks(text, &lex(text, true), true)
             .into_iter()
             .filter(|c| c.level == level)
             .collect();
@@ -474,7 +508,8 @@ mod tests {
 
     #[test]
     fn top_level_chunks_end_at_semicolons_and_closing_braces() {
-        let text = "int a;\nstruct s { int x; int y; };\nint f(int p) { for (;;) { g(); } return 0; }\n";
+        let text =
+            "int a;\nstruct s { int x; int y; };\nint f(int p) { for (;;) { g(); } return 0; }\n";
         assert_eq!(
             texts(text, 0),
             [
@@ -521,7 +556,25 @@ mod tests {
         assert_eq!(texts(text, 1), ["#if X\n", "h();", "#endif\n"]);
         // Without directives (Rust, Java, JavaScript) `#` is punctuation.
         let rust = "#[derive(Debug)] struct S { a: u8 }\nfn f() {}";
-        let found = chunks(&lex(rust, false));
+        let found = chunks(rust, &lex(rust, false), false);
+        assert_eq!(found.iter().filter(|c| c.level == 0).count(), 2);
+    }
+
+    #[test]
+    fn a_type_body_ends_its_chunk_at_the_declarators_semicolon() {
+        let text = "typedef struct s { int a; } s_t, *p_t;\nstruct t { int b; } __attribute__((packed));\nint f() { return 0; }\nnamespace n { int c; }";
+        assert_eq!(
+            texts(text, 0),
+            [
+                "typedef struct s { int a; } s_t, *p_t;",
+                "struct t { int b; } __attribute__((packed));",
+                "int f() { return 0; }",
+                "namespace n { int c; }"
+            ]
+        );
+        // Without declarators (Rust, Java, JavaScript) a body ends its chunk.
+        let java = "class A { int a; } class B { }";
+        let found = chunks(java, &lex(java, false), false);
         assert_eq!(found.iter().filter(|c| c.level == 0).count(), 2);
     }
 
@@ -532,7 +585,10 @@ mod tests {
         // Stray closers go with the chunk they precede.
         assert_eq!(texts(text, 0)[..2], ["int a;", "} ) int b;"]);
         let last = texts(text, 0).pop().unwrap();
-        assert!(last.starts_with("int f() {") && last.ends_with("/* open"), "{last}");
+        assert!(
+            last.starts_with("int f() {") && last.ends_with("/* open"),
+            "{last}"
+        );
         // The lexemes cover every non-space byte, in order.
         let mut covered = String::new();
         for l in lex(text, true) {
@@ -540,7 +596,10 @@ mod tests {
         }
         let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         assert_eq!(
-            covered.chars().filter(|c| !c.is_whitespace()).collect::<String>(),
+            covered
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect::<String>(),
             squeezed
         );
     }
@@ -589,7 +648,11 @@ mod tests {
         assert!(!session.subject().lexed(), "parsed once small enough");
         assert_eq!(session.history()[0].pass, "chunks");
         // The grammar's passes took over: the function's body went too.
-        assert!(session.best().starts_with("int marker"), "{}", session.best());
+        assert!(
+            session.best().starts_with("int marker"),
+            "{}",
+            session.best()
+        );
         assert!(session.best().len() < "int marker(void) { return 1; }".len());
     }
 }

@@ -63,6 +63,11 @@ impl Chunks {
         }
     }
 
+    /// How many units the current level's sets hold (the last one of a level may hold fewer).
+    pub fn chunk_size(&self) -> usize {
+        self.chunk
+    }
+
     /// The last proposed set was deleted.
     pub fn accepted(&mut self) {
         if let Some(r) = self.last.take() {

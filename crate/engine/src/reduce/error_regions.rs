@@ -8,7 +8,7 @@
 //! without error regions gives it nothing to do.
 
 use super::ddmin::Chunks;
-use super::{Edit, Pass, Program};
+use super::{Edit, Pass, Program, COARSE_SHARE};
 use crate::tree::{TokenId, Tree};
 use std::ops::Range;
 use std::rc::Rc;
@@ -43,6 +43,8 @@ pub struct ErrorRegions {
     units: Rc<Vec<Range<TokenId>>>,
     chunks: Option<Chunks>,
     coarse: bool,
+    /// The fewest tokens an edit may delete: a share of the program in coarse rounds.
+    min_weight: usize,
 }
 
 impl ErrorRegions {
@@ -53,6 +55,11 @@ impl ErrorRegions {
             units: Rc::default(),
             chunks: None,
             coarse,
+            min_weight: if coarse {
+                prog.size() / COARSE_SHARE
+            } else {
+                0
+            },
         }
     }
 
@@ -183,8 +190,16 @@ impl Pass for ErrorRegions {
         }
         loop {
             if let Some(set) = self.chunks.as_mut().and_then(Chunks::propose) {
-                let delete = set.iter().map(|&u| self.units[u as usize].clone());
-                return Some(Edit::deleting(delete.collect()));
+                let delete: Vec<_> = set
+                    .iter()
+                    .map(|&u| self.units[u as usize].clone())
+                    .collect();
+                // Coarse rounds take only big bites (the units are runs of kept tokens).
+                let weight: usize = delete.iter().map(|r| r.len()).sum();
+                if weight < self.min_weight {
+                    continue;
+                }
+                return Some(Edit::deleting(delete));
             }
             let stage = *STAGES.get(self.stage)?;
             self.stage += 1;

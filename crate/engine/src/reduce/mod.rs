@@ -9,6 +9,7 @@
 mod chunks;
 mod comments;
 pub(crate) mod ddmin;
+mod definitions;
 mod dependencies;
 mod effects;
 mod error_regions;
@@ -30,9 +31,9 @@ mod sites;
 mod stats;
 mod strategy;
 mod subject;
-mod tag_into_use;
 pub(crate) mod sweep;
 mod symbols;
+mod tag_into_use;
 mod tolerance;
 mod transform;
 mod types;
@@ -212,6 +213,10 @@ impl Edit {
 /// `propose` is called repeatedly and must assume every edit it proposed since the last
 /// `accepted` call failed. The session clones a pass's state after each proposal, so state
 /// should be cheap to clone (share the big parts with `Rc`).
+/// In a coarse round, an edit must remove at least 1/COARSE_SHARE of the program (as
+/// Perses's coarse rounds): the passes of the fine rounds do the small ones.
+const COARSE_SHARE: usize = 64;
+
 pub trait Pass {
     /// The next edit to try, or `None` when this round of the pass is over.
     fn propose(&mut self, prog: &Program) -> Option<Edit>;

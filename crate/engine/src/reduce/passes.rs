@@ -3,9 +3,9 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    chunks, comments, ddmin, dependencies, effects, error_regions, format, hdd, implicit_int,
-    inline, local, merge, perses, rename, tag_into_use, transform, types, unwrap, update, Pass,
-    Program,
+    chunks, comments, ddmin, definitions, dependencies, effects, error_regions, format, hdd,
+    implicit_int, inline, local, merge, perses, rename, tag_into_use, transform, types, unwrap,
+    update, Pass, Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -32,6 +32,8 @@ pub enum PassKind {
     Effects,
     TagIntoUse,
     Chunks,
+    Unused,
+    Bodies,
 }
 
 /// A row of the table.
@@ -186,6 +188,18 @@ pub const PASSES: &[PassInfo] = &[
         "by text alone: runs of `;`/`}`-ended chunks of each nesting level, outermost first (as C-Vise's line passes)",
         |p, _| Box::new(chunks::Chunks::new(p)),
     ),
+    row(
+        PassKind::Unused,
+        "unused",
+        "by text alone: definitions whose name nothing else uses, many at once (as C-Vise's remove-unused-function)",
+        |p, _| Box::new(definitions::Definitions::new(p, definitions::Goal::Unused)),
+    ),
+    row(
+        PassKind::Bodies,
+        "bodies",
+        "C and C++, by text alone: function definitions become declarations, many at once (as C-Vise's replace-function-def-with-decl)",
+        |p, _| Box::new(definitions::Definitions::new(p, definitions::Goal::Bodies)),
+    ),
 ];
 
 impl PassKind {
@@ -219,6 +233,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::Chunks as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::Bodies as usize + 1);
     }
 }

@@ -8,15 +8,13 @@
 
 use super::lists::{deletion_edit, list_slots, optional_children, replacements, slot_may_be_empty};
 use super::sweep::Sweep;
-use super::{Edit, Pass, Program};
+use super::{Edit, Pass, Program, COARSE_SHARE};
 use crate::tree::NodeId;
 use std::rc::Rc;
 
 /// How many descendants a node may be replaced by, and how deep to look for them.
 const MAX_REPLACEMENTS: usize = 6;
 const MAX_REPLACEMENT_DEPTH: u32 = 4;
-/// In a coarse round, an edit must remove at least 1/COARSE_SHARE of the program.
-const COARSE_SHARE: usize = 64;
 
 #[derive(Clone)]
 pub struct Perses {

@@ -91,6 +91,10 @@ const PERSES: &[Step] = &[
     // left of the regions. Fine rounds start with the regions: once an extension the grammar
     // lacks is gone, the next parse gives Perses whole trees where there were error regions.
     fine_only(PassKind::ErrorRegions),
+    // Function bodies, then the definitions nothing names now, in bulk, before Perses tries
+    // them one node at a time.
+    coarse_only(PassKind::Bodies),
+    coarse_only(PassKind::Unused),
     every_round(PassKind::Perses),
     // Runs of chunks across lists and error regions, by text. (A program too big to parse yet
     // starts with it, whatever the schedule: `Single::pass`.)
