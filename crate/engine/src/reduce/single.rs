@@ -59,8 +59,8 @@ pub struct Single {
     /// yet, see [`Settings::parse_limit`]).
     best_raw: Option<tree_sitter::Tree>,
     parse_limit: usize,
-    /// The current round began on a lexed tree, with an extra `chunks` step.
-    lexed_round: bool,
+    /// The current round began on a lexed tree with this many extra steps (see [`LEXED`]).
+    lexed_steps: usize,
     size: usize,
     /// Whether `prog` is a fresh parse of `best`, or one with only a finale's changes since
     /// (either way `size` is exact and `finish` need not parse).
@@ -140,6 +140,10 @@ impl Running {
     }
 }
 
+/// The passes that work on a lexed tree, by text alone, in the order a lexed round runs them:
+/// function bodies first, then what nothing names now, then runs of chunks.
+const LEXED: [PassKind; 3] = [PassKind::Bodies, PassKind::Unused, PassKind::Chunks];
+
 impl Subject for Single {
     type Pass = Running;
     type Change = SingleChange;
@@ -163,21 +167,29 @@ impl Subject for Single {
     }
 
     fn pass(&mut self, i: usize, round: Round) -> Option<Running> {
+        // Only the passes by text work on a lexed tree: a round that starts on one starts
+        // with those of its steps, its schedule's steps after.
+        let lexed = || {
+            let steps: Vec<PassKind> = self.strategy.steps(round, &self.skipped).collect();
+            LEXED.iter().copied().filter(move |k| steps.contains(k))
+        };
         if i == 0 {
-            // Only chunks work on a lexed tree: a round that starts on one starts with them,
-            // its schedule's steps after.
-            let mut steps = self.strategy.steps(round, &self.skipped);
-            self.lexed_round = self.lexed() && steps.any(|k| k == PassKind::Chunks);
-            if self.lexed_round {
-                return Some(Running::start(PassKind::Chunks, &self.prog, true));
-            }
+            let chunks = lexed().any(|k| k == PassKind::Chunks);
+            self.lexed_steps = match self.lexed() && chunks {
+                true => lexed().count(),
+                false => 0,
+            };
+        }
+        if i < self.lexed_steps {
+            let kind = lexed().nth(i)?;
+            return Some(Running::start(kind, &self.prog, true));
         }
         // Past the chunks the program is parsed, whatever its size.
         self.parse_best();
         let kind = self
             .strategy
             .steps(round, &self.skipped)
-            .nth(i - self.lexed_round as usize)?;
+            .nth(i - self.lexed_steps)?;
         Some(Running::start(kind, &self.prog, round == Round::Coarse))
     }
 
@@ -360,7 +372,7 @@ impl Single {
         let size = prog.size();
         Ok(Single {
             parse_limit: settings.parse_limit,
-            lexed_round: false,
+            lexed_steps: 0,
             parser,
             strategy: settings.strategy,
             implicit_int: settings.implicit_int,
