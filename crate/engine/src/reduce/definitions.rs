@@ -449,6 +449,7 @@ fn is_identifier(w: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::chunks::lex;
+    use super::super::tests::program;
     use super::*;
 
     /// The name a head declares, and the text from its body's start, if it has one.
@@ -511,6 +512,55 @@ mod tests {
         assert_eq!(body("void A::f() { }"), None);
         assert_eq!(body("int f(int);"), None);
         assert_eq!(body("struct S { int f() { } };"), None);
+    }
+
+    #[test]
+    fn unused_definitions_go_together_then_what_only_they_used() {
+        let prog = program(Lang::C, "int g(int x) { return x; }\nint f(int x) { return g(x); }\nint h;\nint k(void) { return h; }\n");
+        let mut pass = Definitions::new(&prog, Goal::Unused);
+        // f and k name nothing outside them (the test decides about such roots as main).
+        let first = prog.after(&pass.propose(&prog).unwrap());
+        assert_eq!(
+            first
+                .text()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+            "int g(int x) { return x; } int h;"
+        );
+        pass.accepted(&first);
+        // Counted again: g and h are unused now, and go together.
+        let second = first.after(&pass.propose(&first).unwrap());
+        assert_eq!(second.text().trim(), "");
+        pass.accepted(&second);
+        assert!(pass.propose(&second).is_none());
+    }
+
+    #[test]
+    fn bodies_become_declarations_all_at_once_then_halves() {
+        let prog = program(
+            Lang::C,
+            "int f(int x) { return x; }\nstruct s { int a; };\nint main(void) { return f(1); }\n",
+        );
+        let mut pass = Definitions::new(&prog, Goal::Bodies);
+        let all = prog.after(&pass.propose(&prog).unwrap());
+        assert_eq!(
+            all.text().split_whitespace().collect::<Vec<_>>().join(" "),
+            "int f(int x) ; struct s { int a; }; int main(void) ;"
+        );
+        // Refused: the second half (main's body) goes alone first, from the end.
+        let half = prog.after(&pass.propose(&prog).unwrap());
+        assert!(
+            half.text().contains("int f(int x) { return x; }"),
+            "{}",
+            half.text()
+        );
+        assert!(half.text().contains("int main(void) ;"), "{}", half.text());
+        // Not for a language where a declaration cannot stand alone.
+        let js = Program::new(
+            crate::tree::Parser::new(Lang::JavaScript).parse("function f(x) { return x; }"),
+        );
+        assert!(Definitions::new(&js, Goal::Bodies).propose(&js).is_none());
     }
 
     #[test]
