@@ -557,9 +557,7 @@ mod tests {
         );
         assert!(half.text().contains("int main(void) ;"), "{}", half.text());
         // Not for a language where a declaration cannot stand alone.
-        let js = Program::new(
-            crate::tree::Parser::new(Lang::JavaScript).parse("function f(x) { return x; }"),
-        );
+        let js = program(Lang::JavaScript, "function f(x) { return x; }");
         assert!(Definitions::new(&js, Goal::Bodies).propose(&js).is_none());
     }
 
