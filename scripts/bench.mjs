@@ -54,6 +54,8 @@ const USAGE = `usage: npm run bench [-- options]
   --settle S        the other tools get S seconds a case (at most --limit), or twice whittle's
                     time and 30 s if that is more: a timeout still settles whether whittle took
                     at most half their time, and whittle may run to the end (up to --limit)
+  --over-time S     every S seconds, copy each tool's best so far; print each case's tokens
+                    over time (the result file all three tools keep in place)
   --no-build        do not run cargo build first
   --broad           only the broad bench: cases made at bench time from csmith programs and
                     Debian sources, one per program and compiler warning kind
@@ -73,6 +75,7 @@ function parseArgs(argv) {
     generated: true,
     limit: 1800,
     settle: null,
+    overTime: null,
     build: true,
     broad: false,
     max: 40,
@@ -99,6 +102,7 @@ function parseArgs(argv) {
     else if (a === '--no-generated') opts.generated = false;
     else if (a === '--limit') opts.limit = number(value(++i, a), a);
     else if (a === '--settle') opts.settle = number(value(++i, a), a);
+    else if (a === '--over-time') opts.overTime = number(value(++i, a), a);
     else if (a === '--no-build') opts.build = false;
     else if (a === '--broad') opts.broad = true;
     else if (a === '--max') opts.max = Math.floor(number(value(++i, a), a));
@@ -199,7 +203,7 @@ async function benchCase(bench, opts, scratch) {
     progress(`running ${tool} on ${bench.id} ...`);
     const dir = join(scratch, 'cases', bench.id, tool);
     const limitSeconds = tool === 'whittle' ? opts.limit : othersLimit(opts, entry.runs[0]);
-    const common = { whittle: WHITTLE, bench, dir, jobs: opts.jobs, limitSeconds };
+    const common = { whittle: WHITTLE, bench, dir, jobs: opts.jobs, limitSeconds, overTime: opts.overTime };
     const run = tool === 'whittle' ? await runWhittleReduce({ ...common, strategy: opts.strategy }) : await runReducer(tool, common);
     run.passes = await passesCheck(run.result, bench.name, bench.check, `${dir}-check`);
     run.limitSeconds = limitSeconds;
@@ -281,6 +285,23 @@ function printCases(entries) {
   const header = ['case', 'tool', 'wall s', 'queries', 'tokens', 'clang tokens', 'bytes', 'passes check', 'engine', 'invalid q', 'run'];
   console.log(`\nCases\n\n${formatTable(header, caseRows(entries))}`);
   printRatios(entries, 'case', 'tokens');
+  printOverTime(entries);
+}
+
+/** Each case's tokens over time (`--over-time`): a row per tool, a column per snapshot. */
+function printOverTime(entries) {
+  for (const e of entries) {
+    const runs = e.runs.filter((r) => r.overTime?.length);
+    if (!runs.length) continue;
+    const times = [...new Set(runs.flatMap((r) => r.overTime.map((s) => s.seconds)))].sort((a, b) => a - b);
+    const header = ['tool', ...times.map((t) => `${t} s`)];
+    const rows = runs.map((r) => {
+      const at = new Map(r.overTime.map((s) => [s.seconds, s.tokens]));
+      // Past its end a run's tokens are its result's.
+      return [r.tool, ...times.map((t) => count(at.get(t) ?? (t > r.wallSeconds ? r.after?.tokens : null)))];
+    });
+    console.log(`\nTokens over time: ${e.case} (from ${count(e.before?.tokens)})\n\n${formatTable(header, rows)}`);
+  }
 }
 
 function caseFailures(entries) {

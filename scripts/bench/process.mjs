@@ -2,7 +2,8 @@
 // whole-process wall time, and a time limit after which the whole group is killed.
 
 import { spawn } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
+import { openSync, closeSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 /** Process groups still running, so Ctrl-C on the bench stops them too. */
@@ -29,12 +30,32 @@ process.on('SIGINT', () => {
 
 /**
  * Runs `cmd args` in `cwd`, stdout and stderr appended to `logPath`, for at most `limitSeconds`.
- * Resolves to { code, signal, timedOut, wallSeconds }; rejects only if the command cannot start.
+ * Resolves to { code, signal, timedOut, wallSeconds, snapshots }; rejects only if the command
+ * cannot start. With `snapshot: { file, every, into }` it copies `file` (a reducer's best so
+ * far, which all three tools keep in place) into the folder `into` every `every` seconds:
+ * snapshots are [{ seconds, path }].
  */
-export function runWithLimit(cmd, args, { cwd, logPath, limitSeconds, env = process.env }) {
+export function runWithLimit(cmd, args, { cwd, logPath, limitSeconds, env = process.env, snapshot = null }) {
   return new Promise((resolve, reject) => {
     const log = openSync(logPath, 'a');
     const started = performance.now();
+    const snapshots = [];
+    let ticker = null;
+    if (snapshot) {
+      mkdirSync(snapshot.into, { recursive: true });
+      let ticks = 0;
+      const take = () => {
+        const seconds = ++ticks * snapshot.every;
+        const path = join(snapshot.into, `${seconds}s`);
+        try {
+          if (existsSync(snapshot.file)) copyFileSync(snapshot.file, path);
+          snapshots.push({ seconds, path });
+        } catch {
+          // Caught mid-rename: the next snapshot has it.
+        }
+      };
+      ticker = setInterval(take, snapshot.every * 1000);
+    }
     const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ['ignore', log, log] });
     closeSync(log);
     let timedOut = false;
@@ -45,15 +66,17 @@ export function runWithLimit(cmd, args, { cwd, logPath, limitSeconds, env = proc
     if (child.pid) running.add(child.pid);
     child.on('error', (err) => {
       clearTimeout(timer);
+      if (ticker) clearInterval(ticker);
       running.delete(child.pid);
       reject(new Error(`cannot run ${cmd}: ${err.message}`));
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
+      if (ticker) clearInterval(ticker);
       running.delete(child.pid);
       // Tests the tool left behind in the same group must not run on into the next measurement.
       if (timedOut) killGroup(child.pid, 0);
-      resolve({ code, signal, timedOut, wallSeconds: (performance.now() - started) / 1000 });
+      resolve({ code, signal, timedOut, wallSeconds: (performance.now() - started) / 1000, snapshots });
     });
   });
 }

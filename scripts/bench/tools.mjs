@@ -135,13 +135,24 @@ function readJson(path) {
  * `whittle reduce` on a copy of a case in `dir`. The result is written back to the file.
  * Returns the figures of the run (the check is done by the caller).
  */
-export async function runWhittleReduce({ whittle, bench, dir, jobs, strategy, limitSeconds }) {
+/** With `every` seconds, what `runWithLimit` needs to snapshot `file` into `dir`/over-time. */
+function snapshotOf(file, dir, every) {
+  return every ? { file, every, into: join(dir, 'over-time') } : null;
+}
+
+/** Tokens of each snapshot of a run (see `runWithLimit`): [{ seconds, tokens }]. */
+function tokensOverTime(whittle, run) {
+  return run.snapshots.map((s) => ({ seconds: s.seconds, tokens: countTokens(whittle, s.path) }));
+}
+
+export async function runWhittleReduce({ whittle, bench, dir, jobs, strategy, limitSeconds, overTime = null }) {
   const file = place(bench.file, dir, bench.name);
   place(bench.check, dir, basename(bench.check), true);
   const statsPath = join(dir, 'stats.json');
   const args = ['reduce', '--test', `./${basename(bench.check)}`, bench.name, '-j', String(jobs), '--stats-json', statsPath, '--quiet'];
   if (strategy) args.push('--strategy', strategy);
-  const run = await runWithLimit(whittle, args, { cwd: dir, logPath: join(dir, 'whittle.log'), limitSeconds });
+  const snapshot = snapshotOf(file, dir, overTime);
+  const run = await runWithLimit(whittle, args, { cwd: dir, logPath: join(dir, 'whittle.log'), limitSeconds, snapshot });
   const stats = readJson(statsPath);
   return {
     tool: 'whittle',
@@ -155,6 +166,7 @@ export async function runWhittleReduce({ whittle, bench, dir, jobs, strategy, li
     invalidQueries: stats?.invalid_queries ?? null,
     stats,
     after: measure(whittle, file),
+    overTime: tokensOverTime(whittle, run),
   };
 }
 
@@ -207,7 +219,7 @@ export const REDUCERS = {
 };
 
 /** `TOOL --n jobs ./check.sh FILE` on a copy of a case in `dir`, TOOL one of REDUCERS. */
-export async function runReducer(tool, { whittle, bench, dir, jobs, limitSeconds }) {
+export async function runReducer(tool, { whittle, bench, dir, jobs, limitSeconds, overTime = null }) {
   const { command, queries } = REDUCERS[tool];
   const file = place(bench.file, dir, bench.name);
   place(bench.check, dir, basename(bench.check), true);
@@ -215,7 +227,7 @@ export async function runReducer(tool, { whittle, bench, dir, jobs, limitSeconds
   // Their clang passes only parse C and C++: on other languages --not-c spares them the time.
   const notC = CLANG_LANGUAGES.has(extname(bench.name).toLowerCase()) ? [] : ['--not-c'];
   const args = ['--n', String(jobs), ...notC, `./${basename(bench.check)}`, bench.name];
-  const run = await runWithLimit(command, args, { cwd: dir, logPath: log, limitSeconds });
+  const run = await runWithLimit(command, args, { cwd: dir, logPath: log, limitSeconds, snapshot: snapshotOf(file, dir, overTime) });
   return {
     tool,
     status: status(run),
@@ -226,6 +238,7 @@ export async function runReducer(tool, { whittle, bench, dir, jobs, limitSeconds
     engineSeconds: null,
     invalidQueries: null,
     after: measure(whittle, file),
+    overTime: tokensOverTime(whittle, run),
   };
 }
 
