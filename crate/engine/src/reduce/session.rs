@@ -68,7 +68,7 @@ pub struct Engine<S: Subject> {
     round_progress: bool,
     /// Rounds start coarse (big edits only) and end with a fine one.
     coarse: bool,
-    /// The size when the round began: a coarse round that takes less than a fifth is the last.
+    /// The size when the round began: a coarse round that takes less than a tenth is the last.
     round_start: usize,
     /// Past the fixpoint: running the finale's passes (see [`Subject::final_pass`]).
     finale: bool,
@@ -493,12 +493,12 @@ impl<S: Subject> Engine<S> {
             // Another round while rounds make progress; a fine one after a coarse one that
             // put edits off; done after a round that changed nothing and put nothing off.
             None if self.round_progress || (self.coarse && self.round_deferred) => {
-                // Coarse rounds go on while each takes a fifth of the program: a megabyte
+                // Coarse rounds go on while each takes a tenth of the program: a megabyte
                 // of headers falls in bulk (chunks, bodies, unused definitions) round after
                 // round. Past that, what is left depends on itself in chains (a header's
                 // declarations), which one-at-a-time deletion from the end takes apart.
                 let size = self.subject.size();
-                self.coarse &= self.round_progress && size * 5 <= self.round_start * 4;
+                self.coarse &= self.round_progress && size * 10 <= self.round_start * 9;
                 self.round_start = size;
                 self.round_progress = false;
                 self.round_deferred = false;

@@ -92,7 +92,9 @@ const PERSES: &[Step] = &[
     // lacks is gone, the next parse gives Perses whole trees where there were error regions.
     fine_only(PassKind::ErrorRegions),
     // Function bodies, then the definitions nothing names now, in bulk, before Perses tries
-    // them one node at a time.
+    // them one node at a time: a header's templates, each used by the next, fall together.
+    // (After Perses, measured: small C programs finish sooner, but Perses spends a megabyte of
+    // C++ headers' first minute for little, and the bulk passes come too late.)
     coarse_only(PassKind::Bodies),
     coarse_only(PassKind::Unused),
     every_round(PassKind::Perses),
