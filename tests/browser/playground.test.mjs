@@ -95,11 +95,14 @@ test('(a) reduces int-conversion with gcc and a regex property; the result passe
   assert.ok(result.length < INPUT.length / 10, `the result is small (${result.length} bytes)`);
   assert.ok(passesCheck(result), `the result passes check.sh:\n${result}`);
 
-  // What each pass did: its queries add up to the run's, and perses removed most tokens.
+  // What each pass did: its queries add up to the run's, and the passes' tokens removed to
+  // most of the program's (bodies and unused take the headers in bulk, perses the rest).
   const passes = await page.$$eval('#passes tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
   assert.deepEqual(passes[0], ['pass', 'queries', 'accepted', 'tokens removed', 'bytes removed', 's']);
   const perses = passes.find((r) => r[0] === 'perses');
-  assert.ok(perses && Number(perses[3]) > 1000 && Number(perses[5]) >= 0, JSON.stringify(passes));
+  const removed = passes.slice(1).reduce((n, r) => n + Number(r[3]), 0);
+  assert.ok(perses && Number(perses[3]) > 0 && Number(perses[5]) >= 0, JSON.stringify(passes));
+  assert.ok(removed > 6000, `tokens removed ${removed}: ${JSON.stringify(passes)}`);
   const sum = passes.slice(1).reduce((n, r) => n + Number(r[1]), 0);
   assert.ok(sum > 0 && sum <= await queries(page), `pass queries ${sum}`);
 
