@@ -48,7 +48,8 @@ export function runWithLimit(cmd, args, { cwd, logPath, limitSeconds, env = proc
         const seconds = ++ticks * snapshot.every;
         const path = join(snapshot.into, `${seconds}s`);
         try {
-          if (existsSync(snapshot.file)) copyFileSync(snapshot.file, path);
+          if (!existsSync(snapshot.file)) return;
+          copyFileSync(snapshot.file, path);
           snapshots.push({ seconds, path });
         } catch {
           // Caught mid-rename: the next snapshot has it.

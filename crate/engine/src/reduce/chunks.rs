@@ -354,6 +354,18 @@ pub fn chunks(text: &str, lexemes: &[Lexeme], declarators: bool) -> Vec<Chunk> {
     out
 }
 
+impl Chunk {
+    /// Its tokens in `tree`, whose text it was found in.
+    pub fn tokens(&self, tree: &Tree) -> Range<TokenId> {
+        token_at(tree, self.start)..token_at(tree, self.end)
+    }
+}
+
+/// The first token of `tree` starting at or after `byte`.
+pub fn token_at(tree: &Tree, byte: u32) -> TokenId {
+    tree.tokens.partition_point(|t| t.start < byte) as TokenId
+}
+
 /// The lexemes of `text` in `lang` and its chunks.
 pub fn chunks_of(text: &str, lang: Lang) -> (Vec<Lexeme>, Vec<Chunk>) {
     let c_family = has_directives(lang);
@@ -420,11 +432,9 @@ impl Chunks {
     pub fn new(prog: &Program) -> Chunks {
         let tree = &prog.tree;
         let found = chunks_of(&tree.text, tree.lang).1;
-        // The first token starting at or after a byte.
-        let token_at = |byte: u32| tree.tokens.partition_point(|t| t.start < byte) as TokenId;
         let mut levels: Vec<Vec<Range<TokenId>>> = Vec::new();
         for c in found {
-            let range = token_at(c.start)..token_at(c.end);
+            let range = c.tokens(tree);
             if range.is_empty() {
                 continue;
             }

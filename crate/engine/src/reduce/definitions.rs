@@ -13,9 +13,10 @@
 //!
 //! Candidates go by ddmin: all at once first (most of a header is unused by one program),
 //! then halves, quarters, ... down to sixteenths: the few a program needs cost a few queries
-//! each, and a test that needs them all (one that links or runs needs the bodies) costs 31.
+//! each, and a test that needs them all (one that links or runs needs the bodies) costs 32
+//! (1 + 2 + 4 + 8 + 16, and the first thirty-second, which ends the sweep).
 
-use super::chunks::{chunks_of, Kind, Lexeme};
+use super::chunks::{chunks_of, token_at, Kind, Lexeme};
 use super::ddmin::Chunks;
 use super::{Edit, Pass, Program};
 use crate::tree::{TokenId, Tree};
@@ -74,6 +75,7 @@ impl Definitions {
 
     /// The definitions not yet tried that this pass may change now, outermost only.
     fn candidates(&self, prog: &Program) -> Vec<usize> {
+        // Only `unused` reads the names (counting them costs a pass over the program).
         let uses = match self.goal {
             Goal::Unused => uses(prog),
             Goal::Bodies => HashMap::new(),
@@ -112,9 +114,9 @@ impl Definitions {
         found
     }
 
-    fn edit(&self, set: impl Iterator<Item = usize>) -> Edit {
+    fn edit(&self, set: &[usize]) -> Edit {
         let mut edit = Edit::default();
-        for i in set {
+        for &i in set {
             let d = &self.definitions[i];
             match (self.goal, &d.body) {
                 (Goal::Bodies, Some(body)) => {
@@ -148,7 +150,7 @@ impl Pass for Definitions {
                 let fine = sweep.chunk_size() * FINEST < units.len();
                 if let Some(set) = sweep.propose().filter(|_| !fine) {
                     let set: Vec<usize> = set.iter().map(|&u| units[u as usize]).collect();
-                    return Some(self.edit(set.into_iter()));
+                    return Some(self.edit(&set));
                 }
                 self.sweep = None;
             }
@@ -177,10 +179,9 @@ impl Pass for Definitions {
 fn definitions(tree: &Tree) -> Vec<Definition> {
     let (lexemes, found) = chunks_of(&tree.text, tree.lang);
     let text = tree.text.as_bytes();
-    // The token starting at a byte, if one does.
-    let token_at = |byte: u32| tree.tokens.partition_point(|t| t.start < byte) as TokenId;
+    // The token that is this lexeme, if one is.
     let token_of = |l: &Lexeme| {
-        let t = token_at(l.start);
+        let t = token_at(tree, l.start);
         let exact = tree.tokens.get(t as usize).is_some_and(|k| k.end == l.end);
         exact.then_some(t)
     };
@@ -196,7 +197,7 @@ fn definitions(tree: &Tree) -> Vec<Definition> {
         if c.member && !head.function {
             continue;
         }
-        let tokens = token_at(c.start)..token_at(c.end);
+        let tokens = c.tokens(tree);
         let Some(name) = token_of(&head.name).filter(|t| tokens.contains(t)) else {
             continue;
         };
