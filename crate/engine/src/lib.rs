@@ -20,6 +20,7 @@ mod sorted;
 pub mod textdiff;
 pub mod tree;
 pub mod unparse;
+pub mod window;
 pub mod witness;
 
 pub use input_error::InputError;

@@ -5,6 +5,7 @@
 //! the tokens always cover every non-space byte of the program and unparsing all of them
 //! gives back the text exactly.
 
+use crate::window::Window;
 use crate::Lang;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -109,9 +110,17 @@ pub enum Validity {
     /// not at hand ([`Parser::tree_of_valid`] makes it when it is needed).
     Valid(Option<tree_sitter::Tree>),
     /// Parsed with errors, by a tolerant parser: whether its error regions are acceptable is
-    /// the caller's to judge (`reduce::tolerance`).
-    Flawed(tree_sitter::Tree),
+    /// the caller's to judge (`reduce::tolerance`). The byte ranges of its outermost error
+    /// nodes, with the tree (`None` when only a [`Window`] of the text was parsed).
+    Flawed {
+        errors: Vec<(usize, usize)>,
+        tree: Option<tree_sitter::Tree>,
+    },
 }
+
+/// Programs from this size on are checked by a [`Window`] around the edit where one pays:
+/// below it an incremental parse of the whole costs a millisecond or two.
+const WINDOW_FROM: usize = 64 * 1024;
 
 impl Parser {
     pub fn new(lang: Lang) -> Parser {
@@ -172,6 +181,12 @@ impl Parser {
             Some(false) if !self.tolerant => return Validity::Invalid,
             _ => {}
         }
+        if old_text.len() >= WINDOW_FROM {
+            let span = Span::between(old_text.as_bytes(), new_text.as_bytes());
+            if let Some(window) = Window::around(self.lang, old, new_text, span) {
+                return self.check_window(hash, new_text, &window);
+            }
+        }
         let tree = self.parse_edit(old, old_text, new_text);
         let valid = !tree.root_node().has_error();
         if valid && self.cross_check {
@@ -185,7 +200,39 @@ impl Parser {
             self.recent = Some((new_text.to_string(), tree.clone()));
             Validity::Valid(Some(tree))
         } else if self.tolerant {
-            Validity::Flawed(tree)
+            Validity::Flawed {
+                errors: error_ranges(&tree),
+                tree: Some(tree),
+            }
+        } else {
+            Validity::Invalid
+        }
+    }
+
+    /// [`Parser::check`] by a window of `new_text` (whose hash is `hash`): no tree to keep.
+    fn check_window(&mut self, hash: u64, new_text: &str, window: &Window) -> Validity {
+        let tree = self.raw(&window.text);
+        let valid = !tree.root_node().has_error();
+        if valid && self.cross_check && !self.tolerant {
+            assert!(
+                self.is_valid(new_text),
+                "a window passed a text a full parse rejects:\n{}",
+                window.text
+            );
+        }
+        self.checked.insert(hash, valid);
+        if valid {
+            Validity::Valid(None)
+        } else if self.tolerant {
+            // An error's end is the end of the byte before it: not past an item left out.
+            let errors = error_ranges(&tree)
+                .into_iter()
+                .map(|(s, e)| match e > s {
+                    true => (window.to_candidate(s), window.to_candidate(e - 1) + 1),
+                    false => (window.to_candidate(s), window.to_candidate(s)),
+                })
+                .collect();
+            Validity::Flawed { errors, tree: None }
         } else {
             Validity::Invalid
         }
@@ -261,24 +308,25 @@ impl Parser {
 
 /// Where two texts differ: the bytes they share at the start and at the end.
 #[derive(Clone, Copy)]
-struct Span {
-    prefix: usize,
+pub(crate) struct Span {
+    pub prefix: usize,
     /// Changed bytes of the old text and of the new one.
-    old_len: usize,
-    new_len: usize,
+    pub old_len: usize,
+    pub new_len: usize,
 }
 
 impl Span {
-    fn between(a: &[u8], b: &[u8]) -> Span {
-        let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-        let max_suffix = a.len().min(b.len()) - prefix;
-        let suffix = a
-            .iter()
-            .rev()
-            .zip(b.iter().rev())
-            .take(max_suffix)
-            .take_while(|(x, y)| x == y)
-            .count();
+    pub(crate) fn between(a: &[u8], b: &[u8]) -> Span {
+        let shortest = a.len().min(b.len());
+        let prefix = common_prefix(a.iter(), b.iter(), |i, j| {
+            j <= shortest && a[i..j] == b[i..j]
+        });
+        let max_suffix = shortest - prefix;
+        let (ra, rb) = (&a[prefix..], &b[prefix..]);
+        let suffix = common_prefix(ra.iter().rev(), rb.iter().rev(), |i, j| {
+            j <= max_suffix && ra[ra.len() - j..ra.len() - i] == rb[rb.len() - j..rb.len() - i]
+        })
+        .min(max_suffix);
         Span {
             prefix,
             old_len: a.len() - suffix - prefix,
@@ -306,6 +354,22 @@ impl Span {
     }
 }
 
+/// How many items two sequences share at their start; `same(i, j)` says whether items
+/// `i..j` agree (false past the shorter's end), so whole blocks are compared at memcmp's
+/// speed before the last one item by item.
+fn common_prefix<'a>(
+    a: impl Iterator<Item = &'a u8>,
+    b: impl Iterator<Item = &'a u8>,
+    same: impl Fn(usize, usize) -> bool,
+) -> usize {
+    const BLOCK: usize = 4096;
+    let mut n = 0;
+    while same(n, n + BLOCK) {
+        n += BLOCK;
+    }
+    n + a.skip(n).zip(b.skip(n)).take_while(|(x, y)| x == y).count()
+}
+
 /// The position after `bytes`, which start at `from`.
 fn point_after(from: tree_sitter::Point, bytes: &[u8]) -> tree_sitter::Point {
     match bytes.iter().rposition(|&c| c == b'\n') {
@@ -318,6 +382,21 @@ fn point_after(from: tree_sitter::Point, bytes: &[u8]) -> tree_sitter::Point {
             column: from.column + bytes.len(),
         },
     }
+}
+
+/// Byte ranges of the ERROR and MISSING nodes of a tree, outermost only.
+pub fn error_ranges(raw: &tree_sitter::Tree) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut stack = vec![raw.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            out.push((node.start_byte(), node.end_byte()));
+        } else if node.has_error() {
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+    }
+    out
 }
 
 fn find_first_error(root: tree_sitter::Node, text: &str) -> Option<SyntaxError> {

@@ -123,7 +123,7 @@ impl Subject for Pair {
             match self.parser.check(&self.raw[i], &self.best[i], &texts[i]) {
                 Validity::Valid(tree) => raw[i] = tree,
                 // The pair's parser is strict: both sides parse whole.
-                Validity::Invalid | Validity::Flawed(_) => {
+                Validity::Invalid | Validity::Flawed { .. } => {
                     stats.invalid_skipped += 1;
                     return Proposal::Skip;
                 }

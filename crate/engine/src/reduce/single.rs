@@ -102,12 +102,12 @@ impl Single {
             (true, _) | (false, None) => None,
             (false, Some(best_raw)) => match self.parser.check(best_raw, &self.best, &text) {
                 Validity::Valid(raw) => raw,
-                Validity::Flawed(raw)
-                    if tolerance::adds_no_error(&next, &self.marked, &text, &raw) =>
+                Validity::Flawed { errors, tree }
+                    if tolerance::adds_no_error(&next, &self.marked, &text, &errors) =>
                 {
-                    Some(raw)
+                    tree
                 }
-                Validity::Flawed(_) | Validity::Invalid => {
+                Validity::Flawed { .. } | Validity::Invalid => {
                     stats.invalid_skipped += 1;
                     return None;
                 }
@@ -400,7 +400,7 @@ impl Single {
             Validity::Valid(raw) => {
                 Some(self.parser.tree_of_valid(raw, best_raw, &self.best, text))
             }
-            Validity::Flawed(_) | Validity::Invalid => None,
+            Validity::Flawed { .. } | Validity::Invalid => None,
         }
     }
 

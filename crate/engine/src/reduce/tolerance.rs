@@ -8,14 +8,22 @@
 use super::Program;
 use crate::tree::TokenId;
 
-/// Whether every error of `raw`, the tree of `text` (the unparse of `cand`), lies on tokens
-/// `marked` as erroneous in the round's tree (see [`crate::tree::Tree::error_tokens`]).
-pub fn adds_no_error(cand: &Program, marked: &[bool], text: &str, raw: &tree_sitter::Tree) -> bool {
-    let Some(spans) = token_spans(cand, text) else {
+/// Whether every error of `text` (the unparse of `cand`; `errors`, the byte ranges of its
+/// outermost error nodes) lies on tokens `marked` as erroneous in the round's tree (see
+/// [`crate::tree::Tree::error_tokens`]).
+pub fn adds_no_error(
+    cand: &Program,
+    marked: &[bool],
+    text: &str,
+    errors: &[(usize, usize)],
+) -> bool {
+    // Tokens past the last error do not matter (but the one after it, for an empty error).
+    let until = errors.iter().map(|e| e.1).max().unwrap_or(0);
+    let Some(spans) = token_spans(cand, text, until) else {
         return false; // the text is not the candidate's tokens: judge it broken
     };
     let in_error = |i: usize| marked[spans[i].2 as usize];
-    error_nodes(raw).into_iter().all(|(start, end)| {
+    errors.iter().all(|&(start, end)| {
         // Tokens that overlap the error node, or around a node with no text of its own.
         let first = spans.partition_point(|s| s.1 <= start);
         let last = spans.partition_point(|s| s.0 < end);
@@ -30,10 +38,11 @@ pub fn adds_no_error(cand: &Program, marked: &[bool], text: &str, raw: &tree_sit
     })
 }
 
-/// Byte span of each kept, non-blank token in `text`, with its id, in order: each token's
-/// text follows the one before after nothing but white space (tokens cover every other
-/// byte; a token may itself begin with white space). `None` if `text` is not made of the candidate's tokens.
-fn token_spans(cand: &Program, text: &str) -> Option<Vec<(usize, usize, TokenId)>> {
+/// Byte span of each kept, non-blank token in `text`, with its id, in order, up to the
+/// first that starts past byte `until`: each token's text follows the one before after
+/// nothing but white space (tokens cover every other byte; a token may itself begin with
+/// white space). `None` if `text` is not made of the candidate's tokens.
+fn token_spans(cand: &Program, text: &str, until: usize) -> Option<Vec<(usize, usize, TokenId)>> {
     let tree = &cand.tree;
     let mut spans = Vec::new();
     let mut pos = 0;
@@ -50,21 +59,9 @@ fn token_spans(cand: &Program, text: &str) -> Option<Vec<(usize, usize, TokenId)
             .find(|&p| text.is_char_boundary(p) && text[p..].starts_with(token))?;
         spans.push((at, at + token.len(), t));
         pos = at + token.len();
-    }
-    Some(spans)
-}
-
-/// Byte ranges of the ERROR and MISSING nodes of a tree, outermost only.
-fn error_nodes(raw: &tree_sitter::Tree) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut stack = vec![raw.root_node()];
-    while let Some(node) = stack.pop() {
-        if node.is_error() || node.is_missing() {
-            out.push((node.start_byte(), node.end_byte()));
-        } else if node.has_error() {
-            let mut cursor = node.walk();
-            stack.extend(node.children(&mut cursor));
+        if at > until {
+            break;
         }
     }
-    out
+    Some(spans)
 }

@@ -1,0 +1,268 @@
+//! The validity check of a big program, limited to its edit: the candidate's text with the
+//! list items far from the edit left out (other functions, other members of a namespace,
+//! other statements of a body), parsed afresh. Re-parsing a megabyte costs tens of
+//! milliseconds even incrementally (tree-sitter walks every top-level item again); a window
+//! costs what the edit's neighbourhood does.
+//!
+//! Items of a list (the top level, a `{...}` of declarations, members or statements) parse
+//! alone as they parse among the others: the grammar repeats them, so leaving some out
+//! leaves the rest as they were. Every ancestor of the edit is kept whole but for its list's
+//! other items, so a member keeps its class and a statement its function. At the level where
+//! the edit spans several items (or touches one's first or last byte), one item on each side
+//! stays too.
+
+use crate::tree::Span;
+use crate::Lang;
+
+/// A window over a candidate text: the pieces of it that were kept, in order.
+pub struct Window {
+    pub text: String,
+    /// Each piece: its start in the window, its start in the candidate, its length.
+    pieces: Vec<(usize, usize, usize)>,
+}
+
+/// A window pays only when it is much smaller than the text.
+const MAX_SHARE: usize = 4;
+
+impl Window {
+    /// The window of `new_text`, an edit (`span`) of `old_text` whose tree is `old`; `None`
+    /// when it would leave out less than three quarters of the text.
+    pub(crate) fn around(
+        lang: Lang,
+        old: &tree_sitter::Tree,
+        new_text: &str,
+        span: Span,
+    ) -> Option<Window> {
+        let (lo, hi) = (span.prefix, span.prefix + span.old_len);
+        let mut left_out: Vec<(usize, usize)> = Vec::new();
+        let mut node = old.root_node();
+        loop {
+            let (kids, fielded) = children(node);
+            // The children the edit touches (an edit at a child's edge touches it).
+            let first = kids.iter().position(|c| c.end_byte() >= lo);
+            let last = kids.iter().rposition(|c| c.start_byte() <= hi);
+            let (Some(first), Some(last)) = (first, last) else {
+                break;
+            };
+            let inside =
+                first == last && kids[first].start_byte() < lo && hi < kids[first].end_byte();
+            let mut keep = match inside {
+                true => first..=first,
+                false => first.saturating_sub(1)..=(last + 1).min(kids.len() - 1),
+            };
+            // A label's `:` (C++'s `public:`) goes with the word before it.
+            if kids[*keep.start()].kind() == ":" && *keep.start() > 0 {
+                keep = keep.start() - 1..=*keep.end();
+            }
+            if !fielded && is_list(lang, node, &kids) {
+                let mut run: Option<(usize, usize)> = None;
+                for (i, kid) in kids.iter().enumerate() {
+                    let out = !keep.contains(&i) && droppable(*kid);
+                    match (out, &mut run) {
+                        (true, Some(r)) => r.1 = kid.end_byte(),
+                        // A `:` only with its label.
+                        (true, None) if kid.kind() != ":" => {
+                            run = Some((kid.start_byte(), kid.end_byte()))
+                        }
+                        (_, r) => left_out.extend(r.take()),
+                    }
+                }
+                left_out.extend(run);
+            }
+            if !inside {
+                break;
+            }
+            node = kids[first];
+        }
+        let pieces = kept_pieces(&left_out, span, new_text.len());
+        let kept: usize = pieces.iter().map(|p| p.1 - p.0).sum();
+        if kept * MAX_SHARE > new_text.len() {
+            return None;
+        }
+        let mut window = Window {
+            text: String::with_capacity(kept + pieces.len()),
+            pieces: Vec::with_capacity(pieces.len()),
+        };
+        for (start, end) in pieces {
+            let piece = &new_text[start..end];
+            // Two words must not run together where an item was left out between them.
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            if word(window.text.chars().last()) && word(piece.chars().next()) {
+                window.text.push(' ');
+            }
+            window.pieces.push((window.text.len(), start, piece.len()));
+            window.text.push_str(piece);
+        }
+        Some(window)
+    }
+
+    /// Where byte `at` of the window is in the candidate.
+    pub fn to_candidate(&self, at: usize) -> usize {
+        let i = self.pieces.partition_point(|p| p.0 <= at).saturating_sub(1);
+        match self.pieces.get(i) {
+            Some(&(w, c, len)) => c + (at - w).min(len),
+            None => at,
+        }
+    }
+}
+
+/// A node's children, and whether any of them has a field name.
+fn children(node: tree_sitter::Node) -> (Vec<tree_sitter::Node>, bool) {
+    let mut cursor = node.walk();
+    let (mut kids, mut fielded) = (Vec::new(), false);
+    if cursor.goto_first_child() {
+        loop {
+            kids.push(cursor.node());
+            fielded |= cursor.field_name().is_some();
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    (kids, fielded)
+}
+
+/// Whether `node`'s children (none of them in a field) are the items of a list, each of
+/// which may be left out: every child but a first and last bracket is [`droppable`], and
+/// the grammar repeats them.
+fn is_list(lang: Lang, node: tree_sitter::Node, kids: &[tree_sitter::Node]) -> bool {
+    let inner = &kids[1.min(kids.len())..kids.len().saturating_sub(1)];
+    let repeated = lang
+        .node_types()
+        .kind(node.kind())
+        .and_then(|info| info.slot(None))
+        .is_some_and(|slot| slot.multiple);
+    repeated && inner.iter().all(|&k| droppable(k))
+}
+
+/// An item, a `;` between items (an empty declaration or statement), or a label's `:`.
+fn droppable(node: tree_sitter::Node) -> bool {
+    node.is_named() || matches!(node.kind(), ";" | ":")
+}
+
+/// The byte ranges of the candidate that are kept: all but the old text's `left_out` ranges
+/// (none of which overlaps the edit), moved past the edit where they follow it.
+fn kept_pieces(left_out: &[(usize, usize)], span: Span, len: usize) -> Vec<(usize, usize)> {
+    let shift = |x: usize| match x >= span.prefix + span.old_len {
+        true => x - span.old_len + span.new_len,
+        false => x,
+    };
+    let mut gaps: Vec<(usize, usize)> = left_out
+        .iter()
+        .map(|&(s, e)| (shift(s), shift(e)))
+        .collect();
+    gaps.sort_unstable();
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    for (s, e) in gaps {
+        if s > at {
+            pieces.push((at, s));
+        }
+        at = at.max(e);
+    }
+    if at < len {
+        pieces.push((at, len));
+    }
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::tree::{Parser, Validity};
+
+    /// A C++ program past the size where windows are used: namespaces, classes with access
+    /// labels, templates, functions with statements, stray `;`s.
+    fn big_program() -> String {
+        let mut text = String::from("#include <vector>\n");
+        for i in 0..260 {
+            text += &format!(
+                "namespace n{i} {{\n  template <typename T> class C{i} {{\n  public:\n    int x{i};\n    \
+                 T get() const {{ return T(x{i}); }}\n  private:\n    enum E {{ A, B, C }};\n  }};\n  \
+                 ;\n  int f{i}(int a, int b) {{\n    int s = 0;\n    for (int k = 0; k < a; k++) {{ s += k * b; }}\n    \
+                 if (s > {i}) return s; else return -s;\n  }}\n}}\n"
+            );
+        }
+        text
+    }
+
+    fn verdict(v: Validity) -> bool {
+        matches!(v, Validity::Valid(_))
+    }
+
+    #[test]
+    fn a_window_gives_the_full_parse_verdict_on_deletions() {
+        let text = big_program();
+        assert!(text.len() >= 64 * 1024, "{} bytes", text.len());
+        let mut windowed = Parser::new(Lang::Cpp);
+        windowed.set_cross_check(false);
+        let mut full = Parser::new(Lang::Cpp);
+        full.set_cross_check(false);
+        let (_, raw) = windowed.parse_with_raw(&text);
+        assert!(!raw.root_node().has_error());
+        // Token starts: deletions from one to the next (or a few past it).
+        let starts: Vec<usize> = text
+            .char_indices()
+            .filter(|&(i, c)| {
+                !c.is_whitespace()
+                    && (i == 0
+                        || text.as_bytes()[i - 1].is_ascii_whitespace()
+                        || !c.is_alphanumeric())
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let mut rng = Rng::new(7);
+        let (mut valid, mut windows) = (0, 0);
+        for _ in 0..300 {
+            let a = rng.below(starts.len() - 20);
+            let b = a + 1 + rng.below(12);
+            let new = format!("{}{}", &text[..starts[a]], &text[starts[b]..]);
+            let span = Span::between(text.as_bytes(), new.as_bytes());
+            windows += Window::around(Lang::Cpp, &raw, &new, span).is_some() as usize;
+            let by_window = verdict(windowed.check(&raw, &text, &new));
+            let by_parse = full.is_valid(&new);
+            assert_eq!(
+                by_window,
+                by_parse,
+                "deleting {:?}",
+                &text[starts[a]..starts[b]]
+            );
+            valid += by_parse as usize;
+        }
+        // Both kinds of verdict were put to the test, and nearly every one by a window.
+        assert!(valid > 30 && valid < 270, "{valid} of 300 valid");
+        assert!(windows > 290, "{windows} of 300 checked by a window");
+    }
+
+    #[test]
+    fn a_window_keeps_the_edit_with_its_ancestors_and_maps_back() {
+        let text = big_program();
+        let mut parser = Parser::new(Lang::Cpp);
+        let (_, raw) = parser.parse_with_raw(&text);
+        let at = text.find("s += k * b;").unwrap() + text.len() / 2;
+        let at = at - (at - text[..at].rfind("s += k * b;").unwrap());
+        let new = format!("{}{}", &text[..at], &text[at + "s += k * b;".len()..]);
+        let window = Window::around(
+            Lang::Cpp,
+            &raw,
+            &new,
+            Span::between(text.as_bytes(), new.as_bytes()),
+        )
+        .expect("a window");
+        assert!(window.text.len() < 2000, "{}", window.text);
+        // Its namespace, class-free function, loop: all there, other namespaces gone.
+        for part in ["namespace n", "int f", "for (int k = 0; k < a; k++) {  }"] {
+            assert!(window.text.contains(part), "{part} in {}", window.text);
+        }
+        assert_eq!(
+            window.text.matches("namespace").count(),
+            1,
+            "{}",
+            window.text
+        );
+        let loop_at = window.text.find("for (int k").unwrap();
+        let in_new = window.to_candidate(loop_at);
+        assert!(new[in_new..].starts_with("for (int k"));
+    }
+}
