@@ -170,11 +170,7 @@ impl Parser {
     /// invalid edits), and parsing is the engine's main cost. With
     /// [`Parser::set_cross_check`], every incremental verdict is checked by a full parse.
     pub fn check(&mut self, old: &tree_sitter::Tree, old_text: &str, new_text: &str) -> Validity {
-        let hash = {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            new_text.hash(&mut h);
-            h.finish()
-        };
+        let hash = text_hash(new_text);
         match self.checked.get(&hash) {
             Some(true) => return Validity::Valid(None),
             // A tolerant check needs the tree of a text with errors: parse it again.
@@ -187,6 +183,27 @@ impl Parser {
                 return self.check_window(hash, new_text, &window);
             }
         }
+        self.check_parsed(hash, old, old_text, new_text)
+    }
+
+    /// [`Parser::check`] by a parse of the whole text, never a window: the judge of a
+    /// window's errors, whose recovery may differ from the whole's.
+    pub fn check_whole(
+        &mut self,
+        old: &tree_sitter::Tree,
+        old_text: &str,
+        new_text: &str,
+    ) -> Validity {
+        self.check_parsed(text_hash(new_text), old, old_text, new_text)
+    }
+
+    fn check_parsed(
+        &mut self,
+        hash: u64,
+        old: &tree_sitter::Tree,
+        old_text: &str,
+        new_text: &str,
+    ) -> Validity {
         let tree = self.parse_edit(old, old_text, new_text);
         let valid = !tree.root_node().has_error();
         if valid && self.cross_check {
@@ -304,6 +321,12 @@ impl Parser {
     pub fn tree_from_raw(&self, text: &str, raw: &tree_sitter::Tree) -> Tree {
         Tree::build(self.lang, text, raw)
     }
+}
+
+fn text_hash(text: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
 }
 
 /// Where two texts differ: the bytes they share at the start and at the end.

@@ -4,7 +4,7 @@ use super::chunks;
 use super::{
     tolerance, Edit, Engine, Pass, PassKind, Program, Proposal, Round, Stats, Strategy, Subject,
 };
-use crate::tree::{Parser, Validity};
+use crate::tree::{error_ranges, Parser, Validity};
 use crate::{InputError, Lang, Recording, Side};
 
 #[derive(Clone, Debug)]
@@ -100,18 +100,31 @@ impl Single {
         let raw = match (beyond_grammar, &self.best_raw) {
             // Unchecked: a finale's pass, or a program too big to parse yet.
             (true, _) | (false, None) => None,
-            (false, Some(best_raw)) => match self.parser.check(best_raw, &self.best, &text) {
-                Validity::Valid(raw) => raw,
-                Validity::Flawed { errors, tree }
-                    if tolerance::adds_no_error(&next, &self.marked, &text, &errors) =>
-                {
-                    tree
+            (false, Some(best_raw)) => {
+                let judge = |v: Validity| match v {
+                    Validity::Valid(raw) => Ok(raw),
+                    Validity::Flawed { errors, tree }
+                        if tolerance::adds_no_error(&next, &self.marked, &text, &errors) =>
+                    {
+                        Ok(tree)
+                    }
+                    // Errors a window found (no tree): its recovery may differ from the
+                    // whole program's, which decides.
+                    Validity::Flawed { tree: None, .. } => Err(true),
+                    Validity::Flawed { .. } | Validity::Invalid => Err(false),
+                };
+                let mut verdict = judge(self.parser.check(best_raw, &self.best, &text));
+                if matches!(verdict, Err(true)) {
+                    verdict = judge(self.parser.check_whole(best_raw, &self.best, &text));
                 }
-                Validity::Flawed { .. } | Validity::Invalid => {
-                    stats.invalid_skipped += 1;
-                    return None;
+                match verdict {
+                    Ok(raw) => raw,
+                    Err(_) => {
+                        stats.invalid_skipped += 1;
+                        return None;
+                    }
                 }
-            },
+            }
         };
         let size = next.size();
         Some((
@@ -255,10 +268,17 @@ impl Subject for Single {
             return;
         }
         if let Some(best_raw) = &self.best_raw {
-            self.best_raw = Some(
-                self.parser
-                    .tree_of_valid(change.raw, best_raw, &self.best, &text),
-            );
+            let raw = self
+                .parser
+                .tree_of_valid(change.raw, best_raw, &self.best, &text);
+            if raw.root_node().has_error() {
+                // From now on candidates may keep these errors, as a program the grammar
+                // could not fully parse at the start may keep its own.
+                self.parser.set_tolerant(true);
+                let errors = error_ranges(&raw);
+                tolerance::mark_errors(&change.prog, &mut self.marked, &text, &errors);
+            }
+            self.best_raw = Some(raw);
         }
         self.prog = change.prog;
         self.best = text;

@@ -17,25 +17,39 @@ pub fn adds_no_error(
     text: &str,
     errors: &[(usize, usize)],
 ) -> bool {
+    // Not made of the candidate's tokens: judged broken.
+    tokens_in_errors(cand, text, errors)
+        .is_some_and(|tokens| tokens.iter().all(|&t| marked[t as usize]))
+}
+
+/// Marks the tokens `errors` lie on in an accepted program: the test took it, so what the
+/// grammar cannot parse there is an error region from now on (a window may pass what a
+/// parse of the whole finds an error in), and candidates that keep it are not refused.
+pub fn mark_errors(prog: &Program, marked: &mut [bool], text: &str, errors: &[(usize, usize)]) {
+    for t in tokens_in_errors(prog, text, errors).unwrap_or_default() {
+        marked[t as usize] = true;
+    }
+}
+
+/// The tokens of `cand` (unparsed as `text`) under the error nodes `errors`: those that
+/// overlap one, or those around one with no text of its own. `None` if `text` is not made
+/// of the candidate's tokens.
+fn tokens_in_errors(cand: &Program, text: &str, errors: &[(usize, usize)]) -> Option<Vec<TokenId>> {
     // Tokens past the last error do not matter (but the one after it, for an empty error).
     let until = errors.iter().map(|e| e.1).max().unwrap_or(0);
-    let Some(spans) = token_spans(cand, text, until) else {
-        return false; // the text is not the candidate's tokens: judge it broken
-    };
-    let in_error = |i: usize| marked[spans[i].2 as usize];
-    errors.iter().all(|&(start, end)| {
-        // Tokens that overlap the error node, or around a node with no text of its own.
+    let spans = token_spans(cand, text, until)?;
+    let mut tokens = Vec::new();
+    for &(start, end) in errors {
         let first = spans.partition_point(|s| s.1 <= start);
         let last = spans.partition_point(|s| s.0 < end);
         if first < last {
-            (first..last).all(in_error)
+            tokens.extend(spans[first..last].iter().map(|s| s.2));
         } else {
-            [first.checked_sub(1), (first < spans.len()).then_some(first)]
-                .into_iter()
-                .flatten()
-                .all(in_error)
+            let around = [first.checked_sub(1), (first < spans.len()).then_some(first)];
+            tokens.extend(around.into_iter().flatten().map(|i| spans[i].2));
         }
-    })
+    }
+    Some(tokens)
 }
 
 /// Byte span of each kept, non-blank token in `text`, with its id, in order, up to the
