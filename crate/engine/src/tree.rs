@@ -179,7 +179,7 @@ impl Parser {
         }
         if old_text.len() >= WINDOW_FROM {
             let span = Span::between(old_text.as_bytes(), new_text.as_bytes());
-            if let Some(window) = Window::around(self.lang, old, new_text, span) {
+            if let Some(window) = Window::around(self.lang, old, old_text, new_text, span) {
                 return self.check_window(hash, new_text, &window);
             }
         }
