@@ -74,6 +74,23 @@ test('a Check and a run waiting on an endpoint that does not answer count the se
   await page.close();
 });
 
+test("a run shows the engine's share of its time, beside the compiles' share", async (t) => {
+  // Every compile takes 30 ms: the engine's share is real and well under all of it.
+  const standIn = await startStandIn({ delayMs: 30 });
+  t.after(() => standIn.stop());
+  const page = await openPage(browser, server.url);
+  await useStandIn(page, standIn.url);
+  await page.click('#reduce');
+  await page.waitForFunction(() => /^(done|failed)/.test(document.querySelector('#status').textContent), null, { polling: 100, timeout: 60000 });
+  assert.match(await page.textContent('#status'), /^done/);
+  const shown = await page.textContent('#progress-engine');
+  const m = /^(\d+(?:\.\d)?)% \((\d+(?:\.\d)?) (ms|s)\)$/.exec(shown);
+  assert.ok(m, `the engine's share as "N% (time)": ${shown}`);
+  const share = Number(m[1]);
+  assert.ok(share > 0 && share < 100, `a share between 0 and 100%: ${shown}`);
+  await page.close();
+});
+
 test('a Check that cannot reach the endpoint says to check again, not to resume', async () => {
   const page = await openPage(browser, server.url);
   const closed = `http://127.0.0.1:${await freePort()}`;

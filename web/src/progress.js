@@ -2,8 +2,8 @@
 const SVG = 'http://www.w3.org/2000/svg';
 
 export class ProgressView {
-  constructor({ chart, tokens, queries, qps, cache, pass, elapsed, passes, history }) {
-    this.el = { chart, tokens, queries, qps, cache, pass, elapsed, passes, history };
+  constructor({ chart, tokens, queries, qps, cache, pass, elapsed, engine, passes, history }) {
+    this.el = { chart, tokens, queries, qps, cache, pass, elapsed, engine, passes, history };
     this.reset();
     new ResizeObserver(() => this.draw()).observe(chart);
   }
@@ -15,7 +15,7 @@ export class ProgressView {
     // the earlier one said was running (the engine itself keeps no clock).
     this.passSeconds = new Map();
     this.lastUpdate = null; // { pass, ms }
-    for (const k of ['tokens', 'qps', 'pass', 'elapsed']) this.el[k].textContent = '–';
+    for (const k of ['tokens', 'qps', 'pass', 'elapsed', 'engine']) if (this.el[k]) this.el[k].textContent = '–';
     this.el.queries.textContent = '0';
     this.el.cache.textContent = '0';
     this.el.history.replaceChildren();
@@ -34,7 +34,7 @@ export class ProgressView {
   }
 
   /** Takes a 'progress' or 'finished' message from the worker. */
-  update({ stats, elapsedMs, clientCacheHits = 0, replayed }) {
+  update({ stats, elapsedMs, engineMs, clientCacheHits = 0, replayed }) {
     if (!stats) return;
     this.before = stats.tokens_before;
     const queries = replayed ?? stats.queries; // a replay's x axis: the recorded verdicts used
@@ -49,6 +49,9 @@ export class ProgressView {
     this.el.cache.textContent = String(stats.cache_hits + clientCacheHits);
     this.el.pass.textContent = stats.done ? 'done' : `${stats.pass}${stats.round ? ` (round ${stats.round + 1})` : ''}`;
     this.el.elapsed.textContent = formatDuration(elapsedMs);
+    if (this.el.engine && engineMs !== undefined && elapsedMs > 0) {
+      this.el.engine.textContent = `${Math.min(100, (100 * engineMs) / elapsedMs).toFixed(1)}% (${formatDuration(engineMs)})`;
+    }
     this.timePasses(stats, elapsedMs, replayed !== undefined);
     this.draw();
   }

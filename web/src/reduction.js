@@ -14,7 +14,7 @@
 //
 // Messages out (all carry `run`):
 //   {type: 'state', state: 'running' | 'paused' | 'cancelled', message?}
-//   {type: 'progress', stats, elapsedMs, clientCacheHits, inFlight, best?, replayed?}
+//   {type: 'progress', stats, elapsedMs, engineMs, clientCacheHits, inFlight, best?, replayed?}
 //                                      (best: on improvement; replayed: verdicts used by a replay)
 //   {type: 'original', result, side}   the endpoint's answer for one side of the original
 //   {type: 'generated', original, trace, rngSeed}  generator mode: the free run's output and trace
@@ -50,6 +50,8 @@ export class Reduction {
     this.inflight = new Map(); // query id -> {query, abort}
     this.retry = []; // queries the endpoint failed to answer; sent again on resume
     this.activeMs = 0;
+    // Time spent in the engine's calls (next, report, step): its share of the elapsed time.
+    this.engineMs = 0;
     this.runningSince = 0;
     this.lastAccepted = -1;
     this.lastProgress = 0;
@@ -141,7 +143,7 @@ export class Reduction {
         if (this.session.wants(query.id)) this.launch(query);
       }
       for (let idle = 0; this.inflight.size < k && !this.session.done(); ) {
-        const queries = this.session.next(k - this.inflight.size);
+        const queries = this.engineCall(() => this.session.next(k - this.inflight.size));
         queries.forEach((q) => this.launch(q));
         if (queries.length > 0) continue;
         if (this.inflight.size > 0) break; // the engine waits for verdicts
@@ -186,7 +188,7 @@ export class Reduction {
   settle(query, verdict) {
     if (!this.inflight.delete(query.id) || this.isOver()) return;
     try {
-      this.session.report(query.id, verdict);
+      this.engineCall(() => this.session.report(query.id, verdict));
       this.dropStale();
     } catch (e) {
       return this.finish('failed', `the engine failed: ${e.message}`);
@@ -230,7 +232,7 @@ export class Reduction {
     if (this.state !== 'running') return;
     let stats;
     try {
-      stats = JSON.stringify(this.session.step(REPLAY_STEP));
+      stats = JSON.stringify(this.engineCall(() => this.session.step(REPLAY_STEP)));
       this.replaySlices = (this.replaySlices ?? 0) + 1;
     } catch (e) {
       return this.finish('failed', `the replay failed: ${e.message}`);
@@ -263,7 +265,17 @@ export class Reduction {
   /** What every progress message says: the engine's figures and this loop's. */
   figures(type) {
     const stats = this.session.stats();
-    return { type, stats, elapsedMs: this.elapsedMs(), clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size };
+    return { type, stats, elapsedMs: this.elapsedMs(), engineMs: this.engineMs, clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size };
+  }
+
+  /** Runs one of the engine's calls, adding its time to `engineMs`. */
+  engineCall(f) {
+    const started = performance.now();
+    try {
+      return f();
+    } finally {
+      this.engineMs += performance.now() - started;
+    }
   }
 
   snapshot(type) {

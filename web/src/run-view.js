@@ -25,6 +25,7 @@ export class RunView {
       cache: $('progress-cache'),
       pass: $('progress-pass'),
       elapsed: $('progress-elapsed'),
+      engine: $('progress-engine'),
       passes: $('passes'),
       history: $('history'),
     });

@@ -138,7 +138,7 @@
  * A run's messages (reduction.js, witness-search.js, auto-seed.js); each carries `run`.
  * @typedef {{run: number} & (
  *     {type: 'state', state: RunState, message?: string}
- *   | {type: 'progress', stats: any, elapsedMs: number, clientCacheHits?: number, inFlight?: number,
+ *   | {type: 'progress', stats: any, elapsedMs: number, engineMs?: number, clientCacheHits?: number, inFlight?: number,
  *      best?: string | PairBest, replayed?: number, trace?: Trace, witnesses?: ListedWitness[], ranking?: Ranking | null}
  *   | {type: 'original', result: any, side: Side}
  *   | {type: 'generated', original: string, trace: Trace, rngSeed?: number, picks?: Record<string, string[]>}
@@ -146,7 +146,7 @@
  *   | {type: 'seeding', stats: any, elapsedMs?: number}
  *   | {type: 'seed', seed: string, changes: Change[], stats: any}
  *   | {type: 'finished', state: RunState, message?: string, best?: string | PairBest, stats?: any,
- *      history?: HistoryStep[], verdicts?: string, elapsedMs?: number, trace?: Trace,
+ *      history?: HistoryStep[], verdicts?: string, elapsedMs?: number, engineMs?: number, trace?: Trace,
  *      witnesses?: ListedWitness[], ranking?: Ranking | null, rules?: RuleStats[]}
  * )} RunMessage
  */
