@@ -16,7 +16,7 @@ use super::symbols::Symbols;
 use super::{Edit, Pass, Program};
 use crate::tree::TokenId;
 use crate::Lang;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 #[derive(Clone, Copy)]
@@ -61,11 +61,22 @@ fn rank(name: &str) -> (usize, bool, &str) {
 /// The first name in order that is not taken (nor reserved), if it comes before `current`:
 /// shorter, or as short and earlier (a name given in a crowded first round, `w`, becomes
 /// `a` once the program is small).
-fn first_free(lang: Lang, current: &str, taken: &HashSet<&str>) -> Option<String> {
+fn first_free(lang: Lang, current: &str, taken: impl Fn(&str) -> bool) -> Option<String> {
     (0..)
         .map(nth_name)
         .take_while(|name| rank(name) < rank(current))
-        .find(|name| !taken.contains(name.as_str()) && !lang.is_reserved(name))
+        .find(|name| !taken(name) && !lang.is_reserved(name))
+}
+
+/// The symbols that bear each name.
+type ByName = HashMap<String, Vec<usize>>;
+
+fn by_name(names: &[String]) -> ByName {
+    let mut index = ByName::new();
+    for (i, name) in names.iter().enumerate() {
+        index.entry(name.clone()).or_default().push(i);
+    }
+    index
 }
 
 impl Rename {
@@ -86,19 +97,21 @@ impl Rename {
         }
     }
 
-    /// Names symbol `s` may not take, given every symbol's name in `names`.
-    fn taken<'a>(&'a self, s: usize, names: &'a [String]) -> HashSet<&'a str> {
+    /// Whether symbol `s` may not take `name`: a foreign name, or another symbol's in the
+    /// same namespace whose scope overlaps its own (the symbols by name in `index`). Asked
+    /// name by name, so a program of many symbols costs what its names' bearers do, not
+    /// every pair of symbols.
+    fn taken(&self, s: usize, name: &str, index: &ByName) -> bool {
         let sym = &self.symbols.symbols[s];
-        let mut taken: HashSet<&str> = self.symbols.foreign.iter().map(String::as_str).collect();
-        for (i, other) in self.symbols.symbols.iter().enumerate() {
-            if i != s
-                && other.namespace == sym.namespace
-                && self.symbols.overlap(other.scope, sym.scope)
-            {
-                taken.insert(&names[i]);
-            }
-        }
-        taken
+        self.symbols.foreign.contains(name)
+            || index.get(name).is_some_and(|bearers| {
+                bearers.iter().any(|&i| {
+                    let other = &self.symbols.symbols[i];
+                    i != s
+                        && other.namespace == sym.namespace
+                        && self.symbols.overlap(other.scope, sym.scope)
+                })
+            })
     }
 
     fn current_names(&self, prog: &Program) -> Vec<String> {
@@ -122,13 +135,18 @@ impl Rename {
     fn rename_all(&self, prog: &Program) -> (Edit, usize) {
         let lang = prog.tree.lang;
         let mut names = self.current_names(prog);
+        let mut index = by_name(&names);
         let mut edit = Edit::default();
         let mut renamed = 0;
         for &s in self.order.iter() {
-            let Some(name) = first_free(lang, &names[s], &self.taken(s, &names)) else {
+            let Some(name) = first_free(lang, &names[s], |n| self.taken(s, n, &index)) else {
                 continue;
             };
             edit.replace.extend(self.renaming(s, &name));
+            if let Some(bearers) = index.get_mut(&names[s]) {
+                bearers.retain(|&i| i != s);
+            }
+            index.entry(name.clone()).or_default().push(s);
             names[s] = name;
             renamed += 1;
         }
@@ -138,7 +156,8 @@ impl Rename {
     /// The edit that renames symbol `s` alone.
     fn rename_one(&self, prog: &Program, s: usize) -> Option<Edit> {
         let names = self.current_names(prog);
-        let name = first_free(prog.tree.lang, &names[s], &self.taken(s, &names))?;
+        let index = by_name(&names);
+        let name = first_free(prog.tree.lang, &names[s], |n| self.taken(s, n, &index))?;
         Some(Edit {
             delete: Vec::new(),
             replace: self.renaming(s, &name).collect(),
