@@ -443,6 +443,11 @@ fn passes_are_listed_and_skipped_by_name() {
         row("comments").is_some_and(|r| r.contains("deletes comments")),
         "{list}"
     );
+    // The passes across a folder's files are listed too.
+    assert!(
+        row("make-flags").is_some_and(|r| r.contains("folders: every, first")),
+        "{list}"
+    );
 
     // An unknown name: refused with the valid ones, before anything is written.
     script(&dir, "grep -q '= 42' input.c");

@@ -2,6 +2,7 @@
 //! trace strategies, with the messages for a wrong one. Help texts and errors in every shell come
 //! from here.
 
+use crate::folder::Cross;
 use crate::generator::{Align, TraceStrategy};
 use crate::reduce::{PassKind, Strategy, PASSES};
 use crate::Lang;
@@ -59,9 +60,18 @@ fn rounds_of(pass: PassKind) -> String {
 
 /// The passes as a table: name, where each runs, what it does (`whittle reduce --list-passes`).
 pub fn pass_table() -> String {
+    // A folder's rounds start with the passes across its files.
+    let across = Cross::ALL.map(|c| {
+        [
+            c.name().into(),
+            "folders: every, first".into(),
+            c.about().into(),
+        ]
+    });
     let rows: Vec<[String; 3]> = PASSES
         .iter()
         .map(|p| [p.name.to_string(), rounds_of(p.kind), p.about.to_string()])
+        .chain(across)
         .collect();
     let head = ["PASS", "ROUNDS (by strategy)", "WHAT IT DOES"].map(String::from);
     let width = |i: usize| {
@@ -78,7 +88,8 @@ pub fn pass_table() -> String {
     }
     out += "\nRounds: coarse ones first (only big deletions), then fine ones until none changes\n\
          the program. A stalled round is a fine one where nothing else made progress; the\n\
-         finale runs once, at the end. `--skip-pass NAME` leaves a pass out.\n";
+         finale runs once, at the end. A folder's rounds start with the passes across its\n\
+         files. `--skip-pass NAME` leaves out a pass of a file's rounds.\n";
     out
 }
 
@@ -168,6 +179,11 @@ mod tests {
             "{table}"
         );
         assert!(row("format ").contains("perses: finale "), "{table}");
+        for c in Cross::ALL {
+            let line = row(&format!("{} ", c.name()));
+            assert!(line.contains("folders: every, first "), "{table}");
+            assert!(line.ends_with(c.about()), "{table}");
+        }
     }
 
     #[test]

@@ -52,6 +52,18 @@ impl Cross {
             Cross::MakeFlags => "make-flags",
         }
     }
+
+    /// One line: what it tries (`whittle reduce --list-passes`).
+    pub fn about(self) -> &'static str {
+        match self {
+            Cross::DeleteFiles => "a folder's file goes whole, with the lines that link to it",
+            Cross::InlineLinks => {
+                "a file linked from one line replaces that line (`#include`, `mod m;`)"
+            }
+            Cross::DropLinks => "an unused `#include \"...\"`, `mod m;` or `import` goes",
+            Cross::MakeFlags => "a Makefile's lines and its variables' words go one at a time",
+        }
+    }
 }
 
 /// One file of the folder.
