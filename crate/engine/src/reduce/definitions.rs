@@ -5,8 +5,9 @@
 //! variable's before `{`, `=`, `:` or `;`. By text and token identity alone, so both passes
 //! work on a lexed tree as on a parsed one.
 //!
-//! - `unused`: a definition whose name occurs nowhere outside it goes (C-Vise asks Clang for
-//!   these: `remove-unused-function`). When a sweep is over, the names are counted again:
+//! - `unused`: a definition whose name occurs nowhere but in the definitions that declare it
+//!   goes, with them (overloads, a declaration and its definition: C-Vise asks Clang for
+//!   these, `remove-unused-function`). When a sweep is over, the names are counted again:
 //!   what only deleted code used is unused now.
 //! - `bodies`: a function definition becomes its declaration, `{...}` becomes `;` (C-Vise's
 //!   `replace-function-def-with-decl`); C and C++ only, where a declaration may stand alone.
@@ -54,8 +55,9 @@ pub struct Definitions {
     definitions: Rc<Vec<Definition>>,
     /// Definitions already swept: not tried again.
     tried: HashSet<usize>,
-    /// The current sweep's candidates (indices into `definitions`) and the sweep over them.
-    sweep: Option<(Vec<usize>, Chunks)>,
+    /// The current sweep's units (each some indices into `definitions`) and the sweep over
+    /// them.
+    sweep: Option<(Vec<Vec<usize>>, Chunks)>,
 }
 
 impl Definitions {
@@ -73,33 +75,55 @@ impl Definitions {
         }
     }
 
-    /// The definitions not yet tried that this pass may change now, outermost only.
-    fn candidates(&self, prog: &Program) -> Vec<usize> {
-        // Only `unused` reads the names (counting them costs a pass over the program).
-        let uses = match self.goal {
-            Goal::Unused => uses(prog),
-            Goal::Bodies => HashMap::new(),
-        };
+    /// The definitions not yet tried that this pass may change now, outermost only, in
+    /// units that go together: for `unused`, the definitions that share a name (overloads,
+    /// a declaration and its definition), for `bodies` each alone.
+    fn candidates(&self, prog: &Program) -> Vec<Vec<usize>> {
         let tree = &prog.tree;
-        let mut found: Vec<usize> = (0..self.definitions.len())
+        let open = (0..self.definitions.len())
             .filter(|i| !self.tried.contains(i))
-            .filter(|&i| {
-                let d = &self.definitions[i];
-                match self.goal {
-                    Goal::Unused => {
-                        let unused = |&name: &TokenId| {
-                            let all = uses.get(tree.token_text(name));
-                            all.is_some_and(|all| all.iter().all(|t| d.tokens.contains(t)))
-                        };
-                        prog.kept(d.names[0]) && d.names.iter().all(unused)
+            .filter(|&i| prog.kept(self.definitions[i].names[0]));
+        let mut found: Vec<usize> = match self.goal {
+            Goal::Unused => {
+                // A name nothing uses but the definitions that declare it: they go together.
+                let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+                for i in open {
+                    for &name in &self.definitions[i].names {
+                        by_name.entry(tree.token_text(name)).or_default().push(i);
                     }
-                    Goal::Bodies => d
-                        .body
-                        .as_ref()
-                        .is_some_and(|b| prog.kept(b.start) && prog.kept(b.end - 1)),
                 }
-            })
-            .collect();
+                let uses = uses(prog);
+                let dead = |name: &str| {
+                    let declaring = &by_name[name];
+                    uses.get(name).is_some_and(|all| {
+                        all.iter().all(|t| {
+                            declaring
+                                .iter()
+                                .any(|&i| self.definitions[i].tokens.contains(t))
+                        })
+                    })
+                };
+                let dead: HashSet<&str> = by_name.keys().copied().filter(|&n| dead(n)).collect();
+                let mut found: Vec<usize> = by_name
+                    .iter()
+                    .filter(|(name, _)| dead.contains(*name))
+                    .flat_map(|(_, defs)| defs.iter().copied())
+                    .filter(|&i| {
+                        let names = &self.definitions[i].names;
+                        names.iter().all(|&n| dead.contains(tree.token_text(n)))
+                    })
+                    .collect();
+                found.sort_unstable();
+                found.dedup();
+                found
+            }
+            Goal::Bodies => open
+                .filter(|&i| {
+                    let body = self.definitions[i].body.as_ref();
+                    body.is_some_and(|b| prog.kept(b.start) && prog.kept(b.end - 1))
+                })
+                .collect(),
+        };
         found.sort_by_key(|&i| {
             let r = &self.definitions[i].tokens;
             (r.start, std::cmp::Reverse(r.end))
@@ -111,7 +135,32 @@ impl Definitions {
             outer_end = outer_end.max(r.end);
             !inside
         });
-        found
+        match self.goal {
+            Goal::Unused => self.by_shared_name(tree, found),
+            Goal::Bodies => found.into_iter().map(|i| vec![i]).collect(),
+        }
+    }
+
+    /// `found` in units: definitions that declare a name in common are one, placed where
+    /// its first definition is.
+    fn by_shared_name(&self, tree: &Tree, found: Vec<usize>) -> Vec<Vec<usize>> {
+        let mut unit_of: HashMap<&str, usize> = HashMap::new();
+        let mut units: Vec<Vec<usize>> = Vec::new();
+        for i in found {
+            let names = &self.definitions[i].names;
+            let shared = names
+                .iter()
+                .find_map(|&n| unit_of.get(tree.token_text(n)).copied());
+            let u = shared.unwrap_or_else(|| {
+                units.push(Vec::new());
+                units.len() - 1
+            });
+            units[u].push(i);
+            for &n in names {
+                unit_of.entry(tree.token_text(n)).or_insert(u);
+            }
+        }
+        units
     }
 
     fn edit(&self, set: &[usize]) -> Edit {
@@ -149,7 +198,10 @@ impl Pass for Definitions {
             if let Some((units, sweep)) = &mut self.sweep {
                 let fine = sweep.chunk_size() * FINEST < units.len();
                 if let Some(set) = sweep.propose().filter(|_| !fine) {
-                    let set: Vec<usize> = set.iter().map(|&u| units[u as usize]).collect();
+                    let set: Vec<usize> = set
+                        .iter()
+                        .flat_map(|&u| units[u as usize].iter().copied())
+                        .collect();
                     return Some(self.edit(&set));
                 }
                 self.sweep = None;
@@ -158,7 +210,7 @@ impl Pass for Definitions {
             if found.is_empty() {
                 return None;
             }
-            self.tried.extend(found.iter().copied());
+            self.tried.extend(found.iter().flatten().copied());
             let sweep = Chunks::new((0..found.len() as u32).collect(), true);
             self.sweep = Some((found, sweep));
         }
@@ -535,6 +587,26 @@ mod tests {
         assert_eq!(second.text().trim(), "");
         pass.accepted(&second);
         assert!(pass.propose(&second).is_none());
+    }
+
+    #[test]
+    fn definitions_that_share_an_unused_name_go_together() {
+        let text = "int f(int);\nint f(int x) { return x; }\nint f(long x) { return 1; }\n\
+                    int g(int);\nint g(int x) { return x; }\nint main(void) { return g(2); }\n";
+        let prog = program(Lang::Cpp, text);
+        let mut pass = Definitions::new(&prog, Goal::Unused);
+        let words = |p: &Program| p.text().split_whitespace().collect::<Vec<_>>().join(" ");
+        // f's three declarations name only each other; g is called, main by nothing.
+        let all = prog.after(&pass.propose(&prog).unwrap());
+        assert_eq!(words(&all), "int g(int); int g(int x) { return x; }");
+        // Refused: the halves, f's unit whole (from the end: main first).
+        let half = prog.after(&pass.propose(&prog).unwrap());
+        assert!(!words(&half).contains("main"), "{}", half.text());
+        let other = prog.after(&pass.propose(&prog).unwrap());
+        assert_eq!(
+            words(&other),
+            "int g(int); int g(int x) { return x; } int main(void) { return g(2); }"
+        );
     }
 
     #[test]
