@@ -73,6 +73,12 @@ pub struct Engine<S: Subject> {
     /// Past the fixpoint: running the finale's passes (see [`Subject::final_pass`]).
     finale: bool,
     round_deferred: bool,
+    /// The steps of this coarse round (index and pass) and whether each made progress.
+    ran: Vec<(usize, &'static str, bool)>,
+    /// The steps of a coarse round that made none: the coarse rounds after it leave them out
+    /// (a megabyte's chunks refused in one round are refused in the next, hundreds of
+    /// queries each time), fine rounds do not.
+    barren: Vec<(usize, &'static str)>,
     inflight: VecDeque<Slot<S>>,
     stale: HashMap<u64, Stale>,
     cache: HashMap<u64, bool>,
@@ -189,6 +195,8 @@ impl<S: Subject> Engine<S> {
             round_start: stats.tokens_before,
             finale: false,
             round_deferred: false,
+            ran: Vec::new(),
+            barren: Vec::new(),
             inflight: VecDeque::new(),
             stale: HashMap::new(),
             cache: HashMap::new(),
@@ -481,6 +489,10 @@ impl<S: Subject> Engine<S> {
             self.start_pass(next);
             return;
         }
+        if self.coarse {
+            let name = S::pass_name(&self.current);
+            self.ran.push((self.pass_index, name, self.pass_progress));
+        }
         if self.pass_progress {
             self.subject.refresh();
             self.stats.tokens_now = self.subject.size();
@@ -488,7 +500,7 @@ impl<S: Subject> Engine<S> {
             self.pass_progress = false;
         }
         self.pass_index += 1;
-        let next = match self.subject.pass(self.pass_index, self.round()) {
+        let next = match self.next_step() {
             Some(p) => Some(p),
             // Another round while rounds make progress; a fine one after a coarse one that
             // put edits off; done after a round that changed nothing and put nothing off.
@@ -499,12 +511,19 @@ impl<S: Subject> Engine<S> {
                 // declarations), which one-at-a-time deletion from the end takes apart.
                 let size = self.subject.size();
                 self.coarse &= self.round_progress && size * 10 <= self.round_start * 9;
+                let ran = std::mem::take(&mut self.ran);
+                match self.coarse {
+                    true => self
+                        .barren
+                        .extend(ran.iter().filter(|r| !r.2).map(|r| (r.0, r.1))),
+                    false => self.barren.clear(),
+                }
                 self.round_start = size;
                 self.round_progress = false;
                 self.round_deferred = false;
                 self.pass_index = 0;
                 self.stats.round += 1;
-                self.subject.pass(0, self.round())
+                self.next_step()
             }
             None => {
                 self.finale = true;
@@ -513,6 +532,20 @@ impl<S: Subject> Engine<S> {
             }
         };
         self.start_pass(next);
+    }
+
+    /// The round's step at `pass_index` or after it, past the steps left out as barren.
+    fn next_step(&mut self) -> Option<S::Pass> {
+        loop {
+            let next = self.subject.pass(self.pass_index, self.round())?;
+            let step = (self.pass_index, S::pass_name(&next));
+            if !self.barren.contains(&step) {
+                return Some(next);
+            }
+            // Put off: a fine round follows even if nothing else progresses.
+            self.round_deferred = true;
+            self.pass_index += 1;
+        }
     }
 
     /// Makes `next` the current pass; the session ends without one.

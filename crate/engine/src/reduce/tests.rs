@@ -831,3 +831,43 @@ fn a_rust_function_returns_nothing() {
     );
     assert!(!c.iter().any(|c| c.contains("return;")), "{c:#?}");
 }
+
+#[test]
+fn a_coarse_round_leaves_out_a_step_that_found_nothing_before() {
+    // Unused globals make a big first round; no function body may go.
+    let junk: String = (0..30).map(|i| format!("int junk{i};\n")).collect();
+    let text = format!(
+        "{junk}int f(void) {{ return 1; }}\nint g(void) {{ return 2; }}\n\
+         int main(void) {{ return f() + g(); }}\n"
+    );
+    let oracle = |t: &str| {
+        ["return 1;", "return 2;", "return f() + g();"]
+            .iter()
+            .all(|s| t.contains(s))
+    };
+    // Each query's round and pass, as the session tells them when it hands the query out.
+    let mut s = session(Lang::C, &text, Strategy::Perses);
+    let mut asked: Vec<(usize, String)> = Vec::new();
+    while !s.done() {
+        for q in s.next(1) {
+            asked.push((s.stats().round, s.stats().pass.clone()));
+            s.report(q.id, verdict(oracle(&q.text)));
+        }
+    }
+    let ran = |round: usize, pass: &str| asked.iter().any(|(r, p)| *r == round && p == pass);
+    let progressed = |round: usize, pass: &str| {
+        s.history()
+            .iter()
+            .any(|h| h.round == round && h.pass == pass)
+    };
+    // Round 1 is coarse: no rewrite (`transform` runs in fine rounds, and does later).
+    assert!(ran(1, "perses") && !ran(1, "transform"), "{asked:?}");
+    assert!(
+        asked.iter().any(|(r, p)| *r > 1 && p == "transform"),
+        "{asked:?}"
+    );
+    // `chunks` was refused in round 0, and round 1 leaves it out.
+    assert!(ran(0, "chunks") && !progressed(0, "chunks"), "{asked:?}");
+    assert!(!ran(1, "chunks"), "{asked:?}");
+    assert!(!s.best().contains("junk"), "{}", s.best());
+}
