@@ -135,6 +135,29 @@ impl<'de> Deserialize<'de> for Coverage {
     }
 }
 
+impl Coverage {
+    /// What this compile did without, of what `failing`'s did: the statements `failing` ran
+    /// that this one did not, or (both counts known) ran fewer times. The only statements a
+    /// witness tells Ochiai anything about (see [`rank`]); a witness near the failing
+    /// program runs nearly all the rest as often.
+    pub fn without(&self, failing: &Coverage) -> Profile {
+        Profile::of(failing.statements().filter_map(|s| {
+            let fewer = match (self.hits(s), failing.hits(s)) {
+                (Some(n), Some(f)) => n < f,
+                _ => !self.ran(s),
+            };
+            fewer.then(|| hash(&[s.0, s.1, &s.2.to_string()]))
+        }))
+    }
+
+    fn ran(&self, (file, function, line): (&str, &str, u32)) -> bool {
+        self.0
+            .get(file)
+            .and_then(|f| f.get(function))
+            .is_some_and(|lines| lines.binary_search(&line).is_ok())
+    }
+}
+
 /// A set of things a compile did, for distances: hashes of covered statements or of trace
 /// lines.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -393,6 +416,17 @@ mod tests {
         let r = rank(&failing, &passing);
         assert!(r.files.iter().all(|f| f.score == r.files[0].score), "{:?}", r.files);
         assert_eq!(Ranking::rank_of(&r.files, "a.c"), Some(3));
+    }
+
+    #[test]
+    fn without_is_what_the_failing_compile_ran_more_often() {
+        let c = |json: &str| serde_json::from_str::<Coverage>(json).unwrap();
+        let failing = c(r#"{"a.c": {"f": [[1, 3], [2, 1], [3, 1], 4]}}"#);
+        let witness = c(r#"{"a.c": {"f": [[1, 2], [2, 5], [9, 1], 4]}}"#);
+        // Line 1 ran fewer times, line 3 not at all; line 2 more often, line 9 is its own.
+        let want = c(r#"{"a.c": {"f": [1, 3]}}"#).profile();
+        assert_eq!(witness.without(&failing), want);
+        assert!(failing.without(&failing).is_empty());
     }
 
     #[test]
