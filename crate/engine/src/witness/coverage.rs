@@ -227,7 +227,8 @@ fn hash(parts: &[&str]) -> u64 {
 pub struct Suspect {
     /// `tccgen.c`, or `tccgen.c:gen_op` for a function.
     pub name: String,
-    /// The mean Ochiai score of its statements the failing compile ran.
+    /// The Ochiai scores of its statements the failing compile ran: the mean of their mean
+    /// and their highest.
     pub score: f64,
     /// How many of its statements the failing compile ran.
     pub statements: usize,
@@ -251,7 +252,9 @@ impl Ranking {
 
 /// Ochiai with one failing program: a statement the failing compile ran scores
 /// `1 / sqrt(1 + passing runs that ran it as often)`; a file or function scores the mean of
-/// its statements' scores (DiWi's aggregation). Statements the failing compile did not run
+/// its statements' mean score (DiWi's aggregation) and their highest score: the mean alone
+/// drowns a bug's one or two statements in a large function or file. Statements the failing
+/// compile did not run
 /// are not suspects.
 ///
 /// With hit counts, a passing run that ran a statement fewer times than the failing compile
@@ -290,12 +293,13 @@ fn ochiai(ran: usize) -> f64 {
     1.0 / (1.0 + ran as f64).sqrt()
 }
 
-/// The mean score of statements run by `ran[i]` passing runs each, rounded to 12 decimals:
-/// floating-point sums in different orders left noise (0.5000000000000012 against 0.5) that
-/// broke true ties, in either direction, by chance.
-fn mean_score(ran: &[usize]) -> f64 {
+/// The score of statements run by `ran[i]` passing runs each (see [`rank`]), rounded to 12
+/// decimals: floating-point sums in different orders left noise (0.5000000000000012 against
+/// 0.5) that broke true ties, in either direction, by chance.
+fn aggregate(ran: &[usize]) -> f64 {
     let mean = ran.iter().map(|&r| ochiai(r)).sum::<f64>() / ran.len() as f64;
-    (mean * 1e12).round() / 1e12
+    let max = ochiai(ran.iter().copied().min().unwrap_or(0));
+    ((mean + max) / 2.0 * 1e12).round() / 1e12
 }
 
 fn ordered(map: BTreeMap<String, Vec<usize>>) -> Vec<Suspect> {
@@ -303,7 +307,7 @@ fn ordered(map: BTreeMap<String, Vec<usize>>) -> Vec<Suspect> {
         .into_iter()
         .map(|(name, ran)| Suspect {
             name,
-            score: mean_score(&ran),
+            score: aggregate(&ran),
             statements: ran.len(),
         })
         .collect();
@@ -366,17 +370,31 @@ mod tests {
         ];
         let r = rank(&failing, &passing);
         assert_eq!(r.files[0].name, "bug.c");
-        // bug.c: g's two lines score 1 each, h's line 1/sqrt(3): mean (2 + 0.577) / 3.
-        let want = (2.0 + 1.0 / 3f64.sqrt()) / 3.0;
+        // bug.c: g's two lines score 1 each, h's line 1/sqrt(3): mean (2 + 0.577) / 3, highest 1.
+        let want = ((2.0 + 1.0 / 3f64.sqrt()) / 3.0 + 1.0) / 2.0;
         assert!((r.files[0].score - want).abs() < 1e-12);
         // ok.c: lines 1, 2 ran in both passing runs, line 3 in one.
-        let ok = (2.0 / 3f64.sqrt() + 1.0 / 2f64.sqrt()) / 3.0;
+        let ok = ((2.0 / 3f64.sqrt() + 1.0 / 2f64.sqrt()) / 3.0 + 1.0 / 2f64.sqrt()) / 2.0;
         assert!((r.files[1].score - ok).abs() < 1e-12);
         assert_eq!(r.functions[0].name, "bug.c:g");
         assert_eq!(r.functions[0].score, 1.0);
         assert_eq!(Ranking::rank_of(&r.functions, "bug.c:g"), Some(1));
         assert_eq!(Ranking::rank_of(&r.files, "ok.c"), Some(2));
         assert_eq!(Ranking::rank_of(&r.files, "none.c"), None);
+    }
+
+    #[test]
+    fn one_statement_only_the_failing_compile_ran_lifts_a_large_function() {
+        // big: 40 statements every witness ran, and the one none did (the bug); small: 2
+        // statements, each skipped by one witness of two. By the mean alone small ranks first.
+        let lines: Vec<u32> = (1..=41).collect();
+        let failing = cov(&[("a.c", "big", &lines), ("a.c", "small", &[100, 101])]);
+        let passing = vec![
+            cov(&[("a.c", "big", &lines[..40]), ("a.c", "small", &[100])]),
+            cov(&[("a.c", "big", &lines[..40]), ("a.c", "small", &[101])]),
+        ];
+        let r = rank(&failing, &passing);
+        assert_eq!(r.functions[0].name, "a.c:big", "{:?}", r.functions);
     }
 
     #[test]
