@@ -141,9 +141,9 @@ struct Line {
     function_name: String,
 }
 
-/// The covered lines (count > 0) of gcov's `--json-format --stdout` output: one document per
-/// `.gcda`. A header appears in the document of every object that includes it: its lines
-/// are merged.
+/// The covered lines (count > 0) of gcov's `--json-format --stdout` output, with how often
+/// each ran: one document per `.gcda`. A header appears in the document of every object that
+/// includes it: its lines are merged, their counts added.
 pub fn parse(gcov_json: &[u8]) -> Result<Coverage, String> {
     let mut cov = Coverage::default();
     for doc in serde_json::Deserializer::from_slice(gcov_json).into_iter::<Document>() {
@@ -156,19 +156,8 @@ pub fn parse(gcov_json: &[u8]) -> Result<Coverage, String> {
                 .unwrap_or(&file.file)
                 .to_string();
             for line in file.lines.into_iter().filter(|l| l.count > 0) {
-                cov.0
-                    .entry(name.clone())
-                    .or_default()
-                    .entry(line.function_name)
-                    .or_default()
-                    .push(line.line_number);
+                cov.add(&name, &line.function_name, line.line_number, line.count);
             }
-        }
-    }
-    for functions in cov.0.values_mut() {
-        for lines in functions.values_mut() {
-            lines.sort_unstable();
-            lines.dedup();
         }
     }
     Ok(cov)
@@ -213,7 +202,7 @@ mod tests {
     fn parses_covered_lines_and_merges_headers() {
         let cov = parse(TWO_DOCUMENTS.as_bytes()).unwrap();
         let want: Coverage = serde_json::from_str(
-            r#"{"x.c": {"f": [3]}, "tcc.h": {"inl": [8, 9]}, "y.c": {"g": [1]}}"#,
+            r#"{"x.c": {"f": [[3, 2]]}, "tcc.h": {"inl": [[8, 1], [9, 4]]}, "y.c": {"g": [[1, 5]]}}"#,
         )
         .unwrap();
         assert_eq!(cov, want);

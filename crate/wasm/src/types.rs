@@ -190,8 +190,8 @@ export interface WitnessSearchConfig {
   keep?: "diverse" | "all";
 }
 
-/** gcov-shaped coverage: file -> function -> lines run. */
-export type Coverage = Record<string, Record<string, number[]>>;
+/** gcov-shaped coverage: file -> function -> lines run, each a line or [line, times it ran]. */
+export type Coverage = Record<string, Record<string, (number | [number, number])[]>>;
 
 /** What a mutant's compile and test said (`WitnessSearch.report`). */
 export interface Observation {

@@ -339,7 +339,7 @@ fn write_witnesses(dir: &Path, name: &str, session: &WitnessSearch) -> Result<()
 
 /// The ranking as a person reads it: files, then functions, most suspicious first.
 pub fn ranking_text(r: &Ranking, top: usize) -> String {
-    let mut out = String::from("files, most suspicious first (Ochiai, mean over the statements the failing compile ran):\n");
+    let mut out = String::from("files, most suspicious first (Ochiai: the mean of the mean and the highest over the statements the failing compile ran):\n");
     push_scores(&mut out, &r.files, top);
     out.push_str("functions:\n");
     push_scores(&mut out, &r.functions, top);

@@ -7,11 +7,19 @@
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
-/// The lines one compile ran, per file and function: `{"tccgen.c": {"gen_op": [101, 102]}}`.
-/// The shape `whittle serve` answers with and `whittle witness --coverage` reads.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Coverage(pub BTreeMap<String, BTreeMap<String, Vec<u32>>>);
+/// The lines one compile ran, per file and function: `{"tccgen.c": {"gen_op": [101, 102]}}`,
+/// and how often each ran when the coverage command says (gcov does):
+/// `{"tccgen.c": {"gen_op": [[101, 3], [102, 1]]}}`. The shape `whittle serve` answers with
+/// and `whittle witness --coverage` reads; a line's entry is a number or a [line, count] pair.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Coverage(pub Files<Vec<u32>>, pub Hits);
+
+/// Per file, per function.
+pub type Files<T> = BTreeMap<String, BTreeMap<String, T>>;
+
+/// How often each covered line ran, per file and function; a line missing ran an unknown
+/// number of times.
+pub type Hits = Files<BTreeMap<u32, u64>>;
 
 impl Coverage {
     /// Every covered statement: (file, function, line).
@@ -23,6 +31,34 @@ impl Coverage {
                     .map(move |&line| (file.as_str(), function.as_str(), line))
             })
         })
+    }
+
+    /// Records that `line` ran `count` more times (0: an unknown number of times).
+    pub fn add(&mut self, file: &str, function: &str, line: u32, count: u64) {
+        let lines = self
+            .0
+            .entry(file.to_string())
+            .or_default()
+            .entry(function.to_string())
+            .or_default();
+        if let Err(at) = lines.binary_search(&line) {
+            lines.insert(at, line);
+        }
+        if count > 0 {
+            *self
+                .1
+                .entry(file.to_string())
+                .or_default()
+                .entry(function.to_string())
+                .or_default()
+                .entry(line)
+                .or_default() += count;
+        }
+    }
+
+    /// How often a covered statement ran, when known.
+    pub fn hits(&self, (file, function, line): (&str, &str, u32)) -> Option<u64> {
+        self.1.get(file)?.get(function)?.get(&line).copied()
     }
 
     pub fn len(&self) -> usize {
@@ -38,6 +74,87 @@ impl Coverage {
             self.statements()
                 .map(|(f, g, l)| hash(&[f, g, &l.to_string()])),
         )
+    }
+}
+
+/// A line's entry in the JSON: `101`, or `[101, 3]` with how often it ran.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum LineEntry {
+    Line(u32),
+    Counted(u32, u64),
+}
+
+impl Serialize for Coverage {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let files: Files<Vec<LineEntry>> = self
+            .0
+            .iter()
+            .map(|(file, functions)| {
+                let functions = functions
+                    .iter()
+                    .map(|(function, lines)| {
+                        let entries = lines
+                            .iter()
+                            .map(|&l| match self.hits((file, function, l)) {
+                                Some(n) => LineEntry::Counted(l, n),
+                                None => LineEntry::Line(l),
+                            })
+                            .collect();
+                        (function.clone(), entries)
+                    })
+                    .collect();
+                (file.clone(), functions)
+            })
+            .collect();
+        files.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Coverage {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let files = Files::<Vec<LineEntry>>::deserialize(d)?;
+        let mut cov = Coverage::default();
+        for (file, functions) in &files {
+            for (function, entries) in functions {
+                // A function with no lines is kept: it says the function is known.
+                cov.0
+                    .entry(file.clone())
+                    .or_default()
+                    .entry(function.clone())
+                    .or_default();
+                for e in entries {
+                    match *e {
+                        LineEntry::Line(l) => cov.add(file, function, l, 0),
+                        LineEntry::Counted(l, n) => cov.add(file, function, l, n),
+                    }
+                }
+            }
+        }
+        Ok(cov)
+    }
+}
+
+impl Coverage {
+    /// What this compile did without, of what `failing`'s did: the statements `failing` ran
+    /// that this one did not, or (both counts known) ran fewer times. The only statements a
+    /// witness tells Ochiai anything about (see [`rank`]); a witness near the failing
+    /// program runs nearly all the rest as often.
+    pub fn without(&self, failing: &Coverage) -> Profile {
+        Profile::of(failing.statements().filter_map(|s| {
+            let fewer = match (self.hits(s), failing.hits(s)) {
+                (Some(n), Some(f)) => n < f,
+                _ => !self.ran(s),
+            };
+            fewer.then(|| hash(&[s.0, s.1, &s.2.to_string()]))
+        }))
+    }
+
+    fn ran(&self, (file, function, line): (&str, &str, u32)) -> bool {
+        self.0
+            .get(file)
+            .and_then(|f| f.get(function))
+            .is_some_and(|lines| lines.binary_search(&line).is_ok())
     }
 }
 
@@ -110,7 +227,8 @@ fn hash(parts: &[&str]) -> u64 {
 pub struct Suspect {
     /// `tccgen.c`, or `tccgen.c:gen_op` for a function.
     pub name: String,
-    /// The mean Ochiai score of its statements the failing compile ran.
+    /// The Ochiai scores of its statements the failing compile ran: the mean of their mean
+    /// and their highest.
     pub score: f64,
     /// How many of its statements the failing compile ran.
     pub statements: usize,
@@ -133,27 +251,35 @@ impl Ranking {
 }
 
 /// Ochiai with one failing program: a statement the failing compile ran scores
-/// `1 / sqrt(1 + passing runs that ran it)`; a file or function scores the mean of its
-/// statements' scores (DiWi's aggregation). Statements the failing compile did not run are
-/// not suspects.
+/// `1 / sqrt(1 + passing runs that ran it as often)`; a file or function scores the mean of
+/// its statements' mean score (DiWi's aggregation) and their highest score: the mean alone
+/// drowns a bug's one or two statements in a large function or file. Statements the failing
+/// compile did not run
+/// are not suspects.
+///
+/// With hit counts, a passing run that ran a statement fewer times than the failing compile
+/// does not count as running it: witnesses are near the failing program, so they run nearly
+/// every statement it ran, and what tells the bug's code is the executions a witness did
+/// without (a signed short loaded once less, a constant folded once less).
 pub fn rank(failing: &Coverage, passing: &[Coverage]) -> Ranking {
     let mut ran_by: HashMap<(&str, &str, u32), usize> = HashMap::new();
     for p in passing {
         for s in p.statements() {
-            *ran_by.entry(s).or_default() += 1;
+            let fewer = matches!((p.hits(s), failing.hits(s)), (Some(n), Some(f)) if n < f);
+            if !fewer {
+                *ran_by.entry(s).or_default() += 1;
+            }
         }
     }
-    let mut files: BTreeMap<String, (f64, usize)> = BTreeMap::new();
-    let mut functions: BTreeMap<String, (f64, usize)> = BTreeMap::new();
+    let mut files: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut functions: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for s @ (file, function, _) in failing.statements() {
-        let sus = 1.0 / (1.0 + *ran_by.get(&s).unwrap_or(&0) as f64).sqrt();
+        let ran = *ran_by.get(&s).unwrap_or(&0);
         for (map, key) in [
             (&mut files, file.to_string()),
             (&mut functions, format!("{file}:{function}")),
         ] {
-            let e = map.entry(key).or_default();
-            e.0 += sus;
-            e.1 += 1;
+            map.entry(key).or_default().push(ran);
         }
     }
     Ranking {
@@ -162,13 +288,27 @@ pub fn rank(failing: &Coverage, passing: &[Coverage]) -> Ranking {
     }
 }
 
-fn ordered(map: BTreeMap<String, (f64, usize)>) -> Vec<Suspect> {
+/// A statement's Ochiai score, from the passing runs that ran it.
+fn ochiai(ran: usize) -> f64 {
+    1.0 / (1.0 + ran as f64).sqrt()
+}
+
+/// The score of statements run by `ran[i]` passing runs each (see [`rank`]), rounded to 12
+/// decimals: floating-point sums in different orders left noise (0.5000000000000012 against
+/// 0.5) that broke true ties, in either direction, by chance.
+fn aggregate(ran: &[usize]) -> f64 {
+    let mean = ran.iter().map(|&r| ochiai(r)).sum::<f64>() / ran.len() as f64;
+    let max = ochiai(ran.iter().copied().min().unwrap_or(0));
+    ((mean + max) / 2.0 * 1e12).round() / 1e12
+}
+
+fn ordered(map: BTreeMap<String, Vec<usize>>) -> Vec<Suspect> {
     let mut v: Vec<Suspect> = map
         .into_iter()
-        .map(|(name, (sum, n))| Suspect {
+        .map(|(name, ran)| Suspect {
             name,
-            score: sum / n as f64,
-            statements: n,
+            score: aggregate(&ran),
+            statements: ran.len(),
         })
         .collect();
     // Highest first; ties by name, so the order is the same everywhere.
@@ -230,11 +370,11 @@ mod tests {
         ];
         let r = rank(&failing, &passing);
         assert_eq!(r.files[0].name, "bug.c");
-        // bug.c: g's two lines score 1 each, h's line 1/sqrt(3): mean (2 + 0.577) / 3.
-        let want = (2.0 + 1.0 / 3f64.sqrt()) / 3.0;
+        // bug.c: g's two lines score 1 each, h's line 1/sqrt(3): mean (2 + 0.577) / 3, highest 1.
+        let want = ((2.0 + 1.0 / 3f64.sqrt()) / 3.0 + 1.0) / 2.0;
         assert!((r.files[0].score - want).abs() < 1e-12);
         // ok.c: lines 1, 2 ran in both passing runs, line 3 in one.
-        let ok = (2.0 / 3f64.sqrt() + 1.0 / 2f64.sqrt()) / 3.0;
+        let ok = ((2.0 / 3f64.sqrt() + 1.0 / 2f64.sqrt()) / 3.0 + 1.0 / 2f64.sqrt()) / 2.0;
         assert!((r.files[1].score - ok).abs() < 1e-12);
         assert_eq!(r.functions[0].name, "bug.c:g");
         assert_eq!(r.functions[0].score, 1.0);
@@ -244,11 +384,79 @@ mod tests {
     }
 
     #[test]
+    fn one_statement_only_the_failing_compile_ran_lifts_a_large_function() {
+        // big: 40 statements every witness ran, and the one none did (the bug); small: 2
+        // statements, each skipped by one witness of two. By the mean alone small ranks first.
+        let lines: Vec<u32> = (1..=41).collect();
+        let failing = cov(&[("a.c", "big", &lines), ("a.c", "small", &[100, 101])]);
+        let passing = vec![
+            cov(&[("a.c", "big", &lines[..40]), ("a.c", "small", &[100])]),
+            cov(&[("a.c", "big", &lines[..40]), ("a.c", "small", &[101])]),
+        ];
+        let r = rank(&failing, &passing);
+        assert_eq!(r.functions[0].name, "a.c:big", "{:?}", r.functions);
+    }
+
+    #[test]
     fn ties_count_against_the_rank() {
         let failing = cov(&[("a.c", "f", &[1]), ("b.c", "f", &[1])]);
         let r = rank(&failing, &[]);
         assert_eq!(Ranking::rank_of(&r.files, "a.c"), Some(2));
         assert_eq!(Ranking::rank_of(&r.files, "b.c"), Some(2));
+    }
+
+    #[test]
+    fn a_witness_that_ran_a_statement_fewer_times_did_not_run_it_as_the_failing_compile() {
+        let counted = |load: u64, other: u64| {
+            let mut c = Coverage::default();
+            c.add("gen.c", "load", 7, load);
+            c.add("gen.c", "store", 9, other);
+            c
+        };
+        // The failing compile loads twice; the witness once, and stores as often.
+        let r = rank(&counted(2, 5), &[counted(1, 5)]);
+        assert_eq!(r.functions[0].name, "gen.c:load");
+        assert_eq!(r.functions[0].score, 1.0);
+        assert_eq!(Ranking::rank_of(&r.functions, "gen.c:load"), Some(1));
+        // Running it more often, or an unknown number of times, counts as running it.
+        let r = rank(&counted(2, 5), &[counted(3, 5)]);
+        assert_eq!(Ranking::rank_of(&r.functions, "gen.c:load"), Some(2));
+        let r = rank(&counted(2, 5), &[cov(&[("gen.c", "load", &[7]), ("gen.c", "store", &[9])])]);
+        assert_eq!(Ranking::rank_of(&r.functions, "gen.c:load"), Some(2));
+    }
+
+    #[test]
+    fn equal_scores_tie_exactly_whatever_the_sizes() {
+        // Means of 0.1-like scores over different counts differed in the last bits.
+        let lines: Vec<u32> = (1..=7).collect();
+        let failing = cov(&[("a.c", "f", &lines), ("b.c", "f", &lines[..3]), ("c.c", "f", &lines[..5])]);
+        let passing: Vec<Coverage> = (0..98).map(|_| failing.clone()).collect();
+        let r = rank(&failing, &passing);
+        assert!(r.files.iter().all(|f| f.score == r.files[0].score), "{:?}", r.files);
+        assert_eq!(Ranking::rank_of(&r.files, "a.c"), Some(3));
+    }
+
+    #[test]
+    fn without_is_what_the_failing_compile_ran_more_often() {
+        let c = |json: &str| serde_json::from_str::<Coverage>(json).unwrap();
+        let failing = c(r#"{"a.c": {"f": [[1, 3], [2, 1], [3, 1], 4]}}"#);
+        let witness = c(r#"{"a.c": {"f": [[1, 2], [2, 5], [9, 1], 4]}}"#);
+        // Line 1 ran fewer times, line 3 not at all; line 2 more often, line 9 is its own.
+        let want = c(r#"{"a.c": {"f": [1, 3]}}"#).profile();
+        assert_eq!(witness.without(&failing), want);
+        assert!(failing.without(&failing).is_empty());
+    }
+
+    #[test]
+    fn coverage_json_carries_hit_counts_when_known() {
+        let c: Coverage =
+            serde_json::from_str(r#"{"a.c": {"f": [[3, 2], 5, [4, 7]]}}"#).unwrap();
+        assert_eq!(c.0["a.c"]["f"], vec![3, 4, 5]);
+        assert_eq!(c.hits(("a.c", "f", 3)), Some(2));
+        assert_eq!(c.hits(("a.c", "f", 5)), None);
+        let json = serde_json::to_string(&c).unwrap();
+        assert_eq!(json, r#"{"a.c":{"f":[[3,2],[4,7],5]}}"#);
+        assert_eq!(serde_json::from_str::<Coverage>(&json).unwrap(), c);
     }
 
     #[test]

@@ -754,10 +754,23 @@ impl WitnessSearch {
         self.phase_found = false;
     }
 
+    /// What a passing mutant's diversity is measured on, with the failing program's
+    /// counterpart. With coverage on both sides: what its compile did without of the failing
+    /// compile's (nothing, for the failing program itself), so a witness counts as diverse
+    /// only where it can tell Ochiai something; a mutant whose runtime behaviour changed but
+    /// whose compile ran every statement as often as the failing one's is no witness of the
+    /// bug's code. Else the whole coverage or trace.
+    fn diversity_profiles(&self, obs: &Observation) -> (Option<Profile>, Option<Profile>) {
+        let failing = self.failing.as_ref();
+        match (&obs.coverage, failing.and_then(|f| f.coverage.as_ref())) {
+            (Some(c), Some(f)) if !f.is_empty() => (Some(c.without(f)), Some(Profile::default())),
+            _ => (obs.profile(), failing.and_then(Observation::profile)),
+        }
+    }
+
     /// A passing mutant becomes a witness if it adds diversity (or the filter is off).
     fn consider(&mut self, mutant: Mutant, obs: Observation, rules: Vec<Rule>, id: Option<u64>) {
-        let profile = obs.profile();
-        let failing = self.failing.as_ref().and_then(Observation::profile);
+        let (profile, failing) = self.diversity_profiles(&obs);
         let distance = profile.as_ref().map(|p| {
             let all: Vec<f64> = failing
                 .iter()

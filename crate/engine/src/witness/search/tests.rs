@@ -382,3 +382,41 @@ fn mutants_that_lose_part_of_the_failing_trace_seed_the_next_phase() {
         "{with} against {without} without knowing what the bug is about"
     );
 }
+
+#[test]
+fn a_passing_mutant_whose_compile_did_without_nothing_is_no_witness() {
+    // The failing compile runs statement 1 twice. Passing mutants that keep `c > 10`'s
+    // comparison with 10 (any operator) run it as often, plus a statement of their own:
+    // their runtime behaviour changed, the compile did all the failing one did. The others
+    // run statement 1 once: they did without what may be the bug's code.
+    let fails = |t: &str| t.contains("c > 10");
+    let mut s = WitnessSearch::new(
+        Lang::C,
+        PROGRAM,
+        WitnessSettings {
+            budget: 120,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    while !s.done() {
+        for q in s.next(4) {
+            let mut obs = observe(&q.text, &fails, &|_| false);
+            let json = if q.original {
+                r#"{"cc.c": {"f": [[1, 2]]}}"#.to_string()
+            } else if q.text.contains(" 10)") {
+                format!(r#"{{"cc.c": {{"f": [[1, 2], [{}, 1]]}}}}"#, 2 + text_hash(&q.text) % 1000)
+            } else {
+                r#"{"cc.c": {"f": [[1, 1]]}}"#.to_string()
+            };
+            obs.coverage = Some(serde_json::from_str(&json).unwrap());
+            s.report(q.id, obs);
+        }
+    }
+    assert!(s.stats().passing > 1);
+    assert_eq!(s.witnesses().len(), 1, "{:?}", s.witnesses().iter().map(|w| &w.changes).collect::<Vec<_>>());
+    assert!(!s.witnesses()[0].text.contains(" 10)"));
+    // The ranking: statement 1 ran fewer times in the witness, so it stays suspicious.
+    let r = s.ranking().unwrap();
+    assert_eq!(r.functions[0].score, 1.0);
+}
