@@ -73,11 +73,9 @@ pub struct Engine<S: Subject> {
     /// Past the fixpoint: running the finale's passes (see [`Subject::final_pass`]).
     finale: bool,
     round_deferred: bool,
-    /// The steps of this coarse round (index and pass) and whether each made progress.
-    ran: Vec<(usize, &'static str, bool)>,
-    /// The steps of a coarse round that made none: the coarse rounds after it leave them out
-    /// (a megabyte's chunks refused in one round are refused in the next, hundreds of
-    /// queries each time), fine rounds do not.
+    /// The steps (index and pass) of a coarse round that made no progress: the coarse rounds
+    /// after it leave them out (a megabyte's chunks refused in one round are refused in the
+    /// next, hundreds of queries each time), fine rounds do not.
     barren: Vec<(usize, &'static str)>,
     inflight: VecDeque<Slot<S>>,
     stale: HashMap<u64, Stale>,
@@ -195,7 +193,6 @@ impl<S: Subject> Engine<S> {
             round_start: stats.tokens_before,
             finale: false,
             round_deferred: false,
-            ran: Vec::new(),
             barren: Vec::new(),
             inflight: VecDeque::new(),
             stale: HashMap::new(),
@@ -489,9 +486,9 @@ impl<S: Subject> Engine<S> {
             self.start_pass(next);
             return;
         }
-        if self.coarse {
+        if self.coarse && !self.pass_progress {
             let name = S::pass_name(&self.current);
-            self.ran.push((self.pass_index, name, self.pass_progress));
+            self.barren.push((self.pass_index, name));
         }
         if self.pass_progress {
             self.subject.refresh();
@@ -511,12 +508,8 @@ impl<S: Subject> Engine<S> {
                 // declarations), which one-at-a-time deletion from the end takes apart.
                 let size = self.subject.size();
                 self.coarse &= self.round_progress && size * 10 <= self.round_start * 9;
-                let ran = std::mem::take(&mut self.ran);
-                match self.coarse {
-                    true => self
-                        .barren
-                        .extend(ran.iter().filter(|r| !r.2).map(|r| (r.0, r.1))),
-                    false => self.barren.clear(),
+                if !self.coarse {
+                    self.barren.clear();
                 }
                 self.round_start = size;
                 self.round_progress = false;

@@ -142,12 +142,17 @@ impl Coverage {
     /// program runs nearly all the rest as often.
     pub fn without(&self, failing: &Coverage) -> Profile {
         Profile::of(failing.statements().filter_map(|s| {
-            let fewer = match (self.hits(s), failing.hits(s)) {
-                (Some(n), Some(f)) => n < f,
-                _ => !self.ran(s),
-            };
-            fewer.then(|| hash(&[s.0, s.1, &s.2.to_string()]))
+            (!self.ran_as(failing, s)).then(|| hash(&[s.0, s.1, &s.2.to_string()]))
         }))
+    }
+
+    /// Whether this compile ran statement `s` as often as `failing` did; without both
+    /// counts, whether it ran it at all.
+    fn ran_as(&self, failing: &Coverage, s: (&str, &str, u32)) -> bool {
+        match (self.hits(s), failing.hits(s)) {
+            (Some(n), Some(f)) => n >= f,
+            _ => self.ran(s),
+        }
     }
 
     fn ran(&self, (file, function, line): (&str, &str, u32)) -> bool {
@@ -254,8 +259,7 @@ impl Ranking {
 /// `1 / sqrt(1 + passing runs that ran it as often)`; a file or function scores the mean of
 /// its statements' mean score (DiWi's aggregation) and their highest score: the mean alone
 /// drowns a bug's one or two statements in a large function or file. Statements the failing
-/// compile did not run
-/// are not suspects.
+/// compile did not run are not suspects.
 ///
 /// With hit counts, a passing run that ran a statement fewer times than the failing compile
 /// does not count as running it: witnesses are near the failing program, so they run nearly
@@ -264,11 +268,8 @@ impl Ranking {
 pub fn rank(failing: &Coverage, passing: &[Coverage]) -> Ranking {
     let mut ran_by: HashMap<(&str, &str, u32), usize> = HashMap::new();
     for p in passing {
-        for s in p.statements() {
-            let fewer = matches!((p.hits(s), failing.hits(s)), (Some(n), Some(f)) if n < f);
-            if !fewer {
-                *ran_by.entry(s).or_default() += 1;
-            }
+        for s in p.statements().filter(|&s| p.ran_as(failing, s)) {
+            *ran_by.entry(s).or_default() += 1;
         }
     }
     let mut files: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -421,7 +422,10 @@ mod tests {
         // Running it more often, or an unknown number of times, counts as running it.
         let r = rank(&counted(2, 5), &[counted(3, 5)]);
         assert_eq!(Ranking::rank_of(&r.functions, "gen.c:load"), Some(2));
-        let r = rank(&counted(2, 5), &[cov(&[("gen.c", "load", &[7]), ("gen.c", "store", &[9])])]);
+        let r = rank(
+            &counted(2, 5),
+            &[cov(&[("gen.c", "load", &[7]), ("gen.c", "store", &[9])])],
+        );
         assert_eq!(Ranking::rank_of(&r.functions, "gen.c:load"), Some(2));
     }
 
@@ -429,10 +433,18 @@ mod tests {
     fn equal_scores_tie_exactly_whatever_the_sizes() {
         // Means of 0.1-like scores over different counts differed in the last bits.
         let lines: Vec<u32> = (1..=7).collect();
-        let failing = cov(&[("a.c", "f", &lines), ("b.c", "f", &lines[..3]), ("c.c", "f", &lines[..5])]);
+        let failing = cov(&[
+            ("a.c", "f", &lines),
+            ("b.c", "f", &lines[..3]),
+            ("c.c", "f", &lines[..5]),
+        ]);
         let passing: Vec<Coverage> = (0..98).map(|_| failing.clone()).collect();
         let r = rank(&failing, &passing);
-        assert!(r.files.iter().all(|f| f.score == r.files[0].score), "{:?}", r.files);
+        assert!(
+            r.files.iter().all(|f| f.score == r.files[0].score),
+            "{:?}",
+            r.files
+        );
         assert_eq!(Ranking::rank_of(&r.files, "a.c"), Some(3));
     }
 
@@ -449,8 +461,7 @@ mod tests {
 
     #[test]
     fn coverage_json_carries_hit_counts_when_known() {
-        let c: Coverage =
-            serde_json::from_str(r#"{"a.c": {"f": [[3, 2], 5, [4, 7]]}}"#).unwrap();
+        let c: Coverage = serde_json::from_str(r#"{"a.c": {"f": [[3, 2], 5, [4, 7]]}}"#).unwrap();
         assert_eq!(c.0["a.c"]["f"], vec![3, 4, 5]);
         assert_eq!(c.hits(("a.c", "f", 3)), Some(2));
         assert_eq!(c.hits(("a.c", "f", 5)), None);

@@ -405,7 +405,10 @@ fn a_passing_mutant_whose_compile_did_without_nothing_is_no_witness() {
             let json = if q.original {
                 r#"{"cc.c": {"f": [[1, 2]]}}"#.to_string()
             } else if q.text.contains(" 10)") {
-                format!(r#"{{"cc.c": {{"f": [[1, 2], [{}, 1]]}}}}"#, 2 + text_hash(&q.text) % 1000)
+                format!(
+                    r#"{{"cc.c": {{"f": [[1, 2], [{}, 1]]}}}}"#,
+                    2 + text_hash(&q.text) % 1000
+                )
             } else {
                 r#"{"cc.c": {"f": [[1, 1]]}}"#.to_string()
             };
@@ -414,7 +417,12 @@ fn a_passing_mutant_whose_compile_did_without_nothing_is_no_witness() {
         }
     }
     assert!(s.stats().passing > 1);
-    assert_eq!(s.witnesses().len(), 1, "{:?}", s.witnesses().iter().map(|w| &w.changes).collect::<Vec<_>>());
+    assert_eq!(
+        s.witnesses().len(),
+        1,
+        "{:?}",
+        s.witnesses().iter().map(|w| &w.changes).collect::<Vec<_>>()
+    );
     assert!(!s.witnesses()[0].text.contains(" 10)"));
     // The ranking: statement 1 ran fewer times in the witness, so it stays suspicious.
     let r = s.ranking().unwrap();
