@@ -74,16 +74,12 @@ impl Sandbox {
         let bwrap = find_on_path(BWRAP).ok_or(
             "bubblewrap (bwrap) is not installed: install it (apt-get install bubblewrap; scripts/setup.sh does)",
         )?;
+        // The probe sees /usr and its links only: a view of all of / would copy every mount
+        // under it, and a job folder (a tmpfs) unmounted meanwhile fails the copy.
         let probe = std::process::Command::new(&bwrap)
-            .args(["--ro-bind", "/", "/", "--tmpfs", "/tmp", "--dev", "/dev"])
-            .args([
-                "--proc",
-                "/proc",
-                "--unshare-all",
-                "--die-with-parent",
-                "--",
-            ])
-            .arg("/bin/true")
+            .args(root_view().concat())
+            .args(["--dev", "/dev", "--proc", "/proc"])
+            .args(["--unshare-all", "--die-with-parent", "--", "/bin/true"])
             .stdin(std::process::Stdio::null())
             .output()
             .map_err(|e| format!("could not run {}: {e}", bwrap.display()))?;
@@ -203,14 +199,8 @@ impl Sandbox {
         };
         let d = dir.as_os_str();
         // Root (a tmpfs bubblewrap makes) gets /usr, the top-level links into it, some of /etc.
-        push(&["--ro-bind".as_ref(), "/usr".as_ref(), "/usr".as_ref()]);
-        for name in TOP_LEVEL {
-            let host = Path::new("/").join(name);
-            if let Ok(target) = std::fs::read_link(&host) {
-                push(&["--symlink".as_ref(), target.as_os_str(), host.as_os_str()]);
-            } else if host.is_dir() {
-                push(&["--ro-bind".as_ref(), host.as_os_str(), host.as_os_str()]);
-            }
+        for op in root_view() {
+            push(&op.each_ref().map(|x| x.as_os_str()));
         }
         for etc in etc_entries() {
             push(&["--ro-bind".as_ref(), etc.as_os_str(), etc.as_os_str()]);
@@ -302,6 +292,21 @@ impl Sandbox {
 }
 
 /// The entries of /etc jobs see ([`ETC`], and the JVM's `/etc/java-*`) that exist here.
+/// bubblewrap's arguments that show /usr and the top-level links into it (or the folders,
+/// where they are not links), read-only.
+fn root_view() -> Vec<[OsString; 3]> {
+    let mut ops: Vec<[OsString; 3]> = vec![["--ro-bind".into(), "/usr".into(), "/usr".into()]];
+    for name in TOP_LEVEL {
+        let host = Path::new("/").join(name);
+        if let Ok(target) = std::fs::read_link(&host) {
+            ops.push(["--symlink".into(), target.into(), host.into()]);
+        } else if host.is_dir() {
+            ops.push(["--ro-bind".into(), host.clone().into(), host.into()]);
+        }
+    }
+    ops
+}
+
 fn etc_entries() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = ETC
         .iter()
