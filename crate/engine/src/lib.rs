@@ -7,6 +7,7 @@
 pub mod catalog;
 pub mod folder;
 pub mod generator;
+mod hunks;
 pub mod input_error;
 pub mod layout;
 pub mod pair;

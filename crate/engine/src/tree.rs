@@ -5,6 +5,7 @@
 //! the tokens always cover every non-space byte of the program and unparsing all of them
 //! gives back the text exactly.
 
+use crate::hunks;
 use crate::window::Window;
 use crate::Lang;
 use serde::Serialize;
@@ -178,8 +179,8 @@ impl Parser {
             _ => {}
         }
         if old_text.len() >= WINDOW_FROM {
-            let span = Span::between(old_text.as_bytes(), new_text.as_bytes());
-            if let Some(window) = Window::around(self.lang, old, old_text, new_text, span) {
+            let hunks = hunks::between(old_text.as_bytes(), new_text.as_bytes());
+            if let Some(window) = Window::around(self.lang, old, new_text, &hunks) {
                 return self.check_window(hash, new_text, &window);
             }
         }
@@ -268,7 +269,7 @@ impl Parser {
     }
 
     /// An incremental re-parse of `new_text`, which reuses everything outside the changed
-    /// span.
+    /// hunks.
     ///
     /// Any valid text with its tree can serve as the base; the verdict is the same. The last
     /// valid text checked often differs from `new_text` far less than `old_text` does (a
@@ -280,19 +281,21 @@ impl Parser {
         new_text: &str,
     ) -> tree_sitter::Tree {
         let new = new_text.as_bytes();
-        let mut base = (Span::between(old_text.as_bytes(), new), old, old_text);
+        let mut base = (hunks::between(old_text.as_bytes(), new), old, old_text);
         if let Some((text, tree)) = &self.recent {
-            let span = Span::between(text.as_bytes(), new);
-            if span.cost() < base.0.cost() {
-                base = (span, tree, text);
+            let h = hunks::between(text.as_bytes(), new);
+            if hunks::cost(&h) < hunks::cost(&base.0) {
+                base = (h, tree, text);
             }
         }
-        let (span, tree, text) = base;
-        // Editing a tree touches every node in the changed span: past a point a fresh parse
+        let (hunks, tree, text) = base;
+        // Editing a tree touches every node in the changed hunks: past a point a fresh parse
         // of the new text is cheaper.
-        let tree = (span.cost() < new.len()).then(|| {
+        let tree = (hunks::cost(&hunks) < new.len()).then(|| {
             let mut edited = tree.clone();
-            edited.edit(&span.input_edit(text.as_bytes(), new));
+            for edit in hunks::input_edits(&hunks, text.as_bytes(), new) {
+                edited.edit(&edit);
+            }
             edited
         });
         self.inner.reset();
@@ -327,84 +330,6 @@ fn text_hash(text: &str) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     text.hash(&mut h);
     h.finish()
-}
-
-/// Where two texts differ: the bytes they share at the start and at the end.
-#[derive(Clone, Copy)]
-pub(crate) struct Span {
-    pub prefix: usize,
-    /// Changed bytes of the old text and of the new one.
-    pub old_len: usize,
-    pub new_len: usize,
-}
-
-impl Span {
-    pub(crate) fn between(a: &[u8], b: &[u8]) -> Span {
-        let shortest = a.len().min(b.len());
-        let prefix = common_prefix(a.iter(), b.iter(), |i, j| {
-            j <= shortest && a[i..j] == b[i..j]
-        });
-        let max_suffix = shortest - prefix;
-        let (ra, rb) = (&a[prefix..], &b[prefix..]);
-        let suffix = common_prefix(ra.iter().rev(), rb.iter().rev(), |i, j| {
-            j <= max_suffix && ra[ra.len() - j..ra.len() - i] == rb[rb.len() - j..rb.len() - i]
-        })
-        .min(max_suffix);
-        Span {
-            prefix,
-            old_len: a.len() - suffix - prefix,
-            new_len: b.len() - suffix - prefix,
-        }
-    }
-
-    /// Roughly what re-parsing across this span costs, in bytes parsed: walking a node of
-    /// the old tree costs about a third of parsing it (measured on the bench cases).
-    fn cost(&self) -> usize {
-        self.old_len / 3 + self.new_len
-    }
-
-    fn input_edit(&self, a: &[u8], b: &[u8]) -> tree_sitter::InputEdit {
-        // Rows and columns: counted once up to the change, then only across it.
-        let start = point_after(tree_sitter::Point { row: 0, column: 0 }, &a[..self.prefix]);
-        tree_sitter::InputEdit {
-            start_byte: self.prefix,
-            old_end_byte: self.prefix + self.old_len,
-            new_end_byte: self.prefix + self.new_len,
-            start_position: start,
-            old_end_position: point_after(start, &a[self.prefix..self.prefix + self.old_len]),
-            new_end_position: point_after(start, &b[self.prefix..self.prefix + self.new_len]),
-        }
-    }
-}
-
-/// How many items two sequences share at their start; `same(i, j)` says whether items
-/// `i..j` agree (false past the shorter's end), so whole blocks are compared at memcmp's
-/// speed before the last one item by item.
-fn common_prefix<'a>(
-    a: impl Iterator<Item = &'a u8>,
-    b: impl Iterator<Item = &'a u8>,
-    same: impl Fn(usize, usize) -> bool,
-) -> usize {
-    const BLOCK: usize = 4096;
-    let mut n = 0;
-    while same(n, n + BLOCK) {
-        n += BLOCK;
-    }
-    n + a.skip(n).zip(b.skip(n)).take_while(|(x, y)| x == y).count()
-}
-
-/// The position after `bytes`, which start at `from`.
-fn point_after(from: tree_sitter::Point, bytes: &[u8]) -> tree_sitter::Point {
-    match bytes.iter().rposition(|&c| c == b'\n') {
-        Some(last) => tree_sitter::Point {
-            row: from.row + bytes.iter().filter(|&&c| c == b'\n').count(),
-            column: bytes.len() - last - 1,
-        },
-        None => tree_sitter::Point {
-            row: from.row,
-            column: from.column + bytes.len(),
-        },
-    }
 }
 
 /// Byte ranges of the ERROR and MISSING nodes of a tree, outermost only.

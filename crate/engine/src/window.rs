@@ -11,7 +11,7 @@
 //! the edit spans several items (or touches one's first or last byte), one item on each side
 //! stays too.
 
-use crate::tree::Span;
+use crate::hunks::Hunk;
 use crate::Lang;
 
 /// A window over a candidate text: the pieces of it that were kept, in order.
@@ -21,37 +21,22 @@ pub struct Window {
     pieces: Vec<(usize, usize, usize)>,
 }
 
-/// One place where the candidate differs from the old text: `old` bytes of the old text
-/// became `new` bytes of the candidate.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Change {
-    pub old: (usize, usize),
-    pub new: (usize, usize),
-}
-
 /// A window pays only when it is much smaller than the text.
 const MAX_SHARE: usize = 4;
 
-/// The most places a candidate may differ in and still be checked by a window (a pass that
-/// edits more at once, such as all of a program's function bodies, leaves little to leave
-/// out).
-const MAX_CHANGES: usize = 64;
-
 impl Window {
-    /// The window of `new_text`, which differs from `old_text` (whose tree is `old`) in
-    /// `span`; `None` when it would leave out less than three quarters of the text.
+    /// The window of `new_text`, which differs from the text whose tree is `old` in
+    /// `hunks`; `None` when it would leave out less than three quarters of the text.
     pub(crate) fn around(
         lang: Lang,
         old: &tree_sitter::Tree,
-        old_text: &str,
         new_text: &str,
-        span: Span,
+        hunks: &[Hunk],
     ) -> Option<Window> {
-        let changes = changes(old_text.as_bytes(), new_text.as_bytes(), span);
         let mut left_out: Vec<(usize, usize)> = Vec::new();
-        let edits: Vec<(usize, usize)> = changes.iter().map(|c| c.old).collect();
+        let edits: Vec<(usize, usize)> = hunks.iter().map(|h| (h.old.start, h.old.end)).collect();
         visit(lang, old.root_node(), &edits, &mut left_out);
-        let pieces = kept_pieces(&left_out, &changes, new_text.len());
+        let pieces = kept_pieces(&left_out, hunks, new_text.len());
         let kept: usize = pieces.iter().map(|p| p.1 - p.0).sum();
         if kept * MAX_SHARE > new_text.len() {
             return None;
@@ -139,70 +124,6 @@ fn visit(
     }
 }
 
-/// The places `b` differs from `a` in, within `span` (where they differ at all): each
-/// next stretch of `b` found in `a` after at most a few new bytes, so a deletion or a
-/// short replacement (a body's `{...}` become `;`) is one change. Past [`MAX_CHANGES`], or
-/// when a stretch is not found, the whole span is one change.
-fn changes(a: &[u8], b: &[u8], span: Span) -> Vec<Change> {
-    /// Bytes that must agree for two places to be taken as the same text.
-    const ANCHOR: usize = 32;
-    /// The most new bytes a change may have before the texts agree again.
-    const MAX_NEW: usize = 4;
-    let one = Change {
-        old: (span.prefix, span.prefix + span.old_len),
-        new: (span.prefix, span.prefix + span.new_len),
-    };
-    if span.old_len <= ANCHOR || span.new_len <= ANCHOR {
-        return vec![one];
-    }
-    let (a_end, b_end) = (one.old.1, one.new.1);
-    let (mut i, mut j) = (span.prefix, span.prefix);
-    let mut out = Vec::new();
-    while i < a_end || j < b_end {
-        let same = a[i..a_end]
-            .iter()
-            .zip(&b[j..b_end])
-            .take_while(|(x, y)| x == y)
-            .count();
-        let (i0, j0) = (i + same, j + same);
-        if i0 == a_end || j0 == b_end || b_end - j0 <= ANCHOR {
-            out.push(Change {
-                old: (i0, a_end),
-                new: (j0, b_end),
-            });
-            break;
-        }
-        let found = (0..=MAX_NEW).find_map(|d| {
-            let anchor = b.get(j0 + d..j0 + d + ANCHOR)?;
-            find(&a[i0..a_end], anchor).map(|at| (d, i0 + at))
-        });
-        let Some((d, at)) = found.filter(|_| out.len() < MAX_CHANGES) else {
-            return vec![one];
-        };
-        out.push(Change {
-            old: (i0, at),
-            new: (j0, j0 + d),
-        });
-        (i, j) = (at, j0 + d);
-    }
-    out.retain(|c| c.old.0 < c.old.1 || c.new.0 < c.new.1);
-    out
-}
-
-/// Where `needle` first occurs in `hay`.
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let (&first, rest) = needle.split_first()?;
-    let mut at = 0;
-    while let Some(k) = hay[at..].iter().position(|&c| c == first) {
-        let start = at + k;
-        if hay.get(start + 1..start + needle.len()) == Some(rest) {
-            return Some(start);
-        }
-        at = start + 1;
-    }
-    None
-}
-
 /// A node's children, and whether any of them has a field name.
 fn children(node: tree_sitter::Node) -> (Vec<tree_sitter::Node>, bool) {
     let mut cursor = node.walk();
@@ -238,13 +159,13 @@ fn droppable(node: tree_sitter::Node) -> bool {
 }
 
 /// The byte ranges of the candidate that are kept: all but the old text's `left_out` ranges
-/// (none of which overlaps a change), moved by the changes before them.
-fn kept_pieces(left_out: &[(usize, usize)], changes: &[Change], len: usize) -> Vec<(usize, usize)> {
+/// (none of which overlaps a hunk), moved by the hunks before them.
+fn kept_pieces(left_out: &[(usize, usize)], hunks: &[Hunk], len: usize) -> Vec<(usize, usize)> {
     let shift = |x: usize| {
-        // The last change that ends at or before x.
-        let i = changes.partition_point(|c| c.old.1 <= x);
+        // The last hunk that ends at or before x.
+        let i = hunks.partition_point(|h| h.old.end <= x);
         match i.checked_sub(1) {
-            Some(i) => x - changes[i].old.1 + changes[i].new.1,
+            Some(i) => x - hunks[i].old.end + hunks[i].new.end,
             None => x,
         }
     };
@@ -270,6 +191,7 @@ fn kept_pieces(left_out: &[(usize, usize)], changes: &[Change], len: usize) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hunks;
     use crate::rng::Rng;
     use crate::tree::{Parser, Validity};
 
@@ -333,8 +255,8 @@ mod tests {
                 at = starts[b];
             }
             new += &text[at..];
-            let span = Span::between(text.as_bytes(), new.as_bytes());
-            windows += Window::around(Lang::Cpp, &raw, &text, &new, span).is_some() as usize;
+            let hunks = hunks::between(text.as_bytes(), new.as_bytes());
+            windows += Window::around(Lang::Cpp, &raw, &new, &hunks).is_some() as usize;
             let by_window = verdict(windowed.check(&raw, &text, &new));
             let by_parse = full.is_valid(&new);
             let cut: Vec<&str> = cuts
@@ -350,41 +272,6 @@ mod tests {
     }
 
     #[test]
-    fn bodies_made_declarations_in_two_places_are_two_changes() {
-        let body = "{\n  return a * b + c - d;\n}\n";
-        let head =
-            |name: &str| format!("static inline long long {name}(int a, int b, int c, int d) ");
-        let one = format!(
-            "{}{body}\n{}{body}\n{}{body}",
-            head("f"),
-            head("g"),
-            head("h")
-        );
-        // f's and h's bodies become `;`, g keeps its own.
-        let two = format!("{};\n\n{}{body}\n{};\n", head("f"), head("g"), head("h"));
-        let span = Span::between(one.as_bytes(), two.as_bytes());
-        let found = changes(one.as_bytes(), two.as_bytes(), span);
-        assert_eq!(found.len(), 2, "{found:?}");
-        for c in &found {
-            assert!(
-                one[c.old.0..c.old.1].contains("return"),
-                "{:?}",
-                &one[c.old.0..c.old.1]
-            );
-            assert!(
-                two[c.new.0..c.new.1].len() <= 4,
-                "{:?}",
-                &two[c.new.0..c.new.1]
-            );
-        }
-        // Between the changes the texts agree.
-        assert_eq!(
-            one[found[0].old.1..found[1].old.0],
-            two[found[0].new.1..found[1].new.0]
-        );
-    }
-
-    #[test]
     fn a_window_keeps_the_edit_with_its_ancestors_and_maps_back() {
         let text = big_program();
         let mut parser = Parser::new(Lang::Cpp);
@@ -395,9 +282,8 @@ mod tests {
         let window = Window::around(
             Lang::Cpp,
             &raw,
-            &text,
             &new,
-            Span::between(text.as_bytes(), new.as_bytes()),
+            &hunks::between(text.as_bytes(), new.as_bytes()),
         )
         .expect("a window");
         assert!(window.text.len() < 2000, "{}", window.text);

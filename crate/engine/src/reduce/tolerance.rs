@@ -35,11 +35,11 @@ pub fn mark_errors(prog: &Program, marked: &mut [bool], text: &str, errors: &[(u
 /// overlap one, or those around one with no text of its own. `None` if `text` is not made
 /// of the candidate's tokens.
 fn tokens_in_errors(cand: &Program, text: &str, errors: &[(usize, usize)]) -> Option<Vec<TokenId>> {
-    // Tokens past the last error do not matter (but the one after it, for an empty error).
-    let until = errors.iter().map(|e| e.1).max().unwrap_or(0);
-    let spans = token_spans(cand, text, until)?;
+    let mut errors = errors.to_vec();
+    errors.sort_unstable();
+    let spans = token_spans(cand, text, &errors)?;
     let mut tokens = Vec::new();
-    for &(start, end) in errors {
+    for &(start, end) in &errors {
         let first = spans.partition_point(|s| s.1 <= start);
         let last = spans.partition_point(|s| s.0 < end);
         if first < last {
@@ -52,15 +52,25 @@ fn tokens_in_errors(cand: &Program, text: &str, errors: &[(usize, usize)]) -> Op
     Some(tokens)
 }
 
-/// Byte span of each kept, non-blank token in `text`, with its id, in order, up to the
-/// first that starts past byte `until`: each token's text follows the one before after
-/// nothing but white space (tokens cover every other byte; a token may itself begin with
-/// white space). `None` if `text` is not made of the candidate's tokens.
-fn token_spans(cand: &Program, text: &str, until: usize) -> Option<Vec<(usize, usize, TokenId)>> {
+/// Byte span of each kept, non-blank token in `text` that `errors` (in order) need, with its
+/// id, in order: those that reach into an error or past it, and the one before each such
+/// run (what lies between is not kept: a megabyte has a few hundred thousand tokens). Each
+/// token's text follows the one before after nothing but white space (tokens cover every
+/// other byte; a token may itself begin with white space). `None` if `text` is not made of
+/// the candidate's tokens.
+fn token_spans(
+    cand: &Program,
+    text: &str,
+    errors: &[(usize, usize)],
+) -> Option<Vec<(usize, usize, TokenId)>> {
     let tree = &cand.tree;
     let mut spans = Vec::new();
-    let mut pos = 0;
+    let (mut pos, mut next) = (0, 0);
+    let mut before: Option<(usize, usize, TokenId)> = None;
     for t in (0..tree.tokens.len() as TokenId).filter(|&t| cand.kept(t)) {
+        if next == errors.len() {
+            break; // every error has the token after it
+        }
         let token = cand.text_of(t);
         if token.trim().is_empty() {
             continue; // a preprocessor line's newline: white space like any other
@@ -71,11 +81,20 @@ fn token_spans(cand: &Program, text: &str, until: usize) -> Option<Vec<(usize, u
         let at = (pos..=pos + blank)
             .rev()
             .find(|&p| text.is_char_boundary(p) && text[p..].starts_with(token))?;
-        spans.push((at, at + token.len(), t));
-        pos = at + token.len();
-        if at > until {
-            break;
+        let span = (at, at + token.len(), t);
+        pos = span.1;
+        if span.1 > errors[next].0 {
+            // Reaches into the next error or past it: kept, with the token before it.
+            spans.extend(before.take());
+            spans.push(span);
+            while next < errors.len() && span.0 >= errors[next].1 {
+                next += 1;
+            }
+        } else {
+            before = Some(span);
         }
     }
+    // Errors at the end have no token after them: the last one is theirs.
+    spans.extend(before);
     Some(spans)
 }
