@@ -144,7 +144,9 @@ fn children(node: tree_sitter::Node) -> (Vec<tree_sitter::Node>, bool) {
 /// which may be left out: every child but a first and last bracket is [`droppable`], and
 /// the grammar repeats them.
 fn is_list(lang: Lang, node: tree_sitter::Node, kids: &[tree_sitter::Node]) -> bool {
-    let inner = &kids[1.min(kids.len())..kids.len().saturating_sub(1)];
+    let inner = kids
+        .get(1..kids.len().saturating_sub(1))
+        .unwrap_or_default();
     let repeated = lang
         .node_types()
         .kind(node.kind())
@@ -269,6 +271,24 @@ mod tests {
         // Both kinds of verdict were put to the test, and nearly every one by a window.
         assert!(valid > 10 && valid < 270, "{valid} of 300 valid");
         assert!(windows > 290, "{windows} of 300 checked by a window");
+    }
+
+    #[test]
+    fn a_program_of_one_item_is_checked_by_a_window_inside_it() {
+        // The top level has one child: no list there, but its body is one.
+        let text = format!("namespace outer {{\n{}}}\n", big_program());
+        let mut parser = Parser::new(Lang::Cpp);
+        let (_, raw) = parser.parse_with_raw(&text);
+        let at = text.len() / 2 + text[text.len() / 2..].find("s += k * b;").unwrap();
+        let new = format!("{}{}", &text[..at], &text[at + "s += k * b;".len()..]);
+        let hunks = hunks::between(text.as_bytes(), new.as_bytes());
+        let window = Window::around(Lang::Cpp, &raw, &new, &hunks).expect("a window");
+        assert!(
+            window.text.starts_with("namespace outer"),
+            "{}",
+            window.text
+        );
+        assert!(verdict(parser.check(&raw, &text, &new)));
     }
 
     #[test]
