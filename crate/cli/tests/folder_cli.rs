@@ -275,3 +275,37 @@ fn a_folder_refuses_what_takes_one_file() {
         "the folder is untouched"
     );
 }
+
+#[test]
+fn passes_across_files_are_left_out_by_name() {
+    support::require_gcc();
+    let dir = folder("c-skip", C_TREE);
+    check(&dir, C_TEST);
+    let out = whittle(
+        &dir,
+        &[
+            "reduce",
+            "--test",
+            "./check.sh",
+            "proj",
+            "-j",
+            "2",
+            "--stats-json",
+            "stats.json",
+            "--skip-pass",
+            "delete-file,inline-file",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // No file deleted or inlined: all six are still there (their contents reduced).
+    let result = tree(&dir.join("proj"));
+    assert_eq!(result.len(), C_TREE.len(), "{result:?}");
+    assert!(holds(&dir, C_TEST), "the result passes its test");
+    let stats = support::read_json(&dir, "stats.json");
+    for pass in stats["passes"].as_array().unwrap() {
+        if ["delete-file", "inline-file"].contains(&pass["pass"].as_str().unwrap()) {
+            assert_eq!(pass["queries"], 0, "{pass}");
+        }
+    }
+}

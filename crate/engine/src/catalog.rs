@@ -22,8 +22,16 @@ pub fn strategy_names() -> String {
 }
 
 /// The passes, for help texts and errors: `comments, perses, ... or update`.
+/// Every pass's name: a file's, then those across a folder's files.
 pub fn pass_names() -> String {
-    either(&PASSES.iter().map(|p| p.name).collect::<Vec<_>>())
+    let cross = Cross::ALL.map(|c| c.name());
+    either(
+        &PASSES
+            .iter()
+            .map(|p| p.name)
+            .chain(cross)
+            .collect::<Vec<_>>(),
+    )
 }
 
 pub fn pass(name: &str) -> Result<PassKind, String> {
@@ -93,13 +101,23 @@ pub fn pass_table() -> String {
     out
 }
 
-/// Passes to skip, from names separated by commas or spaces (`rename, types`).
-pub fn skipped_passes(names: &str) -> Result<Vec<PassKind>, String> {
-    names
-        .split(|c: char| c == ',' || c.is_whitespace())
+/// Passes to skip, a file's and those across a folder's files, from names separated by
+/// commas or spaces (`rename, types`).
+pub fn skipped_passes<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<(Vec<PassKind>, Vec<Cross>), String> {
+    let (mut file, mut cross) = (Vec::new(), Vec::new());
+    for name in names
+        .into_iter()
+        .flat_map(|n| n.split(|c: char| c == ',' || c.is_whitespace()))
         .filter(|n| !n.is_empty())
-        .map(pass)
-        .collect()
+    {
+        match Cross::from_name(name) {
+            Some(c) => cross.push(c),
+            None => file.push(pass(name)?),
+        }
+    }
+    Ok((file, cross))
 }
 
 /// The languages, for help texts: `c, cpp, rust, javascript or java`.
@@ -189,11 +207,14 @@ mod tests {
     #[test]
     fn passes_by_name_and_an_unknown_one_refused_with_the_list() {
         assert_eq!(
-            skipped_passes(" rename,types  local,"),
-            Ok(vec![PassKind::Rename, PassKind::Types, PassKind::Local])
+            skipped_passes([" rename,types  local,", "drop-link"]),
+            Ok((
+                vec![PassKind::Rename, PassKind::Types, PassKind::Local],
+                vec![Cross::DropLinks]
+            ))
         );
-        assert_eq!(skipped_passes(""), Ok(vec![]));
-        let err = skipped_passes("rename, renames").unwrap_err();
+        assert_eq!(skipped_passes([""]), Ok((vec![], vec![])));
+        let err = skipped_passes(["rename, renames"]).unwrap_err();
         assert!(
             err.starts_with("unknown pass `renames`: use comments, perses, hdd,"),
             "{err}"
@@ -202,7 +223,7 @@ mod tests {
             assert!(err.contains(p.name), "{err} lacks {}", p.name);
         }
         assert!(
-            err.contains(" or bodies (`whittle reduce --list-passes`"),
+            err.contains(", bodies, delete-file, inline-file, drop-link or make-flags (`whittle reduce --list-passes`"),
             "{err}"
         );
     }

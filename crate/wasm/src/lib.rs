@@ -74,9 +74,11 @@ pub(crate) fn lang_or_detect(lang: Option<&str>, text: &str) -> Result<Lang, JsE
 /// passes it skips (`rename, types`; default none).
 pub(crate) fn settings(strategy: Option<&str>, skip: Option<&str>) -> Result<Settings, JsError> {
     let js = |e: String| JsError::new(&e);
+    let (skipped, skipped_cross) = catalog::skipped_passes(skip).map_err(js)?;
     Ok(Settings {
         strategy: catalog::strategy(strategy.unwrap_or("perses")).map_err(js)?,
-        skipped: catalog::skipped_passes(skip.unwrap_or("")).map_err(js)?,
+        skipped,
+        skipped_cross,
         ..Settings::default()
     })
 }

@@ -130,15 +130,14 @@ impl RunArgs {
     }
 
     pub fn settings(&self) -> Result<Settings, String> {
+        let (skipped, skipped_cross) =
+            catalog::skipped_passes(self.skip_pass.iter().map(String::as_str))?;
         Ok(Settings {
             strategy: self.strategy()?,
             // A test of the incremental validity check itself: confirm each verdict in full.
             cross_check: std::env::var_os("WHITTLE_CHECK_INCREMENTAL").is_some(),
-            skipped: self
-                .skip_pass
-                .iter()
-                .map(|n| catalog::pass(n))
-                .collect::<Result<_, _>>()?,
+            skipped,
+            skipped_cross,
             ..Settings::default()
         })
     }

@@ -44,6 +44,10 @@ impl Cross {
         Cross::MakeFlags,
     ];
 
+    pub fn from_name(name: &str) -> Option<Cross> {
+        Cross::ALL.into_iter().find(|c| c.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Cross::DeleteFiles => "delete-file",
@@ -187,6 +191,7 @@ pub struct Folder {
     entries: Vec<Entry>,
     strategy: Strategy,
     skipped: Vec<PassKind>,
+    skipped_cross: Vec<Cross>,
     /// The parsed files of the round's single-file steps, largest first.
     order: Vec<usize>,
     /// How many finale passes each file runs.
@@ -440,7 +445,12 @@ impl Subject for Folder {
     /// largest first.
     fn pass(&mut self, i: usize, round: Round) -> Option<FolderPass> {
         if let Some(&kind) = Cross::ALL.get(i) {
-            let moves = Rc::new(self.moves(kind));
+            // A pass left out still holds its place in the round, with nothing to try.
+            let moves = match self.skipped_cross.contains(&kind) {
+                true => Vec::new(),
+                false => self.moves(kind),
+            };
+            let moves = Rc::new(moves);
             return Some(FolderPass::Cross {
                 kind,
                 moves,
@@ -598,6 +608,7 @@ impl Engine<Folder> {
             entries,
             strategy: settings.strategy,
             skipped: settings.skipped,
+            skipped_cross: settings.skipped_cross,
             order: Vec::new(),
             finale: 0,
         };

@@ -22,6 +22,8 @@ pub struct Settings {
     pub format: bool,
     /// Passes left out of the strategy's schedule and finale.
     pub skipped: Vec<PassKind>,
+    /// Passes across a folder's files left out (a folder's rounds run them first).
+    pub skipped_cross: Vec<crate::folder::Cross>,
     /// A program of more bytes than this is not parsed until the `chunks` pass has made it
     /// this small (or has ended): till then it is a lexed tree, and its candidates go
     /// unchecked. A full tree costs about a hundred times the program's bytes.
@@ -40,6 +42,7 @@ impl Default for Settings {
             implicit_int: true,
             format: true,
             skipped: Vec::new(),
+            skipped_cross: Vec::new(),
             parse_limit: PARSE_LIMIT,
         }
     }
