@@ -98,26 +98,24 @@ fn sorted(tree: &[(&str, &str)]) -> Vec<(String, String)> {
     v
 }
 
+/// `C_TREE` in a scratch folder `name`, reduced with `C_TEST` and `extra` options (stats in
+/// `stats.json`); the run must succeed. The folder and the run's stderr.
+fn reduce_c_folder(name: &str, extra: &[&str]) -> (PathBuf, String) {
+    support::require_gcc();
+    let dir = folder(name, C_TREE);
+    check(&dir, C_TEST);
+    let mut args = vec!["reduce", "--test", "./check.sh", "proj", "-j", "2"];
+    args.extend(["--stats-json", "stats.json"]);
+    args.extend(extra);
+    let out = whittle(&dir, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    (dir, stderr)
+}
+
 #[test]
 fn a_c_folder_is_reduced_across_files_and_written_back() {
-    support::require_gcc();
-    let dir = folder("c", C_TREE);
-    check(&dir, C_TEST);
-    let out = whittle(
-        &dir,
-        &[
-            "reduce",
-            "--test",
-            "./check.sh",
-            "proj",
-            "-j",
-            "2",
-            "--stats-json",
-            "stats.json",
-        ],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let (dir, stderr) = reduce_c_folder("c", &[]);
     let result = tree(&dir.join("proj"));
     let paths: Vec<&str> = result.iter().map(|(p, _)| p.as_str()).collect();
     // What nothing needed is gone; the header used once moved into its includer.
@@ -278,26 +276,7 @@ fn a_folder_refuses_what_takes_one_file() {
 
 #[test]
 fn passes_across_files_are_left_out_by_name() {
-    support::require_gcc();
-    let dir = folder("c-skip", C_TREE);
-    check(&dir, C_TEST);
-    let out = whittle(
-        &dir,
-        &[
-            "reduce",
-            "--test",
-            "./check.sh",
-            "proj",
-            "-j",
-            "2",
-            "--stats-json",
-            "stats.json",
-            "--skip-pass",
-            "delete-file,inline-file",
-        ],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let (dir, _) = reduce_c_folder("c-skip", &["--skip-pass", "delete-file,inline-file"]);
     // No file deleted or inlined: all six are still there (their contents reduced).
     let result = tree(&dir.join("proj"));
     assert_eq!(result.len(), C_TREE.len(), "{result:?}");
