@@ -13,7 +13,8 @@
 //!   has at most `--max-processes`, and all of them together at most that many times
 //!   `--max-jobs` (a job's steps run one after another), with or without control groups;
 //! - sets the process and memory rlimits;
-//! - installs a seccomp filter refusing what no compiler or test program needs.
+//! - installs a seccomp filter refusing what no compiler or test program needs (ptrace too,
+//!   unless the job's step runs its built program).
 //!
 //! It also owns the job folder: when the server runs as root, a tmpfs of the folder cap.
 
@@ -21,12 +22,14 @@ use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 
+use crate::sandbox::JobCaps;
+
 /// The job's uid and gid, inside and outside: `nobody`.
 pub const JOB_ID: u32 = 65534;
 /// The dropper's subcommand (hidden; not for people).
 pub const DROPPER: &str = "__jail";
 
-const USAGE: &str = "usage: __jail PROCESSES DATA DIR -- PROGRAM ARGS...";
+const USAGE: &str = "usage: __jail PROCESSES DATA PTRACE DIR -- PROGRAM ARGS...";
 
 /// Whether we run as root (then jobs are dropped to [`JOB_ID`] and folders get a tmpfs).
 pub fn is_root() -> bool {
@@ -35,17 +38,12 @@ pub fn is_root() -> bool {
 }
 
 /// The arguments that make the dropper run `program args` with these caps.
-pub fn dropper_args(
-    processes: u64,
-    data: Option<u64>,
-    dir: &Path,
-    program: &Path,
-    args: &[OsString],
-) -> Vec<OsString> {
+pub fn dropper_args(caps: JobCaps, dir: &Path, program: &Path, args: &[OsString]) -> Vec<OsString> {
     let mut a: Vec<OsString> = vec![
         DROPPER.into(),
-        processes.to_string().into(),
-        data.unwrap_or(0).to_string().into(),
+        caps.processes.to_string().into(),
+        caps.data.unwrap_or(0).to_string().into(),
+        u8::from(caps.ptrace).to_string().into(),
         dir.as_os_str().to_owned(),
         "--".into(),
         program.as_os_str().to_owned(),
@@ -54,7 +52,8 @@ pub fn dropper_args(
     a
 }
 
-/// The dropper: `__jail PROCESSES DATA DIR -- PROGRAM ARGS...` (DATA 0: no data limit), run
+/// The dropper: `__jail PROCESSES DATA PTRACE DIR -- PROGRAM ARGS...` (DATA 0: no data limit;
+/// PTRACE 1: ptrace allowed), run
 /// in DIR (which only the job's uid may enter, so not before it has that uid). Never returns;
 /// exit status 125 with a message when the job cannot be confined.
 pub fn enter(args: &[OsString]) -> ! {
@@ -68,11 +67,11 @@ pub fn enter(args: &[OsString]) -> ! {
             .and_then(|a| a.parse().ok())
             .unwrap_or_else(|| fail(USAGE))
     };
-    let (processes, data) = (num(0), num(1));
-    if args.get(3).is_none_or(|a| a != "--") || args.len() < 5 {
+    let (processes, data, ptrace) = (num(0), num(1), num(2) == 1);
+    if args.get(4).is_none_or(|a| a != "--") || args.len() < 6 {
         fail(USAGE);
     }
-    if let Err(e) = confine(processes, data) {
+    if let Err(e) = confine(processes, data, ptrace) {
         fail(&e);
     }
     // Nothing the server or bubblewrap may have left open reaches the job.
@@ -85,16 +84,16 @@ pub fn enter(args: &[OsString]) -> ! {
             libc::CLOSE_RANGE_CLOEXEC,
         );
     }
-    if let Err(e) = std::env::set_current_dir(&args[2]) {
+    if let Err(e) = std::env::set_current_dir(&args[3]) {
         fail(&format!(
             "cannot enter {}: {e}",
-            Path::new(&args[2]).display()
+            Path::new(&args[3]).display()
         ));
     }
-    let e = std::process::Command::new(&args[4]).args(&args[5..]).exec();
+    let e = std::process::Command::new(&args[5]).args(&args[6..]).exec();
     eprintln!(
         "whittle jail: cannot run {}: {e}",
-        Path::new(&args[4]).display()
+        Path::new(&args[5]).display()
     );
     std::process::exit(127)
 }
@@ -109,7 +108,7 @@ fn check(r: libc::c_int, what: &str) -> Result<(), String> {
 
 /// Everything but the exec (see the module's comment), in this order: the identity needs
 /// CAP_SETUID, the user namespace must come before the filter refuses it.
-fn confine(processes: u64, data: u64) -> Result<(), String> {
+fn confine(processes: u64, data: u64, ptrace: bool) -> Result<(), String> {
     // SAFETY: plain system calls on values we own.
     unsafe {
         check(
@@ -149,7 +148,7 @@ fn confine(processes: u64, data: u64) -> Result<(), String> {
     if ids != (JOB_ID, JOB_ID, JOB_ID) {
         return Err(format!("still uid/euid/gid {ids:?} after dropping"));
     }
-    crate::seccomp::install()
+    crate::seccomp::install(ptrace)
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -198,6 +197,43 @@ impl JobFolder {
     pub fn path(&self) -> &Path {
         self.dir.path()
     }
+
+    /// Whether a tmpfs caps what the job writes; if not, the server watches the folder.
+    pub fn capped(&self) -> bool {
+        self.mounted
+    }
+}
+
+/// Entries past which a job's folder counts as over any cap (and a walk stays short).
+const MOST_ENTRIES: usize = 100_000;
+
+/// The bytes a job's folder takes on disk; `u64::MAX` past [`MOST_ENTRIES`] entries. A folder
+/// the job made unreadable is opened up first: the server owns the job's files when it is not
+/// root, and may change their mode.
+pub fn folder_bytes(dir: &Path) -> u64 {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let (mut bytes, mut entries) = (0u64, 0usize);
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let list = std::fs::read_dir(&d).or_else(|_| {
+            std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700))?;
+            std::fs::read_dir(&d)
+        });
+        for e in list.into_iter().flatten().flatten() {
+            entries += 1;
+            if entries > MOST_ENTRIES {
+                return u64::MAX;
+            }
+            let Ok(meta) = e.path().symlink_metadata() else {
+                continue;
+            };
+            bytes += meta.blocks() * 512;
+            if meta.is_dir() {
+                stack.push(e.path());
+            }
+        }
+    }
+    bytes
 }
 
 impl Drop for JobFolder {

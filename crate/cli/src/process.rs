@@ -61,6 +61,12 @@ pub struct Spec {
     /// `RLIMIT_DATA` in bytes, for a jailed process (its heap and private writable mappings:
     /// unlike `RLIMIT_AS` it does not count what node and the JVM only reserve).
     pub data: Option<u64>,
+    /// Whether a jailed process may use ptrace: a built program may (LeakSanitizer stops its
+    /// threads with it), a compiler may not.
+    pub ptrace: bool,
+    /// Bytes `cwd` may hold, watched while the process runs, where no tmpfs caps the folder:
+    /// past them the group is killed.
+    pub disk: Option<u64>,
 }
 
 impl Spec {
@@ -79,6 +85,8 @@ impl Spec {
             confinement: Confinement::None,
             cpu_seconds: None,
             data: None,
+            ptrace: false,
+            disk: None,
         }
     }
 }
@@ -98,6 +106,8 @@ pub struct Exit {
     pub cancelled: bool,
     /// Something was killed for passing the memory cap.
     pub out_of_memory: bool,
+    /// Killed for writing more than [`Spec::disk`] into its folder.
+    pub over_disk: bool,
     pub elapsed: Duration,
 }
 
@@ -149,7 +159,7 @@ fn kill_group(pgid: i32) {
 }
 
 /// How often a running job looks whether it was called off.
-const CANCEL_POLL: Duration = Duration::from_millis(20);
+pub const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// Largest file a job may write (the assembly of a big program is a few MiB at most).
 pub const FILE_SIZE_LIMIT: u64 = 512 << 20;
@@ -189,6 +199,7 @@ pub fn run(spec: Spec) -> Result<Exit, String> {
             let caps = JobCaps {
                 processes: *processes,
                 data: spec.data,
+                ptrace: spec.ptrace,
             };
             sandbox.wrap(&spec.program, &spec.args, &spec.cwd, &spec.env, caps)
         }
@@ -269,13 +280,16 @@ pub fn run(spec: Spec) -> Result<Exit, String> {
         let _ = tx.send(());
     });
     // Waits in slices, to hear a cancel soon.
-    let (mut timed_out, mut cancelled) = (false, false);
+    let (mut timed_out, mut cancelled, mut over_disk) = (false, false, false);
+    // Measured at each slice: a walk of a job's folder takes microseconds.
+    let full = |cap: u64| crate::jail::folder_bytes(&spec.cwd) > cap;
     loop {
         let left = spec.deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(left.min(CANCEL_POLL)) {
             Err(mpsc::RecvTimeoutError::Timeout) if spec.cancel.load(Ordering::SeqCst) => {
                 cancelled = true
             }
+            Err(mpsc::RecvTimeoutError::Timeout) if spec.disk.is_some_and(full) => over_disk = true,
             Err(mpsc::RecvTimeoutError::Timeout) if left > CANCEL_POLL => continue,
             Err(mpsc::RecvTimeoutError::Timeout) => timed_out = true,
             _ => {}
@@ -312,6 +326,7 @@ pub fn run(spec: Spec) -> Result<Exit, String> {
         timed_out,
         cancelled,
         out_of_memory,
+        over_disk,
         elapsed,
     })
 }

@@ -65,6 +65,8 @@ pub struct JobCaps {
     pub processes: u64,
     /// `RLIMIT_DATA` in bytes, if any.
     pub data: Option<u64>,
+    /// Whether the job may use ptrace (a built program's LeakSanitizer does; compilers never).
+    pub ptrace: bool,
 }
 
 impl Sandbox {
@@ -130,6 +132,7 @@ impl Sandbox {
         let caps = JobCaps {
             processes: 16,
             data: None,
+            ptrace: false,
         };
         let (bwrap, args) = self.wrap(Path::new("/bin/true"), &[], dir.path(), &[], caps);
         let out = std::process::Command::new(bwrap)
@@ -252,13 +255,7 @@ impl Sandbox {
         }
         a.push("--".into());
         a.push(DROPPER_INSIDE.into());
-        a.extend(jail::dropper_args(
-            caps.processes,
-            caps.data,
-            dir,
-            &self.inside(program),
-            args,
-        ));
+        a.extend(jail::dropper_args(caps, dir, &self.inside(program), args));
         (self.bwrap.clone(), a)
     }
 

@@ -5,8 +5,9 @@
 //! flags sit in memory the filter cannot read), so the C library falls back to clone, whose
 //! flags it can. Calls of another architecture's ABI (x32, or 32-bit calls) are killed.
 //!
-//! ptrace stays allowed: LeakSanitizer (on by default with -fsanitize=address) stops threads
-//! with it, and in the job's own PID namespace it reaches nothing but the job.
+//! ptrace is refused too, except to a job's built program: LeakSanitizer (on by default with
+//! -fsanitize=address) stops the program's threads with it, and in the job's own PID namespace
+//! it reaches nothing but the job. Compilers never need it.
 
 /// Calls refused with EPERM.
 const REFUSED: &[libc::c_long] = &[
@@ -98,8 +99,8 @@ const JGE: u16 = (libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K) as u16;
 const AND: u16 = (libc::BPF_ALU | libc::BPF_AND | libc::BPF_K) as u16;
 const RET: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
 
-/// The filter program.
-fn program() -> Vec<libc::sock_filter> {
+/// The filter program; `ptrace`: whether ptrace is allowed.
+fn program(ptrace: bool) -> Vec<libc::sock_filter> {
     let eperm = RET_ERRNO | libc::EPERM as u32;
     let mut p = vec![
         stmt(LD_ABS, ARCH_AT),
@@ -113,7 +114,8 @@ fn program() -> Vec<libc::sock_filter> {
     }
     p.push(jump(JEQ, libc::SYS_clone3 as u32, 0, 1));
     p.push(stmt(RET, RET_ERRNO | libc::ENOSYS as u32));
-    for &nr in REFUSED {
+    let traced = (!ptrace).then_some(libc::SYS_ptrace);
+    for &nr in REFUSED.iter().chain(&traced) {
         p.push(jump(JEQ, nr as u32, 0, 1));
         p.push(stmt(RET, eperm));
     }
@@ -137,9 +139,9 @@ fn program() -> Vec<libc::sock_filter> {
 }
 
 /// Installs the filter on the calling thread (inherited by all it starts); no_new_privs must
-/// be set.
-pub fn install() -> Result<(), String> {
-    let filter = program();
+/// be set. `ptrace`: whether ptrace stays allowed (a built program's, for LeakSanitizer).
+pub fn install(ptrace: bool) -> Result<(), String> {
+    let filter = program(ptrace);
     let prog = libc::sock_fprog {
         len: filter.len() as u16,
         filter: filter.as_ptr() as *mut libc::sock_filter,
@@ -164,7 +166,7 @@ pub fn install() -> Result<(), String> {
 
 /// What the filter refuses, for the server's start-up message.
 pub fn describe() -> &'static str {
-    "seccomp refuses io_uring, new namespaces, bpf, perf events, keyrings, mounts, modules, kexec, reboot, swap, clock setting"
+    "seccomp refuses io_uring, new namespaces, bpf, perf events, keyrings, mounts, modules, kexec, reboot, swap, clock setting, and ptrace but to a built program"
 }
 
 #[cfg(test)]
@@ -173,7 +175,12 @@ mod tests {
 
     #[test]
     fn jumps_stay_inside_the_program() {
-        let p = program();
+        for p in [program(false), program(true)] {
+            jumps_stay_inside(&p);
+        }
+    }
+
+    fn jumps_stay_inside(p: &[libc::sock_filter]) {
         for (i, ins) in p.iter().enumerate() {
             if ins.code & 0x07 == libc::BPF_JMP as u16 {
                 assert!(

@@ -398,3 +398,129 @@ int main(void) {
         assert!(mib > 16, "{key}: only {mib} MiB could be written: {v}");
     }
 }
+
+/// A server that is not root (as root: one run as uid and gid 65534; std drops the groups).
+fn unprivileged_server(extra: &[&str]) -> Server {
+    Server::start_with(extra, |c| {
+        if is_root() {
+            use std::os::unix::process::CommandExt;
+            c.uid(65534).gid(65534);
+        }
+    })
+}
+
+#[test]
+fn a_job_of_a_server_without_root_is_killed_past_its_folder_cap() {
+    require_gcc();
+    let s = unprivileged_server(&["--max-job-disk", "64"]);
+    // The file goes in a folder the job then hides (mode 0): the server must still see it.
+    let src = r#"#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+int main(void) {
+  static char b[1 << 20];
+  memset(b, 1, sizeof b);
+  mkdir("hidden", 0700);
+  FILE *f = fopen("hidden/big", "w");
+  chmod("hidden", 0);
+  long mib = 0;
+  while (f && mib < 1024 && fwrite(b, 1, sizeof b, f) == sizeof b && fflush(f) == 0) {
+    mib++;
+    if (mib % 16 == 0) { printf("wrote: %ld\n", mib); fflush(stdout); }
+  }
+  printf("done: %ld\n", mib);
+  return 0;
+}"#;
+    let v = s
+        .compile(
+            "gcc",
+            &json!({"source": src, "options": {"filters": {"execute": true}}}),
+        )
+        .json();
+    assert_eq!(v["code"], 0, "the compile failed: {v}");
+    let run = &v["execResult"];
+    let out = stream(&run["stdout"]);
+    assert!(!out.contains("done:"), "the job wrote all it wanted: {v}");
+    let err = stream(&run["stderr"]);
+    assert!(
+        err.contains("wrote more than its folder's cap of 64 MiB"),
+        "no note: {v}"
+    );
+    // Killed within a poll or two of passing the cap (RLIMIT_FSIZE alone would allow 512 MiB).
+    let written: u32 = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("wrote: "))
+        .filter_map(|m| m.parse().ok())
+        .max()
+        .unwrap_or(0);
+    assert!(
+        written < 256,
+        "{written} MiB written past a 64 MiB cap: {v}"
+    );
+}
+
+#[test]
+fn ptrace_is_refused_to_compilers_and_allowed_to_built_programs() {
+    require_gcc();
+    // A traced child of the program (what LeakSanitizer does to its threads) works in a built
+    // program, through the server.
+    let s = Server::start(&[]);
+    let src = r#"#include <stdio.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+int main(void) {
+  pid_t p = fork();
+  if (p == 0) _exit(ptrace(PTRACE_TRACEME, 0, 0, 0) == 0 ? 0 : 10 + errno);
+  int st = 0;
+  waitpid(p, &st, 0);
+  printf("traceme: %d\n", WEXITSTATUS(st));
+  return 0;
+}"#;
+    let (v, out) = run_c(&s, src, "");
+    assert_eq!(
+        field(&out, "traceme"),
+        "0",
+        "a built program could not ptrace: {v}"
+    );
+    // The dropper a compiler step goes through refuses it (the step runs as 65534, which only
+    // root can become outside the sandbox).
+    if !is_root() {
+        eprintln!("skipped the compiler side: running the dropper alone needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let (c, exe) = (dir.path().join("probe.c"), dir.path().join("probe"));
+    std::fs::write(&c, src).unwrap();
+    let built = std::process::Command::new("gcc")
+        .arg(&c)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let traced = |ptrace: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_whittle"))
+            .args(["__jail", "16", "0", ptrace])
+            .arg(dir.path())
+            .arg("--")
+            .arg(&exe)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{out:?}");
+        field(&text, "traceme").to_string()
+    };
+    assert_eq!(
+        traced("0"),
+        (10 + libc::EPERM).to_string(),
+        "a compiler's step could ptrace"
+    );
+    assert_eq!(traced("1"), "0");
+}

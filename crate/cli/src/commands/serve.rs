@@ -142,8 +142,9 @@ fn confine(l: &mut crate::server::Limits, use_cgroups: bool) {
     let disk = match crate::jail::disk_cap_works(&std::env::temp_dir()) {
         Ok(()) => format!("a job folder is a tmpfs of {} MiB", l.job_disk >> 20),
         Err(why) => format!(
-            "job folders have no size cap ({why}): each file a job writes is capped at {} MiB",
-            crate::process::FILE_SIZE_LIMIT >> 20
+            "a job is killed once its folder holds more than {} MiB, measured every {} ms ({why})",
+            l.job_disk >> 20,
+            crate::process::CANCEL_POLL.as_millis()
         ),
     };
     let cgroups = if use_cgroups {

@@ -137,6 +137,7 @@ pub fn run(job: CompileJob) -> Result<Value, String> {
     let mut ctx = Ctx {
         job: &job,
         dir: dir.path().to_path_buf(),
+        watch_disk: !dir.capped(),
         deadline: Instant::now() + job.limits.job_timeout,
         source_name: String::new(),
     };
@@ -220,6 +221,8 @@ struct Ctx<'a> {
     deadline: Instant,
     /// The source's file name in the job folder.
     source_name: String,
+    /// No tmpfs caps the folder: each step is killed once the folder holds more than the cap.
+    watch_disk: bool,
 }
 
 impl Ctx<'_> {
@@ -241,10 +244,11 @@ impl Ctx<'_> {
         stdin: Option<Vec<u8>>,
         address_space: Option<u64>,
     ) -> Exit {
-        self.step_with_env(program, args, stdin, address_space, Vec::new())
+        self.step_with_env(program, args, stdin, address_space, Vec::new(), false)
     }
 
-    /// A step with these environment variables besides the sandbox's.
+    /// A step with these environment variables besides the sandbox's; `built`: it runs the
+    /// job's built program, which may use ptrace (LeakSanitizer does), as compilers may not.
     fn step_with_env(
         &self,
         program: &Path,
@@ -252,6 +256,7 @@ impl Ctx<'_> {
         stdin: Option<Vec<u8>>,
         address_space: Option<u64>,
         mut env: Vec<(String, OsString)>,
+        built: bool,
     ) -> Exit {
         let limits = &self.job.limits;
         let mut spec = Spec::new(program.to_path_buf(), args, self.dir.clone(), self.deadline);
@@ -262,6 +267,8 @@ impl Ctx<'_> {
         spec.cpu_seconds = Some(limits.job_timeout.as_secs() + 1);
         spec.confinement = self.confinement();
         spec.data = self.data_limit(address_space);
+        spec.disk = self.watch_disk.then_some(limits.job_disk);
+        spec.ptrace = built;
         if limits.cgroups.is_none() && spec.data.is_none() {
             // A sanitizer build's program: its runtime enforces a resident-memory cap.
             let cap = format!("hard_rss_limit_mb={}", limits.memory_bytes >> 20);
@@ -289,6 +296,13 @@ impl Ctx<'_> {
             let note = format!(
                 "\nKilled - the job passed its memory limit of {} MiB\n",
                 limits.memory_bytes >> 20
+            );
+            out.stderr.extend_from_slice(note.as_bytes());
+        }
+        if out.over_disk {
+            let note = format!(
+                "\nKilled - the job wrote more than its folder's cap of {} MiB\n",
+                limits.job_disk >> 20
             );
             out.stderr.extend_from_slice(note.as_bytes());
         }
@@ -336,7 +350,7 @@ impl Ctx<'_> {
         address_space: Option<u64>,
         env: Vec<(String, OsString)>,
     ) -> Exit {
-        let mut out = self.step_with_env(program, args, None, address_space, env);
+        let mut out = self.step_with_env(program, args, None, address_space, env, false);
         out.stdout = self.clean(&out.stdout);
         out.stderr = self.clean(&out.stderr);
         out
@@ -354,12 +368,8 @@ impl Ctx<'_> {
     fn execute(&self, program: &Path, args: Vec<OsString>, address_space: Option<u64>) -> Exit {
         let mut all = args;
         all.extend(self.job.program_args.iter().map(OsString::from));
-        let mut out = self.step(
-            program,
-            all,
-            Some(self.job.stdin.clone().into_bytes()),
-            address_space,
-        );
+        let stdin = Some(self.job.stdin.clone().into_bytes());
+        let mut out = self.step_with_env(program, all, stdin, address_space, Vec::new(), true);
         out.stdout = self.without_dir(&out.stdout);
         out.stderr = self.without_dir(&out.stderr);
         out

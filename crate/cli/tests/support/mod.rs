@@ -38,6 +38,12 @@ impl Server {
     /// Starts the server after `configure` has adjusted its command.
     pub fn start_with(extra: &[&str], configure: impl FnOnce(&mut Command)) -> Server {
         let root = tempfile::tempdir().unwrap();
+        // Readable by a server that a test runs as another user.
+        std::fs::set_permissions(
+            root.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
         std::fs::write(root.path().join("index.html"), INDEX).unwrap();
         std::fs::create_dir_all(root.path().join("web")).unwrap();
         std::fs::write(root.path().join("web/x.js"), "export const x = 1;\n").unwrap();
