@@ -1,7 +1,8 @@
 //! `whittle reduce`'s templates and test checks (issue 27), each on a small program with a
 //! known answer: wrong code (a wrapper that miscompiles `* 3` on purpose) with and without the
 //! undefined-behaviour guard, the guard refusing undefined behaviour, a crash signature, a
-//! flaky test confirmed, and a looping candidate cut at the adaptive time limit.
+//! diagnostic with its flags reduced, a slow compile, a flaky test confirmed, and a looping
+//! candidate cut at the adaptive time limit.
 
 mod support;
 
@@ -353,4 +354,127 @@ fn a_looping_candidate_is_cut_at_the_adaptive_limit() {
         result.contains("helper") && result.contains("marker = 42"),
         "{result}"
     );
+}
+
+/// A program with one `-Wsign-compare` warning among others.
+const SIGNEDNESS: &str = "#include <stdio.h>\n\
+struct point { int x; int y; };\n\
+static int helper(int a, int b) { return a * b + 3; }\n\
+int count(unsigned n, int *v) {\n  int total = 0;\n  for (int i = 0; i < n; i++) total += v[i];\n  return total + helper(total, 2);\n}\n\
+int main(void) {\n  int v[4] = {1, 2, 3, 4};\n  struct point p = {1, 2};\n  int unused_here;\n  printf(\"%d %d\\n\", count(4, v), p.x + p.y);\n  return 0;\n}\n";
+
+#[test]
+fn a_diagnostic_is_kept_with_no_new_error_and_its_flags_reduced() {
+    let dir = folder("diagnostic");
+    let d = dir.path();
+    write(d, "input.c", SIGNEDNESS, false);
+    let cmd = "gcc -Wall -Wextra -O2 -g -c {}";
+    let args = [
+        "reduce",
+        "--cmd",
+        cmd,
+        "--diagnostic",
+        "Wsign-compare",
+        "--no-new-errors",
+        "--reduce-flags",
+        "--stats-json",
+        "stats.json",
+        "input.c",
+        "-j",
+        "2",
+    ];
+    let err = ok(&whittle(d, &args));
+    assert!(
+        err.contains(
+            "diagnostic: \"warning: comparison of integer expressions of different signedness"
+        ),
+        "{err}"
+    );
+    // -Wsign-compare comes with -Wextra in C; without -c the link fails, a new error.
+    assert!(err.contains("-> `gcc -Wextra -c {}`"), "{err}");
+    assert_eq!(stats(d)["recipe"]["fewest_flags"][0], "gcc -Wextra -c {}");
+    let result = std::fs::read_to_string(d.join("input.c")).unwrap();
+    assert!(result.len() < 80 && !result.contains("printf"), "{result}");
+    let out = Command::new("gcc")
+        .args(["-Wextra", "-c", "input.c", "-o", "/dev/null"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "the result has an error: {out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("-Wsign-compare"),
+        "{out:?}"
+    );
+
+    // Words that are in no line of the output are refused, with the output shown.
+    let out = whittle(
+        d,
+        &[
+            "reduce",
+            "--cmd",
+            cmd,
+            "--diagnostic",
+            "no such words",
+            "input.c",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("contains \"no such words\""), "{err}");
+}
+
+#[test]
+fn a_slow_compile_keeps_what_makes_it_slow() {
+    let dir = folder("slow");
+    let d = dir.path();
+    // A compiler that is slow on one word; the reference is not.
+    write(
+        d,
+        "slowcc",
+        "#!/bin/sh\ngrep -q slow_marker \"$1\" && sleep 0.4\nexit 0\n",
+        true,
+    );
+    write(
+        d,
+        "input.c",
+        "int a = 1;\nint slow_marker(int x) { return x + a; }\nint b = 2;\nint main(void) { return slow_marker(b); }\n",
+        false,
+    );
+    let cmd = format!("{}/slowcc {{}}", d.display());
+    let args = [
+        "reduce",
+        "--cmd",
+        &cmd,
+        "--slow-compile",
+        "5",
+        "--reference",
+        "true {}",
+        "input.c",
+    ];
+    let err = ok(&whittle(d, &args));
+    assert!(
+        err.contains("slow compile: more than 5 times as long as `true {}`"),
+        "{err}"
+    );
+    let result = std::fs::read_to_string(d.join("input.c")).unwrap();
+    assert!(
+        result.contains("slow_marker") && result.len() < 20,
+        "{result}"
+    );
+
+    // A factor the original does not reach is refused, with the figures.
+    let args = [
+        "reduce",
+        "--cmd",
+        &cmd,
+        "--slow-compile",
+        "500",
+        "--reference",
+        "sleep 0.01",
+        "input.c",
+    ];
+    let out = whittle(d, &args);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("give a factor below that"), "{err}");
 }

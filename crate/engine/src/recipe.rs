@@ -128,6 +128,82 @@ pub enum Recipe {
     },
     /// A compile (`{}` for the file) that crashes with the original's signature.
     Crash { cmd: String, signature: Signature },
+    /// A compile whose output still has the original's `message` (see [`message`]) and, with
+    /// `errors`, no error message beyond those of the original.
+    Diagnostic {
+        cmd: String,
+        message: String,
+        errors: Option<Vec<String>>,
+    },
+    /// A compile that takes more than `factor` times as long as `reference` on the same
+    /// candidate and exits with `code`, as on the original; past `limit` seconds it counts as
+    /// slow at once.
+    Slow {
+        cmd: String,
+        reference: String,
+        factor: f64,
+        code: i32,
+        limit: f64,
+    },
+}
+
+/// A compiler's message without where it is: from its severity (`error: `, `warning: `,
+/// `note: `) on, else the whole line, trimmed.
+pub fn message(line: &str) -> &str {
+    let at = ["error: ", "warning: ", "note: "]
+        .iter()
+        .filter_map(|s| line.find(s))
+        .min();
+    at.map_or(line, |i| &line[i..]).trim()
+}
+
+/// The error messages of a compiler's output, each from `error: ` on (as the script's awk
+/// reads them).
+pub fn errors(output: &str) -> Vec<String> {
+    let mut out: Vec<String> = output
+        .lines()
+        .filter_map(|l| l.find("error: ").map(|i| l[i..].to_string()))
+        .collect();
+    out.dedup();
+    out
+}
+
+/// Words of a compile command that take the next word as their argument.
+const WITH_ARGUMENT: &[&str] = &[
+    "-I", "-D", "-U", "-include", "-isystem", "-iquote", "-x", "-L", "-l", "-Xlinker",
+];
+
+/// The flags of a compile command that may be tried away, as ranges of its words (split at
+/// white space): each `-` word with its argument, never the compiler, `{}`, `{out}`, nor `-o`
+/// and its output. None when the command has quotes or shell syntax, which words cannot
+/// split safely.
+pub fn flag_groups(cmd: &str) -> Vec<std::ops::Range<usize>> {
+    if cmd.contains(|c: char| "'\"\\|;&<>$`()".contains(c)) {
+        return Vec::new();
+    }
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    let mut out = Vec::new();
+    let mut i = 1;
+    while i < words.len() {
+        let w = words[i];
+        let takes = WITH_ARGUMENT.contains(&w) && i + 1 < words.len();
+        let width = if takes || w == "-o" { 2 } else { 1 };
+        if w.starts_with('-') && w != "-o" && !w.contains("{}") {
+            out.push(i..i + width);
+        }
+        i += width;
+    }
+    out
+}
+
+/// `cmd` without the words `drop`.
+pub fn without_words(cmd: &str, drop: std::ops::Range<usize>) -> String {
+    cmd.split_whitespace()
+        .enumerate()
+        .filter(|(i, _)| !drop.contains(i))
+        .map(|(_, w)| w)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The first line that contains `needle`, from `needle` on.
@@ -326,8 +402,81 @@ impl Recipe {
                 }
                 s += "exit 0\n";
             }
+            Recipe::Diagnostic {
+                cmd,
+                message,
+                errors,
+            } => {
+                s += "# Made by `whittle reduce --diagnostic --print-test`: exit 0 when the compiler's output\n\
+                      # still has the original's message";
+                s += if errors.is_some() {
+                    ", and no error the original did not have.\n"
+                } else {
+                    ".\n"
+                };
+                s += "# Runs as it is under C-Reduce and C-Vise.\n";
+                s += &format!("{} >whittle-out.txt 2>&1\n", cmd.replace("{}", &f));
+                s += &format!(
+                    "grep -qF -e {} whittle-out.txt || exit 1\n",
+                    sh_quote(message)
+                );
+                if let Some(errors) = errors {
+                    s += "cat >whittle-errors.txt <<'WHITTLE_END'\n";
+                    for e in errors {
+                        s += e;
+                        s += "\n";
+                    }
+                    s += "WHITTLE_END\n";
+                    s += "awk '{ i = index($0, \"error: \"); if (i) print substr($0, i) }' whittle-out.txt |\n  grep -vxF -f whittle-errors.txt | grep -q . && exit 1\n";
+                }
+                s += "exit 0\n";
+            }
+            Recipe::Slow {
+                cmd,
+                reference,
+                factor,
+                code,
+                limit,
+            } => {
+                s += &format!(
+                    "# Made by `whittle reduce --slow-compile --print-test`: exit 0 when the compile takes more\n\
+                     # than {factor} times as long as the reference compile (at least 10 ms) and exits {code}\n\
+                     # as on the original; past {} s it counts as slow. Runs as it is under C-Reduce and C-Vise.\n",
+                    seconds(*limit)
+                );
+                s += "ms() { echo $(( $(date +%s%N) / 1000000 )); }\n";
+                s += &format!(
+                    "t0=$(ms)\n{} >/dev/null 2>&1\nt1=$(ms)\n",
+                    reference.replace("{}", &f)
+                );
+                s += &format!(
+                    "timeout -k 1 {} sh -c {} >/dev/null 2>&1\ncode=$?\nt2=$(ms)\n",
+                    seconds(*limit),
+                    sh_quote(&cmd.replace("{}", &f))
+                );
+                s += "ref=$((t1 - t0)); [ $ref -ge 10 ] || ref=10\n";
+                s += "if [ $code -eq 124 ] || [ $code -eq 137 ]; then exit 0; fi\n";
+                s += &format!("[ $code -eq {code} ] || exit 1\n");
+                s += &format!(
+                    "[ $(( (t2 - t1) * 100 )) -gt $(( {} * ref )) ] || exit 1\n",
+                    (factor * 100.0).round() as i64
+                );
+                s += "exit 0\n";
+            }
         }
         s
+    }
+
+    /// The compile commands whose flags `--reduce-flags` tries away.
+    pub fn commands_mut(&mut self) -> Vec<&mut String> {
+        match self {
+            Recipe::WrongCode { a, b, .. } => vec![a, b],
+            Recipe::Crash { cmd, .. }
+            | Recipe::Diagnostic { cmd, .. }
+            | Recipe::Slow { cmd, .. } => {
+                vec![cmd]
+            }
+        }
     }
 }
 
@@ -400,6 +549,24 @@ mod tests {
         assert_eq!(adaptive_limit(&[0.3, 0.5, 0.4]), 5.0);
         assert!(flaky(&[true, false, true]));
         assert!(!flaky(&[true, true, true]) && !flaky(&[false, false]));
+    }
+
+    #[test]
+    fn messages_lose_their_place_and_flags_go_with_their_arguments() {
+        assert_eq!(
+            message("x.c:3:7: warning: comparison of integer expressions [-Wsign-compare]"),
+            "warning: comparison of integer expressions [-Wsign-compare]"
+        );
+        assert_eq!(message("  In function 'f':"), "In function 'f':");
+        assert_eq!(
+            errors("a.c:1:1: error: x\nb\ncollect2: error: ld returned 1\n"),
+            ["error: x", "error: ld returned 1"]
+        );
+        let cmd = "gcc -O2 -I inc -Wall -c {} -o {out}";
+        let groups = flag_groups(cmd);
+        assert_eq!(groups, [1..2, 2..4, 4..5, 5..6]);
+        assert_eq!(without_words(cmd, 2..4), "gcc -O2 -Wall -c {} -o {out}");
+        assert!(flag_groups("gcc -DX='a b' -c {}").is_empty());
     }
 
     #[test]

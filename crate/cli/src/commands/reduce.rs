@@ -200,8 +200,10 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     if remote.is_some() && args.cluster.cluster.is_some() {
         return Err("--endpoint and --cluster both say where tests run: give one".into());
     }
-    if remote.is_some() && (args.recipe.wrong_code.is_some() || args.recipe.crash) {
-        return Err("--wrong-code and --crash build with local compilers; with --endpoint, say what is interesting with --match REGEX and/or --exit N".into());
+    let r = &args.recipe;
+    let template = r.wrong_code.is_some() || r.crash || r.diagnostic.is_some();
+    if remote.is_some() && (template || r.slow_compile.is_some()) {
+        return Err("the templates (--wrong-code, --crash, --diagnostic, --slow-compile) build with local compilers; with --endpoint, say what is interesting with --match REGEX and/or --exit N".into());
     }
     // The clocks start before the parse: parsing the original is the engine's work too (and
     // before the original's three tests, which are the run's).
@@ -283,6 +285,12 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     }
     save(file, session.best())?;
     let wall = started.elapsed().as_secs_f64();
+    let flags = match (&prepared, args.recipe.reduce_flags) {
+        (Some(p), true) if matches!(run.ending, Ending::Done) => {
+            crate::recipes::reduce_flags(p, &name, session.best())?
+        }
+        _ => None,
+    };
     let engine = run.engine + parse_cpu;
     let s = session.stats();
     eprintln!(
@@ -324,6 +332,9 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
         json["error_tokens"] = (all - covered).into();
         json["jobs"] = jobs.into();
         json["recipe"] = crate::recipes::figures(tally, run.timeouts);
+        if let Some(flags) = &flags {
+            json["recipe"]["fewest_flags"] = flags.clone().into();
+        }
         run.add_test_figures(&mut json);
         // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
         json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();

@@ -222,3 +222,115 @@ fn guard_of(
         ran.elapsed.as_secs_f64(),
     ))
 }
+
+/// The diagnostic recipe: the first line of `cmd`'s output on the original that contains
+/// `pick`, without its place; with `no_new_errors`, the original's error messages are the only
+/// ones a candidate may have.
+pub fn diagnostic(
+    cmd: &str,
+    pick: &str,
+    no_new_errors: bool,
+    name: &str,
+    text: &str,
+    limit: Duration,
+) -> Result<Recipe, String> {
+    let dir = folder_with(name, text)?;
+    let o = sh(dir.path(), &cmd.replace("{}", &sh_quote(name)), limit)?;
+    let output = text_of(&o);
+    let line = output.lines().find(|l| l.contains(pick)).ok_or_else(|| {
+        format!(
+            "no line of `{cmd}`'s output on the original contains \"{pick}\"; pick a few words of one of these:\n{}",
+            tail(&o)
+        )
+    })?;
+    Ok(Recipe::Diagnostic {
+        cmd: cmd.to_string(),
+        message: recipe::message(line).to_string(),
+        errors: no_new_errors.then(|| recipe::errors(&output)),
+    })
+}
+
+/// The slow-compile recipe: `cmd` must take more than `factor` times as long as `reference`;
+/// the original must already (one run of each).
+pub fn slow(
+    cmd: &str,
+    reference: &str,
+    factor: f64,
+    name: &str,
+    text: &str,
+    limit: Duration,
+) -> Result<Recipe, String> {
+    let dir = folder_with(name, text)?;
+    let timed = |c: &str| -> Result<Exit, String> {
+        let o = sh(dir.path(), &c.replace("{}", &sh_quote(name)), limit)?;
+        match o.timed_out {
+            true => Err(format!(
+                "`{c}` on the original ran past {:.0} s (--timeout)",
+                limit.as_secs_f64()
+            )),
+            false => Ok(o),
+        }
+    };
+    let r = timed(reference)?;
+    let c = timed(cmd)?;
+    let (tr, tc) = (r.elapsed.as_secs_f64().max(0.01), c.elapsed.as_secs_f64());
+    if tc <= factor * tr {
+        return Err(format!(
+            "on the original `{cmd}` takes {tc:.2} s, only {:.1} times the {tr:.2} s of `{reference}`: give a factor below that",
+            tc / tr
+        ));
+    }
+    Ok(Recipe::Slow {
+        cmd: cmd.to_string(),
+        reference: reference.to_string(),
+        factor,
+        code: c.code,
+        limit: 2.0 * tc + 1.0,
+    })
+}
+
+/// The default reference of a slow compile: `cmd` with its optimization flags made `-O0`.
+pub fn unoptimized(cmd: &str) -> Option<String> {
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    let changed = words.iter().any(|w| w.starts_with("-O") && *w != "-O0");
+    changed.then(|| {
+        let words: Vec<&str> = words
+            .iter()
+            .map(|w| if w.starts_with("-O") { "-O0" } else { w })
+            .collect();
+        words.join(" ")
+    })
+}
+
+/// The recipe with each of its commands' flags (and their arguments) tried away, from the
+/// last, on the reduced program `text`: a flag goes when the recipe's script still says
+/// interesting without it.
+pub fn fewest_flags(
+    recipe: &Recipe,
+    name: &str,
+    text: &str,
+    limit: Duration,
+) -> Result<Recipe, String> {
+    let dir = folder_with(name, text)?;
+    let script = dir.path().join("whittle-test.sh");
+    let mut best = recipe.clone();
+    for k in 0..best.commands_mut().len() {
+        let mut i = recipe::flag_groups(best.commands_mut()[k]).len();
+        while i > 0 {
+            i -= 1;
+            let mut candidate = best.clone();
+            {
+                let cmd = &mut *candidate.commands_mut()[k];
+                let group = recipe::flag_groups(cmd)[i].clone();
+                *cmd = recipe::without_words(cmd, group);
+            }
+            std::fs::write(&script, candidate.script(name))
+                .map_err(|e| format!("cannot write {}: {e}", script.display()))?;
+            let o = sh(dir.path(), "sh ./whittle-test.sh", limit)?;
+            if o.code == recipe::status::INTERESTING && !o.timed_out {
+                best = candidate;
+            }
+        }
+    }
+    Ok(best)
+}

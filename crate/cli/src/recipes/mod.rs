@@ -1,5 +1,5 @@
 //! The property of `whittle reduce` made ready before the reduction (issue 27): a template
-//! (`--wrong-code`, `--crash`) calibrated on the original and written as a test script
+//! (`--wrong-code`, `--crash`, `--diagnostic`, `--slow-compile`) calibrated on the original and written as a test script
 //! ([`whittle::recipe`]), the original tested three times (a flaky test is said so, and its
 //! steps confirmed), and the time limit derived from the original's runs.
 
@@ -23,12 +23,32 @@ pub struct RecipeArgs {
     /// Wrong code: two compile commands, each given FILE and an output name (`{}` and
     /// `{out}`, else appended as `{} -o {out}`); interesting when both build and their
     /// programs' runs disagree (exit status or stdout), guarded against undefined behaviour.
-    #[arg(long, num_args = 2, value_names = ["CMD_A", "CMD_B"], conflicts_with_all = ["test", "cmd", "pattern", "exit", "crash"])]
+    #[arg(long, num_args = 2, value_names = ["CMD_A", "CMD_B"], conflicts_with_all = ["test", "cmd", "pattern", "exit", "crash", "diagnostic", "slow_compile"])]
     pub wrong_code: Option<Vec<String>>,
     /// With --cmd: interesting when the command crashes with the original's signature (gcc's
     /// internal compiler error, an assertion, clang's stack dump, rustc's panic, a signal).
-    #[arg(long, requires = "cmd", conflicts_with_all = ["pattern", "exit"])]
+    #[arg(long, requires = "cmd", conflicts_with_all = ["pattern", "exit", "diagnostic", "slow_compile"])]
     pub crash: bool,
+    /// With --cmd: interesting while the command's output has the original's message that
+    /// contains TEXT (its first such line, without file and line), e.g. --diagnostic
+    /// Wsign-compare.
+    #[arg(long, requires = "cmd", value_name = "TEXT", conflicts_with_all = ["pattern", "exit", "slow_compile"])]
+    pub diagnostic: Option<String>,
+    /// With --diagnostic: and no error message the original did not have.
+    #[arg(long, requires = "diagnostic")]
+    pub no_new_errors: bool,
+    /// With --cmd: interesting while the command takes more than N times as long as
+    /// --reference on the same candidate (and exits as on the original).
+    #[arg(long, requires = "cmd", value_name = "N", conflicts_with_all = ["pattern", "exit"])]
+    pub slow_compile: Option<f64>,
+    /// With --slow-compile: the compile to compare with (default: --cmd with -O0 for its -O
+    /// flags).
+    #[arg(long, requires = "slow_compile", value_name = "CMD")]
+    pub reference: Option<String>,
+    /// After the program, reduce the template's flags: each flag (with its argument) is tried
+    /// away on the result, and the fewest that keep the property are printed.
+    #[arg(long)]
+    pub reduce_flags: bool,
     /// With --wrong-code: no undefined-behaviour guard (a result may then show no real bug).
     #[arg(long, requires = "wrong_code")]
     pub no_guard: bool,
@@ -67,6 +87,8 @@ pub struct Prepared {
     pub property: Property,
     pub timeout: Duration,
     pub tally: Arc<Tally>,
+    /// The template's recipe, if one made the property.
+    pub recipe: Option<Recipe>,
     /// Holds the recipe's script while the run lasts.
     _folder: Option<Scratch>,
 }
@@ -95,11 +117,29 @@ pub fn prepare(
     } else if args.crash {
         let cmd = property.cmd.as_deref().unwrap_or_default();
         Some(calibrate::crash(cmd, name, text, limit)?)
+    } else if let Some(pick) = &args.diagnostic {
+        let cmd = property.cmd.as_deref().unwrap_or_default();
+        let strict = args.no_new_errors;
+        Some(calibrate::diagnostic(cmd, pick, strict, name, text, limit)?)
+    } else if let Some(factor) = args.slow_compile {
+        let cmd = property.cmd.as_deref().unwrap_or_default();
+        let reference = match &args.reference {
+            Some(r) => r.clone(),
+            None => calibrate::unoptimized(cmd).ok_or(
+                "--slow-compile needs --reference CMD, the compile to compare with (--cmd has no -O flag to make -O0)",
+            )?,
+        };
+        Some(calibrate::slow(cmd, &reference, factor, name, text, limit)?)
     } else {
         None
     };
+    if args.reduce_flags && recipe.is_none() {
+        return Err("--reduce-flags needs a template: --wrong-code, --crash, --diagnostic or --slow-compile".into());
+    }
     if args.print_test {
-        let recipe = recipe.ok_or("--print-test needs a template: --wrong-code or --crash")?;
+        let recipe = recipe.ok_or(
+            "--print-test needs a template: --wrong-code, --crash, --diagnostic or --slow-compile",
+        )?;
         print!("{}", recipe.script(name));
         return Ok(None);
     }
@@ -156,6 +196,7 @@ pub fn prepare(
         property: test,
         timeout,
         tally,
+        recipe,
         _folder: folder,
     }))
 }
@@ -177,7 +218,41 @@ fn describe(recipe: &Recipe) -> String {
         Recipe::Crash { signature, .. } => {
             format!("crash signature: {}", signature.describe())
         }
+        Recipe::Diagnostic {
+            message, errors, ..
+        } => format!(
+            "diagnostic: \"{message}\"{}",
+            match errors {
+                Some(e) => format!(", and no error beyond the original's {}", e.len()),
+                None => String::new(),
+            }
+        ),
+        Recipe::Slow {
+            reference, factor, ..
+        } => format!("slow compile: more than {factor} times as long as `{reference}`"),
     }
+}
+
+/// After the reduction, with `--reduce-flags`: the fewest flags that keep the property on
+/// the result `text`, said and returned as the commands.
+pub fn reduce_flags(
+    prepared: &Prepared,
+    name: &str,
+    text: &str,
+) -> Result<Option<Vec<String>>, String> {
+    let Some(recipe) = &prepared.recipe else {
+        return Ok(None);
+    };
+    let mut before = recipe.clone();
+    let fewest = calibrate::fewest_flags(recipe, name, text, prepared.timeout)?;
+    let mut after = fewest.clone();
+    let pairs = before.commands_mut().into_iter().zip(after.commands_mut());
+    let mut kept = Vec::new();
+    for (b, a) in pairs {
+        eprintln!("whittle reduce: flags: `{b}` -> `{a}`");
+        kept.push(a.clone());
+    }
+    Ok(Some(kept))
 }
 
 fn write_script(path: &Path, text: &str) -> Result<(), String> {
