@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
+use whittle::recipe::Recipe;
 
 const USER_AGENT: &str = concat!(
     "whittle/",
@@ -62,8 +63,20 @@ pub struct EndpointArgs {
 struct Check {
     regex: regex::Regex,
     exit: Option<i32>,
+    /// A template's recipe (a crash, a diagnostic), which judges instead of the two above.
+    recipe: Option<Recipe>,
     /// A pair's: the seed is interesting when the output does *not* match.
     pair: bool,
+}
+
+impl Check {
+    fn interesting(&self, code: i32, output: &str, side: whittle::Side) -> bool {
+        let shown = match &self.recipe {
+            Some(r) => r.judge(code, output).unwrap_or(false),
+            None => self.exit.is_none_or(|e| e == code) && self.regex.is_match(output),
+        };
+        shown != (self.pair && side == whittle::Side::Seed)
+    }
 }
 
 impl EndpointArgs {
@@ -78,6 +91,55 @@ impl EndpointArgs {
         let local = property.test.is_some() || property.cmd.is_some();
         let (pattern, exit) = (property.pattern.as_deref(), property.exit);
         self.runner_with(pattern, exit, local, false, jobs, timeout)
+    }
+
+    /// The runner for a template's `recipe` made by [`EndpointArgs::calibrate`].
+    pub fn runner_for_recipe(
+        &self,
+        recipe: Recipe,
+        jobs: Option<usize>,
+        timeout: Duration,
+    ) -> Result<(Runner, usize), String> {
+        let k = jobs.unwrap_or(1).max(1);
+        let check = Check {
+            regex: regex::Regex::new("").expect("the empty regex"),
+            exit: None,
+            recipe: Some(recipe),
+            pair: false,
+        };
+        Ok((self.runner(check, k, timeout)?, k * self.endpoints.len()))
+    }
+
+    /// A template's recipe from the original's compile on the first endpoint: the crash's
+    /// signature (`crash`), or the message that contains `diagnostic`.
+    pub fn calibrate(
+        &self,
+        crash: bool,
+        diagnostic: Option<(&str, bool)>,
+        text: &str,
+        timeout: Duration,
+    ) -> Result<Recipe, String> {
+        let (pool, agent, request) = self.connect(1, timeout)?;
+        let job = Job {
+            id: 0,
+            side: whittle::Side::Variant,
+            original: true,
+            file: (String::new(), text.to_string()),
+        };
+        let (code, output) = compile(&pool, &agent, &request, &job, &AtomicBool::new(false))
+            .map_err(|o| match o {
+                TestOutcome::Failed(why) => format!("the original's compile: {why}"),
+                _ => "the original's compile was called off".to_string(),
+            })?;
+        let what = format!("{} {}", request.compiler, request.flags);
+        let last: Vec<&str> = output.lines().filter(|l| !l.is_empty()).take(12).collect();
+        let recipe = match diagnostic {
+            Some((pick, strict)) => Recipe::diagnostic(what.trim(), pick, strict, &output)
+                .ok_or_else(|| format!("no line of the original's compile output contains \"{pick}\"; pick a few words of one of these:\n{}", last.join("\n"))),
+            None if crash => Recipe::crash(what.trim(), &output, code).ok_or_else(|| format!("the original does not crash {what}: it exited {code} and printed no internal compiler error, assertion, panic or stack dump:\n{}", last.join("\n"))),
+            None => Err("a template over an endpoint is --crash or --diagnostic TEXT".into()),
+        }?;
+        Ok(recipe)
     }
 
     /// As `runner_for`, from the property's parts: `--match` and `--exit`, whether a local
@@ -103,12 +165,44 @@ impl EndpointArgs {
         let regex = regex::Regex::new(pattern.unwrap_or(""))
             .map_err(|e| format!("--match is not a valid regex: {e}"))?;
         let k = jobs.unwrap_or(1).max(1);
-        let runner = self.runner(Check { regex, exit, pair }, k, timeout)?;
+        let check = Check {
+            regex,
+            exit,
+            recipe: None,
+            pair,
+        };
+        let runner = self.runner(check, k, timeout)?;
         Ok(Some((runner, k * self.endpoints.len())))
     }
 
     /// The runner whose tests are compiles on the endpoints; `jobs` is k per endpoint.
     fn runner(&self, check: Check, jobs: usize, timeout: Duration) -> Result<Runner, String> {
+        let (pool, agent, request) = self.connect(jobs, timeout)?;
+        let threads = jobs.max(1) * pool.len();
+        Ok(Pool::with(threads, move |job, cancel, _| {
+            let (outcome, output) = match compile(&pool, &agent, &request, job, &cancel) {
+                Ok((code, output)) if check.interesting(code, &output, job.side) => {
+                    (TestOutcome::Interesting, output)
+                }
+                Ok((_, output)) => (TestOutcome::Boring, output),
+                Err(outcome) => (outcome, String::new()),
+            };
+            Done {
+                id: job.id,
+                side: job.side,
+                original: job.original,
+                outcome,
+                output: output.chars().take(4000).collect(),
+            }
+        }))
+    }
+
+    /// The endpoints' pool with `jobs` in flight on each, the HTTP agent, and the request.
+    fn connect(
+        &self,
+        jobs: usize,
+        timeout: Duration,
+    ) -> Result<(Arc<EndpointPool>, ureq::Agent, Request), String> {
         let compiler = self.compiler.clone().ok_or(
             "--endpoint needs --compiler ID (the endpoint's /api/compilers/LANG lists them)",
         )?;
@@ -137,17 +231,7 @@ impl EndpointArgs {
             flags: self.flags.clone().unwrap_or_default(),
             execute: self.execute,
         };
-        let threads = k * pool.len();
-        Ok(Pool::with(threads, move |job, cancel, _| {
-            let (outcome, output) = compile_job(&pool, &agent, &request, &check, job, &cancel);
-            Done {
-                id: job.id,
-                side: job.side,
-                original: job.original,
-                outcome,
-                output: output.chars().take(4000).collect(),
-            }
-        }))
+        Ok((pool, agent, request))
     }
 }
 
@@ -168,15 +252,15 @@ struct Request {
     execute: bool,
 }
 
-/// One query: compiles on the pool's endpoints until one answers (or it has tried enough).
-fn compile_job(
+/// One query: compiles on the pool's endpoints until one answers (or it has tried enough):
+/// the compiler's exit status and output, or why there is none.
+fn compile(
     pool: &EndpointPool,
     agent: &ureq::Agent,
     request: &Request,
-    check: &Check,
     job: &Job,
     cancel: &AtomicBool,
-) -> (TestOutcome, String) {
+) -> Result<(i32, String), TestOutcome> {
     let body = json!({
         "source": job.file.1,
         "options": {
@@ -193,7 +277,7 @@ fn compile_job(
     let mut failures = Vec::new();
     while failures.len() < FAILURES_PER_ENDPOINT * pool.len() {
         let Some(i) = pool.acquire(cancel) else {
-            return (TestOutcome::Cancelled, String::new());
+            return Err(TestOutcome::Cancelled);
         };
         let base = pool.base(i);
         let answer = post(
@@ -205,18 +289,9 @@ fn compile_job(
             Answer::Compiled(json) => {
                 pool.release(i, Health::Fine);
                 if cancel.load(Ordering::SeqCst) {
-                    return (TestOutcome::Cancelled, String::new()); // (as a local test killed late)
+                    return Err(TestOutcome::Cancelled); // (as a local test killed late)
                 }
-                let (code, output) = output_of(&json);
-                let negate = check.pair && job.side == whittle::Side::Seed;
-                let interesting =
-                    check.exit.is_none_or(|e| e == code) && check.regex.is_match(&output) != negate;
-                let outcome = if interesting {
-                    TestOutcome::Interesting
-                } else {
-                    TestOutcome::Boring
-                };
-                return (outcome, output);
+                return Ok(output_of(&json));
             }
             Answer::Busy(wait) => pool.release(i, Health::Busy(wait)),
             Answer::Failed(msg) => {
@@ -227,21 +302,17 @@ fn compile_job(
                 // A 4xx other than 429: this request is wrong (say, an unknown compiler id),
                 // wherever it goes.
                 pool.release(i, Health::Fine);
-                return (
-                    TestOutcome::Failed(format!("{base} refused the compile: {msg}")),
-                    String::new(),
-                );
+                return Err(TestOutcome::Failed(format!(
+                    "{base} refused the compile: {msg}"
+                )));
             }
         }
     }
     let last = failures.pop().unwrap_or_default();
-    (
-        TestOutcome::Failed(format!(
-            "no endpoint compiled the query ({} failures; the last: {last})",
-            failures.len() + 1
-        )),
-        String::new(),
-    )
+    Err(TestOutcome::Failed(format!(
+        "no endpoint compiled the query ({} failures; the last: {last})",
+        failures.len() + 1
+    )))
 }
 
 enum Answer {

@@ -350,3 +350,75 @@ fn a_pair_over_an_endpoint_ends_as_a_local_pair_does() {
         "{variant_min}"
     );
 }
+
+#[test]
+fn a_diagnostic_template_over_an_endpoint_ends_as_the_local_one_does() {
+    require_gcc();
+    let dir = tempfile::tempdir().unwrap();
+    let text = program();
+    write(dir.path(), "local.c", &text, false);
+    write(dir.path(), "remote.c", &text, false);
+    let template = [
+        "--diagnostic",
+        "makes integer",
+        "--no-new-errors",
+        "-q",
+        "-j",
+        "2",
+    ];
+    let local = whittle(
+        dir.path(),
+        &[
+            &[
+                "reduce",
+                "local.c",
+                "--cmd",
+                "LC_ALL=C gcc -O2 -Wall -c {} -o /dev/null",
+            ][..],
+            &template,
+        ]
+        .concat(),
+    );
+    assert!(
+        local.status.success(),
+        "{}",
+        String::from_utf8_lossy(&local.stderr)
+    );
+    let server = Server::start(&[]);
+    let url = format!("http://127.0.0.1:{}", server.port);
+    let endpoint = ["--endpoint", &url, "--compiler", "gcc", "--flags=-O2 -Wall"];
+    let remote = whittle(
+        dir.path(),
+        &[&["reduce", "remote.c"][..], &endpoint, &template].concat(),
+    );
+    let stderr = String::from_utf8_lossy(&remote.stderr);
+    assert!(remote.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("diagnostic: \"warning: initialization of")
+            && stderr.contains("makes integer from pointer"),
+        "{stderr}"
+    );
+    let result = std::fs::read_to_string(dir.path().join("remote.c")).unwrap();
+    assert_eq!(
+        result,
+        std::fs::read_to_string(dir.path().join("local.c")).unwrap()
+    );
+    assert!(result.len() < 40, "{result}");
+
+    // Words in no line of the original's output: refused, with the output to pick from.
+    let out = whittle(
+        dir.path(),
+        &[
+            &["reduce", "remote.c"][..],
+            &endpoint,
+            &["--diagnostic", "no such words"],
+        ]
+        .concat(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("contains \"no such words\"") && err.contains("warning"),
+        "{err}"
+    );
+}

@@ -299,6 +299,48 @@ pub fn crash_signature(output: &str, code: i32) -> Option<Signature> {
     })
 }
 
+impl Recipe {
+    /// The crash recipe of `cmd` from its answer on the original, if it crashed.
+    pub fn crash(cmd: &str, output: &str, code: i32) -> Option<Recipe> {
+        crash_signature(output, code).map(|signature| Recipe::Crash {
+            cmd: cmd.to_string(),
+            signature,
+        })
+    }
+
+    /// The diagnostic recipe of `cmd` from its output on the original: the first line that
+    /// contains `pick`, without its place; with `no_new_errors`, the original's errors are
+    /// the only ones allowed. `None` when no line contains `pick`.
+    pub fn diagnostic(cmd: &str, pick: &str, no_new_errors: bool, output: &str) -> Option<Recipe> {
+        let line = output.lines().find(|l| l.contains(pick))?;
+        Some(Recipe::Diagnostic {
+            cmd: cmd.to_string(),
+            message: message(line).to_string(),
+            errors: no_new_errors.then(|| errors(output)),
+        })
+    }
+
+    /// Whether one compile's answer (exit status and output) is interesting, for the recipes
+    /// that need no more than one compile (a crash, a diagnostic); `None` for the others.
+    /// The same verdict as the script's.
+    pub fn judge(&self, code: i32, output: &str) -> Option<bool> {
+        match self {
+            Recipe::Crash { signature, .. } => Some(signature.matches(output, code)),
+            Recipe::Diagnostic {
+                message,
+                errors: allowed,
+                ..
+            } => Some(
+                output.contains(message.as_str())
+                    && allowed
+                        .as_ref()
+                        .is_none_or(|a| errors(output).iter().all(|e| a.contains(e))),
+            ),
+            Recipe::WrongCode { .. } | Recipe::Slow { .. } => None,
+        }
+    }
+}
+
 /// A compile command given the file and the output name.
 pub fn compile_command(cmd: &str, file: &str, out: &str) -> String {
     if cmd.contains("{}") {
@@ -567,6 +609,33 @@ mod tests {
         assert_eq!(groups, [1..2, 2..4, 4..5, 5..6]);
         assert_eq!(without_words(cmd, 2..4), "gcc -O2 -Wall -c {} -o {out}");
         assert!(flag_groups("gcc -DX='a b' -c {}").is_empty());
+    }
+
+    #[test]
+    fn one_compile_is_judged_as_the_script_judges_it() {
+        let original = "x.c:2:3: warning: unused variable 'v' [-Wunused-variable]\nx.c:4:1: error: expected ';'\n";
+        let r = Recipe::diagnostic("gcc -c {}", "Wunused", true, original).unwrap();
+        assert!(r
+            .judge(
+                1,
+                "y.c:1:1: warning: unused variable 'v' [-Wunused-variable]"
+            )
+            .unwrap());
+        assert!(r.judge(1, original).unwrap());
+        let new_error = "warning: unused variable 'v' [-Wunused-variable]\nerror: 'w' undeclared";
+        assert!(!r.judge(1, new_error).unwrap());
+        assert!(!r
+            .judge(0, "warning: unused variable 'w' [-Wunused-variable]")
+            .unwrap());
+        assert!(Recipe::diagnostic("gcc", "nothing like it", false, original).is_none());
+        let ice = "internal compiler error: in f, at g.cc:12";
+        let crash = Recipe::crash("gcc", ice, 4).unwrap();
+        assert_eq!(
+            crash.judge(4, "internal compiler error: in f, at g.cc:99"),
+            Some(true)
+        );
+        assert_eq!(crash.judge(0, ice), Some(false));
+        assert!(Recipe::crash("gcc", "fine", 0).is_none());
     }
 
     #[test]

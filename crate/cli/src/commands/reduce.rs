@@ -192,18 +192,9 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     let strategy = settings.strategy;
     let name = crate::input::file_name(file, "FILE")?;
     // Queries as compiles on Compiler Explorer endpoints (--endpoint), else local tests.
-    let remote = args.endpoint.runner_for(
-        &args.property,
-        args.run.jobs,
-        std::time::Duration::from_secs_f64(args.run.timeout_seconds()),
-    )?;
+    let remote = remote_runner(&args, &text)?;
     if remote.is_some() && args.cluster.cluster.is_some() {
         return Err("--endpoint and --cluster both say where tests run: give one".into());
-    }
-    let r = &args.recipe;
-    let template = r.wrong_code.is_some() || r.crash || r.diagnostic.is_some();
-    if remote.is_some() && (template || r.slow_compile.is_some()) {
-        return Err("the templates (--wrong-code, --crash, --diagnostic, --slow-compile) build with local compilers; with --endpoint, say what is interesting with --match REGEX and/or --exit N".into());
     }
     // The clocks start before the parse: parsing the original is the engine's work too (and
     // before the original's three tests, which are the run's).
@@ -347,6 +338,41 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
 }
 
 /// What share of the program the grammar covers, when it is not all of it.
+/// The runner of compiles on endpoints, with the property `--match`/`--exit` say or a
+/// template (`--crash`, `--diagnostic`) calibrated on the original's compile there; `None`
+/// without `--endpoint`.
+fn remote_runner(
+    args: &ReduceArgs,
+    text: &str,
+) -> Result<Option<(crate::runner::Runner, usize)>, String> {
+    let (endpoint, r) = (&args.endpoint, &args.recipe);
+    let timeout = std::time::Duration::from_secs_f64(args.run.timeout_seconds());
+    if endpoint.endpoints.is_empty() {
+        return Ok(None);
+    }
+    if r.wrong_code.is_some() || r.slow_compile.is_some() {
+        return Err("--wrong-code and --slow-compile build and time with local compilers; over --endpoint use --crash or --diagnostic TEXT, or say what is interesting with --match REGEX and/or --exit N".into());
+    }
+    if r.print_test || r.reduce_flags {
+        return Err(
+            "--print-test and --reduce-flags work on a local command (--cmd), not over --endpoint"
+                .into(),
+        );
+    }
+    if !r.crash && r.diagnostic.is_none() {
+        return endpoint.runner_for(&args.property, args.run.jobs, timeout);
+    }
+    if args.property.test.is_some() || args.property.cmd.is_some() {
+        return Err("with --endpoint the compile is the endpoint's (--compiler, --flags): no --test or --cmd".into());
+    }
+    let diagnostic = r.diagnostic.as_deref().map(|d| (d, r.no_new_errors));
+    let recipe = endpoint.calibrate(r.crash, diagnostic, text, timeout)?;
+    eprintln!("whittle reduce: {}", crate::recipes::describe(&recipe));
+    endpoint
+        .runner_for_recipe(recipe, args.run.jobs, timeout)
+        .map(Some)
+}
+
 fn grammar_coverage_note(session: &Session) -> Option<String> {
     let (covered, all) = session.grammar_coverage();
     (covered < all).then(|| {

@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
-use whittle::recipe::{self, compile_command, sh_quote, Build, Guard, Recipe, Signature};
+use whittle::recipe::{self, compile_command, sh_quote, Build, Guard, Recipe};
 
 /// A spec in a PID namespace that dies with whittle, as the tests run, when bubblewrap is
 /// there: a killed run leaves no compiler behind.
@@ -60,16 +60,12 @@ pub fn crash(cmd: &str, name: &str, text: &str, limit: Duration) -> Result<Recip
         ));
     }
     let output = text_of(&o);
-    let signature: Signature = recipe::crash_signature(&output, o.code).ok_or_else(|| {
+    Recipe::crash(cmd, &output, o.code).ok_or_else(|| {
         format!(
             "the original does not crash `{cmd}`: it exited {} and printed no internal compiler error, assertion, panic or stack dump; for another message use --match REGEX. Its output:\n{}",
             o.code,
             tail(&o)
         )
-    })?;
-    Ok(Recipe::Crash {
-        cmd: cmd.to_string(),
-        signature,
     })
 }
 
@@ -237,16 +233,11 @@ pub fn diagnostic(
     let dir = folder_with(name, text)?;
     let o = sh(dir.path(), &cmd.replace("{}", &sh_quote(name)), limit)?;
     let output = text_of(&o);
-    let line = output.lines().find(|l| l.contains(pick)).ok_or_else(|| {
+    Recipe::diagnostic(cmd, pick, no_new_errors, &output).ok_or_else(|| {
         format!(
             "no line of `{cmd}`'s output on the original contains \"{pick}\"; pick a few words of one of these:\n{}",
             tail(&o)
         )
-    })?;
-    Ok(Recipe::Diagnostic {
-        cmd: cmd.to_string(),
-        message: recipe::message(line).to_string(),
-        errors: no_new_errors.then(|| recipe::errors(&output)),
     })
 }
 

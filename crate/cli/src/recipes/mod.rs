@@ -25,14 +25,15 @@ pub struct RecipeArgs {
     /// programs' runs disagree (exit status or stdout), guarded against undefined behaviour.
     #[arg(long, num_args = 2, value_names = ["CMD_A", "CMD_B"], conflicts_with_all = ["test", "cmd", "pattern", "exit", "crash", "diagnostic", "slow_compile"])]
     pub wrong_code: Option<Vec<String>>,
-    /// With --cmd: interesting when the command crashes with the original's signature (gcc's
-    /// internal compiler error, an assertion, clang's stack dump, rustc's panic, a signal).
-    #[arg(long, requires = "cmd", conflicts_with_all = ["pattern", "exit", "diagnostic", "slow_compile"])]
+    /// With --cmd (or --endpoint): interesting when the command crashes with the original's
+    /// signature (gcc's internal compiler error, an assertion, clang's stack dump, rustc's
+    /// panic, a signal).
+    #[arg(long, conflicts_with_all = ["pattern", "exit", "diagnostic", "slow_compile"])]
     pub crash: bool,
-    /// With --cmd: interesting while the command's output has the original's message that
-    /// contains TEXT (its first such line, without file and line), e.g. --diagnostic
-    /// Wsign-compare.
-    #[arg(long, requires = "cmd", value_name = "TEXT", conflicts_with_all = ["pattern", "exit", "slow_compile"])]
+    /// With --cmd (or --endpoint): interesting while the command's output has the original's
+    /// message that contains TEXT (its first such line, without file and line), e.g.
+    /// --diagnostic Wsign-compare.
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["pattern", "exit", "slow_compile"])]
     pub diagnostic: Option<String>,
     /// With --diagnostic: and no error message the original did not have.
     #[arg(long, requires = "diagnostic")]
@@ -93,6 +94,10 @@ pub struct Prepared {
     _folder: Option<Scratch>,
 }
 
+/// --crash or --diagnostic given neither a command nor an endpoint.
+const NO_CMD: &str =
+    "--crash and --diagnostic need --cmd CMD, the compile to watch (or --endpoint URL with --compiler ID)";
+
 /// The default limit of a test, when neither the user nor the original's runs say.
 const DEFAULT_TIMEOUT: f64 = 60.0;
 
@@ -115,10 +120,10 @@ pub fn prepare(
             &cmds[0], &cmds[1], guard, name, text, limit,
         )?)
     } else if args.crash {
-        let cmd = property.cmd.as_deref().unwrap_or_default();
+        let cmd = property.cmd.as_deref().ok_or(NO_CMD)?;
         Some(calibrate::crash(cmd, name, text, limit)?)
     } else if let Some(pick) = &args.diagnostic {
-        let cmd = property.cmd.as_deref().unwrap_or_default();
+        let cmd = property.cmd.as_deref().ok_or(NO_CMD)?;
         let strict = args.no_new_errors;
         Some(calibrate::diagnostic(cmd, pick, strict, name, text, limit)?)
     } else if let Some(factor) = args.slow_compile {
@@ -201,7 +206,7 @@ pub fn prepare(
     }))
 }
 
-fn describe(recipe: &Recipe) -> String {
+pub fn describe(recipe: &Recipe) -> String {
     match recipe {
         Recipe::WrongCode {
             run_limit, guard, ..
