@@ -259,6 +259,10 @@ fn key_property(test: &mut Sha256, property: &Property) -> Result<(), String> {
             field(test, &[*negate as u8]);
             field(test, format!("{exit:?}").as_bytes());
         }
+        Property::Endpoint(remote) => {
+            field(test, b"endpoint");
+            field(test, remote.key().as_bytes());
+        }
         // A confirmed verdict is the inner test's, asked again.
         Property::Confirmed {
             test: inner, times, ..

@@ -136,6 +136,9 @@ impl WireTest {
             Property::Confirmed { .. } => {
                 return Err("a flaky test's steps are confirmed on this machine: --confirm (or a flaky original) and --cluster do not go together yet".into());
             }
+            Property::Endpoint(_) => {
+                return Err("--endpoint and --cluster both say where tests run: give one".into());
+            }
         }
         Ok(wire)
     }

@@ -60,22 +60,125 @@ pub struct EndpointArgs {
 }
 
 /// What a compile must show to be interesting.
-struct Check {
+#[derive(Clone)]
+pub struct Check {
     regex: regex::Regex,
     exit: Option<i32>,
     /// A template's recipe (a crash, a diagnostic), which judges instead of the two above.
     recipe: Option<Recipe>,
     /// A pair's: the seed is interesting when the output does *not* match.
     pair: bool,
+    /// A witness's (a seed's): interesting when the compile succeeds and the bug does not
+    /// show.
+    without: bool,
 }
 
 impl Check {
+    /// `--match` and `--exit`, or a template's recipe.
+    pub fn new(
+        pattern: Option<&str>,
+        exit: Option<i32>,
+        recipe: Option<Recipe>,
+    ) -> Result<Check, String> {
+        if pattern.is_none() && exit.is_none() && recipe.is_none() {
+            return Err("with --endpoint, say what is interesting: --match REGEX (over the compiler's output) and/or --exit N".into());
+        }
+        let regex = regex::Regex::new(pattern.unwrap_or(""))
+            .map_err(|e| format!("--match is not a valid regex: {e}"))?;
+        Ok(Check {
+            regex,
+            exit,
+            recipe,
+            pair: false,
+            without: false,
+        })
+    }
+
+    /// The check of a witness: the compile succeeds and this check's bug does not show.
+    pub fn without(&self) -> Check {
+        Check {
+            without: true,
+            ..self.clone()
+        }
+    }
+
     fn interesting(&self, code: i32, output: &str, side: whittle::Side) -> bool {
         let shown = match &self.recipe {
             Some(r) => r.judge(code, output).unwrap_or(false),
             None => self.exit.is_none_or(|e| e == code) && self.regex.is_match(output),
         };
+        if self.without {
+            return code == 0 && !shown;
+        }
         shown != (self.pair && side == whittle::Side::Seed)
+    }
+
+    /// What decides its verdicts, for the verdict cache's key.
+    pub fn key(&self) -> String {
+        format!(
+            "{:?} {:?} {:?} {} {}",
+            self.regex.as_str(),
+            self.exit,
+            self.recipe,
+            self.pair,
+            self.without
+        )
+    }
+}
+
+/// A test that is a compile on the endpoints (a [`crate::runner::Property::Endpoint`]), for
+/// the commands that run their tests one by one (the witness search).
+pub struct Remote {
+    pool: Arc<EndpointPool>,
+    agent: ureq::Agent,
+    request: Request,
+    check: Check,
+}
+
+impl std::fmt::Debug for Remote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Remote({} on {} endpoints)",
+            self.request.compiler,
+            self.pool.len()
+        )
+    }
+}
+
+impl Remote {
+    /// The compile of `text`, judged: its outcome and the compiler's output, where the file
+    /// is called `name` (Compiler Explorer calls it `<source>`), as a local compile's would.
+    pub fn test(&self, name: &str, text: &str, cancel: &AtomicBool) -> (TestOutcome, String) {
+        let job = Job {
+            id: 0,
+            side: whittle::Side::Variant,
+            original: false,
+            file: (name.to_string(), text.to_string()),
+        };
+        match compile(&self.pool, &self.agent, &self.request, &job, cancel) {
+            Ok((code, output)) => {
+                let outcome = match self.check.interesting(code, &output, job.side) {
+                    true => TestOutcome::Interesting,
+                    false => TestOutcome::Boring,
+                };
+                (outcome, output.replace("<source>:", &format!("{name}:")))
+            }
+            Err(outcome) => (outcome, String::new()),
+        }
+    }
+
+    /// What decides its verdicts, for the verdict cache's key.
+    pub fn key(&self) -> String {
+        let bases: Vec<String> = (0..self.pool.len()).map(|i| self.pool.base(i)).collect();
+        format!(
+            "{} {} {} {} {}",
+            bases.join(","),
+            self.request.compiler,
+            self.request.flags,
+            self.request.execute,
+            self.check.key()
+        )
     }
 }
 
@@ -93,6 +196,32 @@ impl EndpointArgs {
         self.runner_with(pattern, exit, local, false, jobs, timeout)
     }
 
+    /// Tests that are compiles on the endpoints, each judged by its check, sharing one pool
+    /// (`jobs` in flight on each endpoint).
+    pub fn remotes(
+        &self,
+        checks: Vec<Check>,
+        jobs: usize,
+        timeout: Duration,
+    ) -> Result<Vec<Arc<Remote>>, String> {
+        let (pool, agent, request) = self.connect(jobs, timeout)?;
+        Ok(checks
+            .into_iter()
+            .map(|check| {
+                Arc::new(Remote {
+                    pool: pool.clone(),
+                    agent: agent.clone(),
+                    request: Request {
+                        compiler: request.compiler.clone(),
+                        flags: request.flags.clone(),
+                        execute: request.execute,
+                    },
+                    check,
+                })
+            })
+            .collect())
+    }
+
     /// The runner for a template's `recipe` made by [`EndpointArgs::calibrate`].
     pub fn runner_for_recipe(
         &self,
@@ -101,12 +230,7 @@ impl EndpointArgs {
         timeout: Duration,
     ) -> Result<(Runner, usize), String> {
         let k = jobs.unwrap_or(1).max(1);
-        let check = Check {
-            regex: regex::Regex::new("").expect("the empty regex"),
-            exit: None,
-            recipe: Some(recipe),
-            pair: false,
-        };
+        let check = Check::new(None, None, Some(recipe))?;
         Ok((self.runner(check, k, timeout)?, k * self.endpoints.len()))
     }
 
@@ -159,17 +283,10 @@ impl EndpointArgs {
         if local_test {
             return Err("with --endpoint, the property is --match REGEX and/or --exit N on the compile (no --test or --cmd)".into());
         }
-        if pattern.is_none() && exit.is_none() {
-            return Err("with --endpoint, say what is interesting: --match REGEX (over the compiler's output) and/or --exit N".into());
-        }
-        let regex = regex::Regex::new(pattern.unwrap_or(""))
-            .map_err(|e| format!("--match is not a valid regex: {e}"))?;
         let k = jobs.unwrap_or(1).max(1);
         let check = Check {
-            regex,
-            exit,
-            recipe: None,
             pair,
+            ..Check::new(pattern, exit, None)?
         };
         let runner = self.runner(check, k, timeout)?;
         Ok(Some((runner, k * self.endpoints.len())))

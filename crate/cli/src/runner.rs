@@ -43,6 +43,8 @@ pub enum Property {
         times: usize,
         tally: Arc<crate::recipes::Tally>,
     },
+    /// A compile on Compiler Explorer-compatible endpoints, judged (`--endpoint`).
+    Endpoint(Arc<crate::remote::Remote>),
 }
 
 /// A test script's bytes, to send or to key verdicts by.
@@ -357,6 +359,19 @@ pub fn run_in(
             "sh".into(),
             vec!["-c".into(), cmd.replace("{}", name).into()],
         ),
+        Property::Endpoint(remote) => {
+            let text = std::fs::read_to_string(dir.join(name))
+                .map_err(|e| format!("cannot read {name} in {}: {e}", dir.display()))?;
+            let (outcome, output) = remote.test(name, &text, &cancel);
+            if let TestOutcome::Failed(why) = outcome {
+                return Err(why);
+            }
+            return Ok(Ran {
+                outcome,
+                stdout: output.clone(),
+                output,
+            });
+        }
     };
     let mut spec = Spec::new(program, args, dir.to_path_buf(), deadline);
     spec.output_cap = OUTPUT_CAP;
@@ -375,7 +390,7 @@ pub fn run_in(
         TestOutcome::Timeout
     } else {
         let interesting = match property {
-            Property::Script(_) | Property::Confirmed { .. } => o.code == 0,
+            Property::Script(_) | Property::Confirmed { .. } | Property::Endpoint(_) => o.code == 0,
             Property::Recipe { tally, .. } => {
                 use whittle::recipe::status;
                 match o.code {

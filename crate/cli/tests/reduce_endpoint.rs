@@ -422,3 +422,124 @@ fn a_diagnostic_template_over_an_endpoint_ends_as_the_local_one_does() {
         "{err}"
     );
 }
+
+#[test]
+fn a_pair_over_an_endpoint_finds_its_own_seed() {
+    require_gcc();
+    let dir = tempfile::tempdir().unwrap();
+    // A division by zero: a constant's mutation takes the warning away.
+    let variant = program().replace("int p = \"not a number\";", "int p = s / 0;");
+    const DIVISION: &str = "division by zero";
+    write(dir.path(), "variant.c", &variant, false);
+    let server = Server::start(&[]);
+    let url = format!("http://127.0.0.1:{}", server.port);
+    let args = [
+        "pair",
+        "--variant",
+        "variant.c",
+        "--auto-seed",
+        "--endpoint",
+        &url,
+        "--compiler",
+        "gcc",
+        "--flags=-O2 -Wall",
+        "--match",
+        DIVISION,
+        "--exit",
+        "0",
+        "--rate",
+        "100",
+        "-j",
+        "2",
+        "--witness-focus",
+        "div-by-zero",
+        "-q",
+    ];
+    let out = whittle(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("seed found after"), "{stderr}");
+    // The seed compiles without the warning, and the variant's minimized side still has it.
+    let seed = std::fs::read_to_string(dir.path().join("variant.seed.c")).unwrap();
+    let compile = |file: &str| {
+        let o = Command::new("gcc")
+            .args(["-O2", "-Wall", "-c", file, "-o", "/dev/null"])
+            .current_dir(dir.path())
+            .env("LC_ALL", "C")
+            .output()
+            .unwrap();
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    assert_ne!(seed, variant);
+    let (ok, messages) = compile("variant.seed.c");
+    assert!(ok && !messages.contains(DIVISION), "{messages}");
+    let (ok, messages) = compile("variant.min.c");
+    assert!(ok && messages.contains(DIVISION), "{messages}");
+}
+
+#[test]
+fn a_witness_search_runs_over_an_endpoint() {
+    require_gcc();
+    let dir = tempfile::tempdir().unwrap();
+    let variant = program().replace("int p = \"not a number\";", "int p = s / 0;");
+    write(dir.path(), "failing.c", &variant, false);
+    let server = Server::start(&[]);
+    let url = format!("http://127.0.0.1:{}", server.port);
+    let args = [
+        "witness",
+        "failing.c",
+        "--endpoint",
+        &url,
+        "--compiler",
+        "gcc",
+        "--flags=-O2 -Wall",
+        "--match",
+        "division by zero",
+        "--focus",
+        "div-by-zero",
+        "--want",
+        "2",
+        "--budget",
+        "200",
+        "--rate",
+        "100",
+        "-j",
+        "2",
+        "-q",
+    ];
+    let out = whittle(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let found: Vec<_> = std::fs::read_dir(dir.path().join("failing.c.witnesses"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    assert!(!found.is_empty(), "no witness: {stderr}");
+    for w in found {
+        let o = Command::new("gcc")
+            .args(["-O2", "-Wall", "-c"])
+            .arg(&w)
+            .args(["-o", "/dev/null"])
+            .env("LC_ALL", "C")
+            .output()
+            .unwrap();
+        let messages = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            o.status.success() && !messages.contains("division by zero"),
+            "{}: {messages}",
+            w.display()
+        );
+    }
+    // The flags a script would need are refused over an endpoint, saying why.
+    let out = whittle(dir.path(), &[&args[..], &["--test", "./t.sh"]].concat());
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no --test"),
+        "{out:?}"
+    );
+}

@@ -4,11 +4,12 @@
 //! side's own file name. The engine says which side to test when (the variant first, the
 //! seed only once the variant passed and its verdict is not known already).
 
+use crate::commands::witness::Checks;
 use crate::drive::{
     describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
     write_stats, Ending, Shell,
 };
-use crate::runner::{Properties, Runner};
+use crate::runner::{Properties, Property, Runner};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -137,11 +138,6 @@ impl Shell<Pair> for PairShell<'_> {
 }
 
 fn pair(args: PairArgs) -> Result<i32, String> {
-    if args.auto_seed && !args.endpoint.endpoints.is_empty() {
-        return Err(
-            "--auto-seed does not run over --endpoint yet: give --seed, or use local tests".into(),
-        );
-    }
     // One Ctrl-C handler for both phases: the seed search (--auto-seed) and the reduction.
     let interrupted = interrupt_flag();
     let variant = crate::input::read_program(&args.variant)?;
@@ -326,6 +322,43 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     Ok(exit_status(&interrupted))
 }
 
+/// What the seed search runs, and how many at once: the two scripts, or over `--endpoint`
+/// the variant's compile (`--match`, `--exit`) and a seed's (it compiles, and does not match).
+fn seed_checks(args: &PairArgs, name: &str) -> Result<(Checks, usize), String> {
+    let timeout = args.run.timeout_seconds();
+    let focus = args.witness_focus.as_deref();
+    let e = &args.endpoint;
+    if !e.endpoints.is_empty() {
+        if args.witness_trace.is_some() || args.test_seed.is_some() || args.cmd.is_some() {
+            return Err("over --endpoint the seed search judges the endpoint's compiles: no --test-seed, --cmd or --witness-trace (--witness-focus REGEX still says where to look first)".into());
+        }
+        let check = crate::remote::Check::new(args.pattern.as_deref(), args.exit, None)?;
+        let k = args.run.jobs.unwrap_or(1).max(1);
+        let pair = [check.clone(), check.without()];
+        let remotes = e.remotes(pair.to_vec(), k, Duration::from_secs_f64(timeout))?;
+        let [variant, seed] = [0, 1].map(|i| Property::Endpoint(remotes[i].clone()));
+        let checks = Checks {
+            test_traces: true,
+            ..Checks::of(variant, Some(seed), focus, name.to_string(), timeout)?
+        };
+        return Ok((checks, k * e.endpoints.len()));
+    }
+    let (Some(test_seed), Some(test_variant)) = (&args.test_seed, &args.test_variant) else {
+        return Err("--auto-seed needs the two scripts: --test-variant (exit 0 = the bug shows) and --test-seed (exit 0 = the compiler accepts it and the bug does not show), or --endpoint URL with --match REGEX".into());
+    };
+    let trace = args.witness_trace.as_deref();
+    let checks = Checks::new(
+        test_variant,
+        Some(test_seed),
+        None,
+        trace,
+        focus,
+        name.to_string(),
+        timeout,
+    )?;
+    Ok((checks, jobs(args.run.jobs)))
+}
+
 /// `--auto-seed`: a witness of the variant becomes the seed, saved as `<variant stem>.seed.<ext>`
 /// beside it. `None` (after saying why) when the search finds none.
 fn auto_seed(
@@ -334,21 +367,10 @@ fn auto_seed(
     variant: &str,
     interrupted: &AtomicBool,
 ) -> Result<Option<(PathBuf, String)>, String> {
-    use crate::commands::witness::{search, Checks, Searched};
+    use crate::commands::witness::{search, Searched};
     use whittle::witness::{Keep, WitnessSearch, WitnessSettings};
-    let (Some(test_seed), Some(test_variant)) = (&args.test_seed, &args.test_variant) else {
-        return Err("--auto-seed needs the two scripts: --test-variant (exit 0 = the bug shows) and --test-seed (exit 0 = the compiler accepts it and the bug does not show)".into());
-    };
     let name = crate::input::file_name(&args.variant, "--variant")?;
-    let checks = Checks::new(
-        test_variant,
-        Some(test_seed),
-        None,
-        args.witness_trace.as_deref(),
-        args.witness_focus.as_deref(),
-        name.clone(),
-        args.run.timeout_seconds(),
-    )?;
+    let (checks, jobs) = seed_checks(args, &name)?;
     let settings = WitnessSettings {
         budget: args.witness_budget.max(2),
         want: Some(1),
@@ -363,14 +385,7 @@ fn auto_seed(
         args.variant.display(),
         args.witness_budget
     );
-    let ending = search(
-        &mut session,
-        checks,
-        jobs(args.run.jobs),
-        true,
-        interrupted,
-        |_| Ok(()),
-    )?;
+    let ending = search(&mut session, checks, jobs, true, interrupted, |_| Ok(()))?;
     match ending {
         Searched::OriginalPasses(..) => {
             eprintln!("whittle pair: the variant {} does not pass --test-variant: check the test by hand in a folder holding {name}; it must exit 0.", args.variant.display());

@@ -25,13 +25,24 @@ pub struct WitnessArgs {
     /// The failing program.
     pub file: PathBuf,
     /// The bug's test: run in a folder holding a mutant under FILE's name; exit 0 = it still fails.
-    #[arg(long)]
-    pub test: PathBuf,
+    #[arg(long, required_unless_present = "endpoints")]
+    pub test: Option<PathBuf>,
     /// A witness's test: exit 0 = the compiler accepts the mutant and it does not fail. Without it, every mutant --test rejects counts.
     #[arg(long)]
     pub test_witness: Option<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Mutants as compiles on Compiler Explorer-compatible endpoints instead of --test: the bug
+    /// shows when the output matches --match (and the exit code is --exit); a witness compiles
+    /// (exit 0) without it.
+    #[command(flatten)]
+    pub endpoint: crate::remote::EndpointArgs,
+    /// With --endpoint: a regex over the compile's output that says the bug shows.
+    #[arg(long = "match", value_name = "REGEX", requires = "endpoints")]
+    pub pattern: Option<String>,
+    /// With --endpoint: the compiler's exit code when the bug shows.
+    #[arg(long, requires = "endpoints")]
+    pub exit: Option<i32>,
     /// Where the witnesses go (default: FILE.witnesses/ beside FILE).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -105,6 +116,8 @@ pub struct Checks {
     pub witness: Option<Property>,
     pub coverage: Option<Property>,
     pub trace: Option<Property>,
+    /// The test's own output is the compiler's report (a compile on an endpoint): the trace.
+    pub test_traces: bool,
     pub name: String,
     pub timeout: Duration,
 }
@@ -121,15 +134,38 @@ impl Checks {
         timeout: f64,
     ) -> Result<Checks, String> {
         let script = |p: &Path| script_path(p).map(Property::Script);
+        Ok(Checks {
+            coverage: coverage.map(script).transpose()?,
+            trace: trace.map(script).transpose()?,
+            ..Checks::of(
+                script(test)?,
+                witness.map(script).transpose()?,
+                focus,
+                name,
+                timeout,
+            )?
+        })
+    }
+
+    /// The checks of the bug's test and a witness's, with nothing else observed (with
+    /// `test_traces`, the test's output is the trace).
+    pub fn of(
+        test: Property,
+        witness: Option<Property>,
+        focus: Option<&str>,
+        name: String,
+        timeout: f64,
+    ) -> Result<Checks, String> {
         let focus = focus
             .map(|re| regex::Regex::new(re).map_err(|e| format!("the focus regex: {e}")))
             .transpose()?;
         Ok(Checks {
-            test: script(test)?,
+            test,
             focus,
-            witness: witness.map(script).transpose()?,
-            coverage: coverage.map(script).transpose()?,
-            trace: trace.map(script).transpose()?,
+            witness,
+            coverage: None,
+            trace: None,
+            test_traces: false,
             name,
             timeout: Duration::from_secs_f64(timeout),
         })
@@ -172,11 +208,14 @@ impl Checks {
         if let (Some(c), true) = (&self.coverage, observed) {
             let out = run(c)?;
             obs.coverage = Some(read_coverage(&out.stdout)?);
-        } else if let (Some(t), true) = (&self.trace, observed || outcome == MutantOutcome::Failing)
-        {
+        } else if observed || outcome == MutantOutcome::Failing {
             // A failing mutant's trace too: one that prints part of what the failing program
             // printed about the bug and nothing else is nearer a witness (a parent to build on).
-            let trace = run(t)?.output;
+            let trace = match &self.trace {
+                Some(t) => run(t)?.output,
+                None if self.test_traces => ran.output.clone(),
+                None => return Ok((obs, ran.output)),
+            };
             obs.about = self
                 .focus
                 .as_ref()
@@ -305,6 +344,47 @@ pub fn run(args: WitnessArgs) -> i32 {
     }
 }
 
+/// What a mutant goes through, and how many at once: the scripts, or over `--endpoint` the
+/// compile (the bug: `--match`, `--exit`; a witness: it compiles without the bug).
+fn witness_checks(args: &WitnessArgs, name: &str) -> Result<(Checks, usize), String> {
+    let s = &args.search;
+    let e = &args.endpoint;
+    if e.endpoints.is_empty() {
+        let test = args
+            .test
+            .as_deref()
+            .ok_or("give --test (or --endpoint URL)")?;
+        let checks = Checks::new(
+            test,
+            args.test_witness.as_deref(),
+            s.coverage.as_deref(),
+            s.trace.as_deref(),
+            s.focus.as_deref(),
+            name.to_string(),
+            args.timeout,
+        )?;
+        return Ok((checks, jobs(args.jobs)));
+    }
+    if args.test.is_some()
+        || args.test_witness.is_some()
+        || s.coverage.is_some()
+        || s.trace.is_some()
+    {
+        return Err("over --endpoint the endpoint's compiles judge the mutants: no --test, --test-witness, --coverage or --trace (--focus REGEX still says where to look first)".into());
+    }
+    let check = crate::remote::Check::new(args.pattern.as_deref(), args.exit, None)?;
+    let k = args.jobs.unwrap_or(1).max(1);
+    let timeout = Duration::from_secs_f64(args.timeout);
+    let remotes = e.remotes(vec![check.clone(), check.without()], k, timeout)?;
+    let [test, witness] = [0, 1].map(|i| Property::Endpoint(remotes[i].clone()));
+    let focus = s.focus.as_deref();
+    let checks = Checks {
+        test_traces: true,
+        ..Checks::of(test, Some(witness), focus, name.to_string(), args.timeout)?
+    };
+    Ok((checks, k * e.endpoints.len()))
+}
+
 /// Where witness `i` and its diff are written.
 fn witness_paths(dir: &Path, name: &str, i: usize) -> (PathBuf, PathBuf) {
     let n = i + 1;
@@ -365,17 +445,8 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
     let lang = crate::input::pick_lang(args.lang.as_deref(), &args.file, &text)?;
     let name = crate::input::file_name(&args.file, "FILE")?;
     let settings = args.search.settings()?;
-    let s = &args.search;
-    let checks = Checks::new(
-        &args.test,
-        args.test_witness.as_deref(),
-        s.coverage.as_deref(),
-        s.trace.as_deref(),
-        s.focus.as_deref(),
-        name.clone(),
-        args.timeout,
-    )?;
-    if args.test_witness.is_none() {
+    let (checks, jobs) = witness_checks(&args, &name)?;
+    if args.test_witness.is_none() && args.test.is_some() {
         eprintln!("whittle witness: note: without --test-witness, a mutant the compiler rejects counts as a witness too");
     }
     let mut session = WitnessSearch::new(lang, &text, settings)
@@ -384,7 +455,6 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
         .out
         .clone()
         .unwrap_or_else(|| args.file.with_file_name(format!("{name}.witnesses")));
-    let jobs = jobs(args.jobs);
     let started = Instant::now();
     eprintln!(
         "whittle witness: {} mutation rules apply to {} ({lang}); budget {} tests, {jobs} at a time",
