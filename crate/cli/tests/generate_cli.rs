@@ -1,5 +1,8 @@
 //! `whittle generate` end to end: the paper's password generator through the JavaScript and
-//! Python clients, and generators that crash, hang or print garbage.
+//! Python clients, generators that crash, hang or print garbage, and a generator of C programs
+//! whose outputs are compiles on a `whittle serve` (`--endpoint`).
+
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -177,4 +180,43 @@ fn the_json_generator_reduces_to_a_small_valid_document() {
         break;
     }
     assert!(found, "no seed in 1..40 made a document with an x");
+}
+
+/// A generator of C programs, a few of whose statements divide by zero.
+const C_GENERATOR: &str = "import sys\nsys.path.insert(0, {lib:?})\nimport whittle_generator\n\n\
+def generate(g):\n    out = ['int main(void) {', '  int s = 1;']\n    \
+def statement(i):\n        d = g.pick('divisor', ['1', '2', '0', '3'])\n        out.append('  s = s * %d / %s;' % (g.int('k', 1, 9), d))\n    \
+g.repeat('statement', 1, 20, statement)\n    out.append('  return s;')\n    out.append('}')\n    return '\\n'.join(out) + '\\n'\n\n\
+whittle_generator.speak(generate, seed=7)\n";
+
+#[test]
+fn a_generator_reduces_over_an_endpoint() {
+    support::require_gcc();
+    let dir = scratch("endpoint");
+    let lib = examples();
+    let script = C_GENERATOR.replace("{lib:?}", &format!("{:?}", lib.display().to_string()));
+    std::fs::write(dir.join("gen.py"), script).unwrap();
+    let server = support::Server::start(&[]);
+    let url = format!("http://127.0.0.1:{}", server.port);
+    let out = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .current_dir(&dir)
+        .args([
+            "generate",
+            "--generator",
+            "python3 gen.py",
+            "-o",
+            "out.c",
+            "-q",
+        ])
+        .args(["--endpoint", &url, "--compiler", "gcc", "--flags=-O2 -Wall"])
+        .args(["--match", "division by zero", "--rate", "100", "-j", "2"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let result = std::fs::read_to_string(dir.join("out.c")).unwrap();
+    // One statement is left, the one that divides by zero.
+    assert_eq!(result.matches("s = s *").count(), 1, "{result}");
+    assert!(result.contains("/ 0;"), "{result}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

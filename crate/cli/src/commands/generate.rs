@@ -25,6 +25,10 @@ pub struct GenerateArgs {
     pub rng_seed: Option<u64>,
     #[command(flatten)]
     pub property: super::reduce::PropertyArgs,
+    /// Outputs as compiles on Compiler Explorer-compatible endpoints (with --match and/or
+    /// --exit) instead of a local test.
+    #[command(flatten)]
+    pub endpoint: crate::remote::EndpointArgs,
     /// Where the smallest interesting output goes as it improves (its trace beside it, FILE.trace.json).
     #[arg(long, short = 'o', default_value = "generated.txt")]
     pub output: PathBuf,
@@ -106,7 +110,15 @@ impl Shell<Generated<ProcessGenerator>> for GenShell<'_> {
 fn generate(args: GenerateArgs) -> Result<i32, String> {
     let align = catalog::align(&args.align)?;
     let trace = catalog::trace_strategy(&args.trace)?;
-    let property = args.property.property()?;
+    let timeout = Duration::from_secs_f64(args.timeout);
+    // Compiles on endpoints (--endpoint), else the local test.
+    let remote = args
+        .endpoint
+        .runner_for(&args.property, args.jobs, timeout)?;
+    let property = match remote {
+        Some(_) => None,
+        None => Some(args.property.property()?),
+    };
     let name = crate::input::file_name(&args.output, "--output")?;
     if !(args.gen_timeout > 0.0 && args.gen_timeout.is_finite()) {
         return Err("--gen-timeout must be a positive number of seconds".into());
@@ -122,8 +134,19 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
             .map_err(|e| format!("{}; check the generator by hand: {}", e.0, args.generator))?
             .unwrap_or(0),
     };
-    let jobs = jobs(args.jobs);
     let started = Instant::now();
+    let (runner, jobs) = match (remote, property) {
+        (Some((runner, jobs)), _) => (runner, jobs),
+        (None, Some(property)) => {
+            let jobs = jobs(args.jobs);
+            let local = Properties {
+                seed: None,
+                variant: property,
+            };
+            (Runner::new(local, jobs, timeout), jobs)
+        }
+        (None, None) => unreachable!("a local test without --endpoint"),
+    };
     let settings = GeneratorSettings {
         rng_seed: seed,
         align,
@@ -149,14 +172,6 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
     };
     shell.save(&session)?;
     let interrupted = interrupt_flag();
-    let runner = Runner::new(
-        Properties {
-            seed: None,
-            variant: property,
-        },
-        jobs,
-        Duration::from_secs_f64(args.timeout),
-    );
     let run = run_tests(
         &mut session,
         &shell,
