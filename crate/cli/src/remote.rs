@@ -323,6 +323,17 @@ impl EndpointArgs {
         let compiler = self.compiler.clone().ok_or(
             "--endpoint needs --compiler ID (the endpoint's /api/compilers/LANG lists them)",
         )?;
+        let e = self.endpoints(jobs, timeout)?;
+        let request = Request {
+            compiler,
+            flags: self.flags.clone().unwrap_or_default(),
+            execute: self.execute,
+        };
+        Ok((e.pool, e.agent, request))
+    }
+
+    /// The endpoints' pool with `jobs` in flight on each, and the HTTP agent.
+    fn endpoints(&self, jobs: usize, timeout: Duration) -> Result<Endpoints, String> {
         if !self.rate.is_finite() || self.rate <= 0.0 {
             return Err("--rate must be above 0 (compiles a second per endpoint)".into());
         }
@@ -343,12 +354,200 @@ impl EndpointArgs {
             k,
             Duration::from_secs_f64(1.0 / self.rate),
         ));
-        let request = Request {
-            compiler,
-            flags: self.flags.clone().unwrap_or_default(),
-            execute: self.execute,
+        Ok(Endpoints { pool, agent })
+    }
+}
+
+/// A build's run on an endpoint: the program's exit status and stdout, or `None` when it was
+/// not built or not run.
+type RunAnswer = Option<(i32, String)>;
+
+/// The program's run in a compile's answer.
+fn run_of(json: &Value) -> RunAnswer {
+    let run = &json["execResult"];
+    if json["code"].as_i64() != Some(0) || run["didExecute"].as_bool() != Some(true) {
+        return None;
+    }
+    let code = run["code"].as_i64()? as i32;
+    Some((code, lines_of(&run["stdout"])))
+}
+
+/// Wrong code over the endpoints (`--wrong-code ID_A ID_B --endpoint ...`): two builds whose
+/// programs' runs disagree; with the guard, a build with the warnings that flag undefined
+/// behaviour made errors must succeed and a sanitized build's run must print what the
+/// reference build's run printed, with no sanitizer report. The local template's verdict
+/// (`whittle::recipe`), step by step over compiles.
+#[derive(Clone)]
+pub struct WrongCode {
+    a: Request,
+    b: Request,
+    /// The warnings build, the sanitized build, and which of `a` and `b` is the reference.
+    guard: Option<(Request, Request, whittle::recipe::Build)>,
+}
+
+impl WrongCode {
+    /// The two builds' runs on `job`'s text, if both built and ran.
+    fn runs(
+        &self,
+        e: &Endpoints,
+        job: &Job,
+        cancel: &AtomicBool,
+    ) -> Result<[RunAnswer; 2], TestOutcome> {
+        let a = compile_json(e, &self.a, job, cancel)?;
+        let b = compile_json(e, &self.b, job, cancel)?;
+        Ok([run_of(&a), run_of(&b)])
+    }
+
+    /// Whether `job`'s text shows the wrong code and passes the guard.
+    fn judge(&self, e: &Endpoints, job: &Job, cancel: &AtomicBool) -> Result<bool, TestOutcome> {
+        let [Some(a), Some(b)] = self.runs(e, job, cancel)? else {
+            return Ok(false);
         };
-        Ok((pool, agent, request))
+        if a == b {
+            return Ok(false);
+        }
+        let Some((warnings, sanitized, reference)) = &self.guard else {
+            return Ok(true);
+        };
+        if compile_json(e, warnings, job, cancel)?["code"].as_i64() != Some(0) {
+            return Ok(false);
+        }
+        let json = compile_json(e, sanitized, job, cancel)?;
+        let reported = lines_of(&json["execResult"]["stderr"]);
+        if reported.contains("runtime error") || reported.contains("Sanitizer") {
+            return Ok(false);
+        }
+        let expected = match reference {
+            whittle::recipe::Build::A => a,
+            whittle::recipe::Build::B => b,
+        };
+        Ok(run_of(&json) == Some(expected))
+    }
+}
+
+/// The pool, the agent, and what they share, for a test of several compiles.
+struct Endpoints {
+    pool: Arc<EndpointPool>,
+    agent: ureq::Agent,
+}
+
+/// One compile's whole answer (see [`compile`]).
+fn compile_json(
+    e: &Endpoints,
+    request: &Request,
+    job: &Job,
+    cancel: &AtomicBool,
+) -> Result<Value, TestOutcome> {
+    compile_answer(&e.pool, &e.agent, request, job, cancel)
+}
+
+impl EndpointArgs {
+    /// Wrong code over the endpoints, calibrated on the original: `a` and `b` are a compiler
+    /// id and its flags each (`cg152 -O2`), `guard` the guard's compiler id and flags.
+    pub fn calibrate_wrong_code(
+        &self,
+        a: &str,
+        b: &str,
+        guard: Option<&str>,
+        text: &str,
+        timeout: Duration,
+    ) -> Result<WrongCode, String> {
+        let e = self.endpoints(1, timeout)?;
+        let build = |spec: &str, extra: &str| {
+            let mut words = spec.split_whitespace();
+            let compiler = words.next().unwrap_or_default().to_string();
+            let mut flags: Vec<&str> = words.collect();
+            flags.extend(extra.split_whitespace());
+            Request {
+                compiler,
+                flags: flags.join(" "),
+                execute: true,
+            }
+        };
+        let job = Job {
+            id: 0,
+            side: whittle::Side::Variant,
+            original: true,
+            file: (String::new(), text.to_string()),
+        };
+        let cancel = AtomicBool::new(false);
+        let failed = |o: TestOutcome| match o {
+            TestOutcome::Failed(why) => format!("the original's compile: {why}"),
+            _ => "the original's compile was called off".to_string(),
+        };
+        let mut plan = WrongCode {
+            a: build(a, ""),
+            b: build(b, ""),
+            guard: None,
+        };
+        let [ra, rb] = plan.runs(&e, &job, &cancel).map_err(failed)?;
+        let said = |r: &RunAnswer| {
+            if r.is_some() {
+                "built and ran"
+            } else {
+                "did not build and run"
+            }
+        };
+        let why = format!(
+            "the original {} with {a} and {} with {b}: check the compiler ids and flags",
+            said(&ra),
+            said(&rb)
+        );
+        let (Some(ra), Some(rb)) = (ra, rb) else {
+            return Err(why);
+        };
+        if ra == rb {
+            return Err(format!("the two builds agree on the original (exit {}, the same output): there is no wrong code to reduce", ra.0));
+        }
+        if let Some(g) = guard {
+            let warnings = Request {
+                execute: false,
+                ..build(g, &whittle::recipe::warning_flags())
+            };
+            let sanitized = build(g, &format!("-O0 -g {}", whittle::recipe::SANITIZE));
+            let w = compile_json(&e, &warnings, &job, &cancel).map_err(failed)?;
+            if w["code"].as_i64() != Some(0) {
+                return Err(format!("the guard refuses the original: {g} with the warnings that flag undefined behaviour as errors fails:\n{}\nFix the original, or reduce with --no-guard", output_of(&w).1.trim()));
+            }
+            let json = compile_json(&e, &sanitized, &job, &cancel).map_err(failed)?;
+            let run = run_of(&json);
+            let reference = if run == Some(ra.clone()) {
+                whittle::recipe::Build::A
+            } else if run == Some(rb.clone()) {
+                whittle::recipe::Build::B
+            } else {
+                return Err(format!("the guard refuses the original: its sanitized run by {g} agrees with neither build:\n{}\nFix the original, or reduce with --no-guard", output_of(&json).1.trim()));
+            };
+            plan.guard = Some((warnings, sanitized, reference));
+        }
+        Ok(plan)
+    }
+
+    /// The runner of a wrong-code plan (see [`EndpointArgs::calibrate_wrong_code`]).
+    pub fn runner_for_wrong_code(
+        &self,
+        plan: WrongCode,
+        jobs: Option<usize>,
+        timeout: Duration,
+    ) -> Result<(Runner, usize), String> {
+        let k = jobs.unwrap_or(1).max(1);
+        let e = self.endpoints(k, timeout)?;
+        let threads = k * e.pool.len();
+        let runner = Pool::with(threads, move |job, cancel, _| {
+            let outcome = match plan.judge(&e, job, &cancel) {
+                Ok(true) => TestOutcome::Interesting,
+                Ok(false) => TestOutcome::Boring,
+                Err(o) => o,
+            };
+            Done {
+                id: job.id,
+                side: job.side,
+                original: job.original,
+                outcome,
+                output: String::new(),
+            }
+        });
+        Ok((runner, threads))
     }
 }
 
@@ -363,6 +562,7 @@ fn endpoint_base(url: &str) -> Result<String, String> {
     Ok(url.to_string())
 }
 
+#[derive(Clone)]
 struct Request {
     compiler: String,
     flags: String,
@@ -378,6 +578,17 @@ fn compile(
     job: &Job,
     cancel: &AtomicBool,
 ) -> Result<(i32, String), TestOutcome> {
+    compile_answer(pool, agent, request, job, cancel).map(|json| output_of(&json))
+}
+
+/// As [`compile`], the endpoint's whole answer.
+fn compile_answer(
+    pool: &EndpointPool,
+    agent: &ureq::Agent,
+    request: &Request,
+    job: &Job,
+    cancel: &AtomicBool,
+) -> Result<Value, TestOutcome> {
     let body = json!({
         "source": job.file.1,
         "options": {
@@ -408,7 +619,7 @@ fn compile(
                 if cancel.load(Ordering::SeqCst) {
                     return Err(TestOutcome::Cancelled); // (as a local test killed late)
                 }
-                return Ok(output_of(&json));
+                return Ok(json);
             }
             Answer::Busy(wait) => pool.release(i, Health::Busy(wait)),
             Answer::Failed(msg) => {
@@ -479,18 +690,21 @@ fn post(agent: &ureq::Agent, url: &str, body: &str) -> Answer {
 }
 
 /// The compiler's exit code, and its output: stdout and stderr, then the run's (with --execute).
+/// A stream of an answer: a string, or Compiler Explorer's lines (`[{text}]`), as one text.
+fn lines_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
+            .iter()
+            .map(|l| l["text"].as_str().or(l.as_str()).unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
 fn output_of(json: &Value) -> (i32, String) {
-    let lines = |v: &Value| -> String {
-        match v {
-            Value::String(s) => s.clone(),
-            Value::Array(items) => items
-                .iter()
-                .map(|l| l["text"].as_str().or(l.as_str()).unwrap_or(""))
-                .collect::<Vec<_>>()
-                .join("\n"),
-            _ => String::new(),
-        }
-    };
+    let lines = lines_of;
     let mut output = format!("{}\n{}", lines(&json["stdout"]), lines(&json["stderr"]));
     let run = &json["execResult"];
     if run.is_object() && run["didExecute"].as_bool().unwrap_or(true) {

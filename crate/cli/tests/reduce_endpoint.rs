@@ -543,3 +543,85 @@ fn a_witness_search_runs_over_an_endpoint() {
         "{out:?}"
     );
 }
+
+#[test]
+fn wrong_code_across_two_builds_reduces_over_an_endpoint() {
+    require_gcc();
+    let dir = tempfile::tempdir().unwrap();
+    // -ffast-math lets gcc fold (x + y) - x to y; without it the sum rounds to x: 0, not 1.
+    // Defined behaviour, two answers: the guard lets it through.
+    let program = "#include <stdio.h>\n\
+        static int helper(int a, int b) { return a * b + 3; }\n\
+        int main(void) {\n  int k = helper(2, 3);\n  double x = 1e16, y = 1.0;\n  double s = (x + y) - x;\n  printf(\"%g\\n\", s);\n  printf(\"%d\\n\", k > 100);\n  return 0;\n}\n";
+    write(dir.path(), "fp.c", program, false);
+    let server = Server::start(&[]);
+    let url = format!("http://127.0.0.1:{}", server.port);
+    let args = [
+        "reduce",
+        "fp.c",
+        "--endpoint",
+        &url,
+        "--wrong-code",
+        "gcc -O0",
+        "gcc -O2 -ffast-math",
+        "--guard-cc",
+        "gcc",
+        "--rate",
+        "100",
+        "-j",
+        "2",
+    ];
+    let out = whittle(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("guarded against undefined behaviour by gcc"),
+        "{stderr}"
+    );
+    let result = std::fs::read_to_string(dir.path().join("fp.c")).unwrap();
+    assert!(
+        !result.contains("helper") && result.len() < program.len() / 2,
+        "{result}"
+    );
+    // The result still shows the two answers here.
+    let run = |flags: &[&str]| {
+        let built = Command::new("gcc")
+            .args(flags)
+            .args(["fp.c", "-o", "fp"])
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(built.success());
+        Command::new("./fp")
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+            .stdout
+    };
+    assert_ne!(run(&["-O0"]), run(&["-O2", "-ffast-math"]), "{result}");
+
+    // Builds that agree are refused, saying so.
+    write(
+        dir.path(),
+        "same.c",
+        "int main(void) { return 0; }\n",
+        false,
+    );
+    let out = whittle(
+        dir.path(),
+        &[
+            "reduce",
+            "same.c",
+            "--endpoint",
+            &url,
+            "--wrong-code",
+            "gcc -O0",
+            "gcc -O2",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("agree on the original"),
+        "{out:?}"
+    );
+}

@@ -350,14 +350,31 @@ fn remote_runner(
     if endpoint.endpoints.is_empty() {
         return Ok(None);
     }
-    if r.wrong_code.is_some() || r.slow_compile.is_some() {
-        return Err("--wrong-code and --slow-compile build and time with local compilers; over --endpoint use --crash or --diagnostic TEXT, or say what is interesting with --match REGEX and/or --exit N".into());
+    if r.slow_compile.is_some() {
+        return Err("--slow-compile times local compiles; over --endpoint use --crash, --diagnostic TEXT or --wrong-code ID_A ID_B, or say what is interesting with --match REGEX and/or --exit N".into());
     }
     if r.print_test || r.reduce_flags {
         return Err(
             "--print-test and --reduce-flags work on a local command (--cmd), not over --endpoint"
                 .into(),
         );
+    }
+    if let Some(builds) = &r.wrong_code {
+        // Each build is a compiler id and its flags; so is the guard's compiler.
+        let guard = (!r.no_guard).then_some(r.guard_cc.as_str());
+        let plan = endpoint.calibrate_wrong_code(&builds[0], &builds[1], guard, text, timeout)?;
+        eprintln!(
+            "whittle reduce: wrong code: the runs of {} and {} disagree on the original; {}",
+            builds[0],
+            builds[1],
+            match guard {
+                Some(g) => format!("guarded against undefined behaviour by {g}"),
+                None => "no guard against undefined behaviour (--no-guard)".into(),
+            }
+        );
+        return endpoint
+            .runner_for_wrong_code(plan, args.run.jobs, timeout)
+            .map(Some);
     }
     if !r.crash && r.diagnostic.is_none() {
         return endpoint.runner_for(&args.property, args.run.jobs, timeout);

@@ -23,6 +23,7 @@ pub struct RecipeArgs {
     /// Wrong code: two compile commands, each given FILE and an output name (`{}` and
     /// `{out}`, else appended as `{} -o {out}`); interesting when both build and their
     /// programs' runs disagree (exit status or stdout), guarded against undefined behaviour.
+    /// With --endpoint, each is a compiler id and its flags (`cg152 -O2`), as is --guard-cc.
     #[arg(long, num_args = 2, value_names = ["CMD_A", "CMD_B"], conflicts_with_all = ["test", "cmd", "pattern", "exit", "crash", "diagnostic", "slow_compile"])]
     pub wrong_code: Option<Vec<String>>,
     /// With --cmd (or --endpoint): interesting when the command crashes with the original's
