@@ -9,7 +9,7 @@
 //! their User-Agent, and each endpoint gets at most `--rate` compiles a second (Compiler
 //! Explorer allows 12,000 POSTs per 5 minutes per address: 40 a second).
 
-use crate::runner::{Done, Job, Pool, Runner, TestOutcome};
+use crate::runner::{done, Job, Pool, Runner, TestOutcome};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -102,6 +102,21 @@ impl Check {
         }
     }
 
+    /// A compile's answer judged: the outcome, and the compiler's output.
+    fn judged(
+        &self,
+        answer: Result<(i32, String), TestOutcome>,
+        side: whittle::Side,
+    ) -> (TestOutcome, String) {
+        match answer {
+            Ok((code, output)) if self.interesting(code, &output, side) => {
+                (TestOutcome::Interesting, output)
+            }
+            Ok((_, output)) => (TestOutcome::Boring, output),
+            Err(outcome) => (outcome, String::new()),
+        }
+    }
+
     fn interesting(&self, code: i32, output: &str, side: whittle::Side) -> bool {
         let shown = match &self.recipe {
             Some(r) => r.judge(code, output).unwrap_or(false),
@@ -156,16 +171,9 @@ impl Remote {
             original: false,
             file: (name.to_string(), text.to_string()),
         };
-        match compile(&self.pool, &self.agent, &self.request, &job, cancel) {
-            Ok((code, output)) => {
-                let outcome = match self.check.interesting(code, &output, job.side) {
-                    true => TestOutcome::Interesting,
-                    false => TestOutcome::Boring,
-                };
-                (outcome, output.replace("<source>:", &format!("{name}:")))
-            }
-            Err(outcome) => (outcome, String::new()),
-        }
+        let answer = compile(&self.pool, &self.agent, &self.request, &job, cancel);
+        let (outcome, output) = self.check.judged(answer, job.side);
+        (outcome, output.replace("<source>:", &format!("{name}:")))
     }
 
     /// What decides its verdicts, for the verdict cache's key.
@@ -297,20 +305,9 @@ impl EndpointArgs {
         let (pool, agent, request) = self.connect(jobs, timeout)?;
         let threads = jobs.max(1) * pool.len();
         Ok(Pool::with(threads, move |job, cancel, _| {
-            let (outcome, output) = match compile(&pool, &agent, &request, job, &cancel) {
-                Ok((code, output)) if check.interesting(code, &output, job.side) => {
-                    (TestOutcome::Interesting, output)
-                }
-                Ok((_, output)) => (TestOutcome::Boring, output),
-                Err(outcome) => (outcome, String::new()),
-            };
-            Done {
-                id: job.id,
-                side: job.side,
-                original: job.original,
-                outcome,
-                output: output.chars().take(4000).collect(),
-            }
+            let answer = compile(&pool, &agent, &request, job, &cancel);
+            let (outcome, output) = check.judged(answer, job.side);
+            done(job, outcome, &output)
         }))
     }
 
@@ -539,13 +536,7 @@ impl EndpointArgs {
                 Ok(false) => TestOutcome::Boring,
                 Err(o) => o,
             };
-            Done {
-                id: job.id,
-                side: job.side,
-                original: job.original,
-                outcome,
-                output: String::new(),
-            }
+            done(job, outcome, "")
         });
         Ok((runner, threads))
     }

@@ -269,7 +269,8 @@ impl<R> Drop for Pool<R> {
     }
 }
 
-fn done(job: &Job, outcome: TestOutcome, output: &str) -> Done {
+/// A job's result, its output cut to what messages show.
+pub fn done(job: &Job, outcome: TestOutcome, output: &str) -> Done {
     Done {
         id: job.id,
         side: job.side,
