@@ -90,10 +90,10 @@ pub struct Run {
 
 impl Run {
     /// With a verdict cache: how many tests ran and how many verdicts it gave.
-    pub fn say_cache(&self, cache: bool) {
+    pub fn say_cache(&self, command: &str, cache: bool) {
         if cache {
             eprintln!(
-                "whittle reduce: {} tests run to a verdict; {} verdicts from the cache",
+                "whittle {command}: {} tests run to a verdict; {} verdicts from the cache",
                 self.tests_run(),
                 self.from_cache
             );

@@ -217,7 +217,7 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
         "whittle reduce: {} -> {} tokens, {} -> {} bytes in {:.1} s; {} queries ({} cache hits, {} invalid candidates skipped); engine {:.2} s",
         s.tokens_before, s.tokens_now, s.bytes_before, s.bytes_now, wall, s.queries, s.cache_hits, s.invalid_skipped, (run.engine + parse_cpu).as_secs_f64()
     );
-    run.say_cache(args.cluster.cache.is_some());
+    run.say_cache("reduce", args.cluster.cache.is_some());
     for line in pass_table(s, &run.pass_wall) {
         eprintln!("whittle reduce:   {line}");
     }

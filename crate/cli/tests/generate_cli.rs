@@ -220,3 +220,52 @@ fn a_generator_reduces_over_an_endpoint() {
     assert!(result.contains("/ 0;"), "{result}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_second_generate_with_the_cache_runs_no_test() {
+    let dir = scratch("cache");
+    // The check counts its runs.
+    let log = dir.join("tests.log");
+    let check = format!("{}echo x >> '{}'\n", &CHECK[..10], log.display()) + &CHECK[10..];
+    executable(&dir, "check.sh", &check);
+    let password = format!("python3 {}/password.py", examples().display());
+    let cache = dir.join("verdicts");
+    let args = [
+        "--cache",
+        cache.to_str().unwrap(),
+        "-j",
+        "2",
+        "--stats-json",
+        "stats.json",
+    ];
+    let runs = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let first = generate(&dir, &password, &args);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let (tests, result) = (
+        runs(),
+        std::fs::read_to_string(dir.join("out.txt")).unwrap(),
+    );
+    assert!(tests > 5, "{tests} tests");
+    let second = generate(&dir, &password, &args);
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(second.status.success(), "{err}");
+    assert_eq!(runs(), tests, "the second run ran tests: {err}");
+    assert!(err.contains("0 tests run to a verdict"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out.txt")).unwrap(),
+        result
+    );
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("stats.json")).unwrap()).unwrap();
+    assert_eq!(stats["tests_run"], 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

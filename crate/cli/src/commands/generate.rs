@@ -4,10 +4,10 @@
 //! output that its test still finds interesting.
 
 use crate::drive::{
-    describe, exit_status, interrupt_flag, jobs, run_tests, save, timed, write_stats, Ending, Shell,
+    describe, exit_status, interrupt_flag, run_tests, save, timed, write_stats, Ending, Shell,
 };
 use crate::generator_process::ProcessGenerator;
-use crate::runner::{Properties, Runner};
+use crate::runner::Tests;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use whittle::generator::{Generated, GeneratorSession, GeneratorSettings};
@@ -29,6 +29,9 @@ pub struct GenerateArgs {
     /// --exit) instead of a local test.
     #[command(flatten)]
     pub endpoint: crate::remote::EndpointArgs,
+    /// Where the tests run (`--cluster`), their files, and the verdict cache (`--cache`).
+    #[command(flatten)]
+    pub cluster: crate::cluster::ClusterArgs,
     /// Where the smallest interesting output goes as it improves (its trace beside it, FILE.trace.json).
     #[arg(long, short = 'o', default_value = "generated.txt")]
     pub output: PathBuf,
@@ -135,15 +138,14 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
             .unwrap_or(0),
     };
     let started = Instant::now();
-    let (runner, jobs) = match (remote, property) {
-        (Some((runner, jobs)), _) => (runner, jobs),
+    if remote.is_some() && (args.cluster.cluster.is_some() || args.cluster.cache.is_some()) {
+        return Err("--endpoint, and --cluster or --cache: give one way to run the tests".into());
+    }
+    // Compiles on endpoints, or tests on this machine or a cluster, behind the cache if asked.
+    let (runner, jobs): (Box<dyn Tests>, usize) = match (remote, property) {
+        (Some((runner, jobs)), _) => (Box::new(runner), jobs),
         (None, Some(property)) => {
-            let jobs = jobs(args.jobs);
-            let local = Properties {
-                seed: None,
-                variant: property,
-            };
-            (Runner::new(local, jobs, timeout), jobs)
+            crate::cluster::tests_for(&args.cluster, property, args.jobs, timeout)?
         }
         (None, None) => unreachable!("a local test without --endpoint"),
     };
@@ -175,7 +177,7 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
     let run = run_tests(
         &mut session,
         &shell,
-        &runner,
+        runner.as_ref(),
         jobs,
         args.quiet,
         &interrupted,
@@ -210,7 +212,8 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
         "whittle generate: {} -> {} bytes in {wall:.1} s; {} queries ({} cache hits, {} generator runs that failed or halted); the result is in {}",
         s.bytes_before, s.bytes_now, s.queries, s.cache_hits, session.failed_runs(), args.output.display()
     );
-    if let Some(msg) = run.first_failure {
+    run.say_cache("generate", args.cluster.cache.is_some());
+    if let Some(msg) = &run.first_failure {
         eprintln!("whittle generate: note: some tests could not run: {msg}");
     }
     if let Some(path) = &args.stats_json {
@@ -222,6 +225,7 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
         json["trace"] = trace.name().into();
         json["failed_runs"] = session.failed_runs().into();
         json["jobs"] = jobs.into();
+        run.add_test_figures(&mut json);
         // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
         json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["verdicts"] = session.recording().to_string().into();

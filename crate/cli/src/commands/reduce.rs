@@ -299,7 +299,7 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     if let Some(line) = crate::recipes::summary(tally, run.timeouts) {
         eprintln!("whittle reduce: {line}");
     }
-    run.say_cache(args.cluster.cache.is_some());
+    run.say_cache("reduce", args.cluster.cache.is_some());
     for line in pass_table(s, &run.pass_wall) {
         eprintln!("whittle reduce:   {line}");
     }
