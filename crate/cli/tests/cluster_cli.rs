@@ -1,4 +1,4 @@
-//! `whittle reduce --cluster` on a real local Dask cluster (a scheduler and two single-slot
+//! `whittle reduce --cluster` (and `generate --cluster`) on a real local Dask cluster (a scheduler and two single-slot
 //! workers on 127.0.0.1, ports the OS picks, from the `distributed` package scripts/setup.sh
 //! installs in .cache/python), and `--cache`, which remembers verdicts across runs.
 
@@ -270,4 +270,54 @@ fn a_second_run_with_the_cache_runs_no_test() {
     .unwrap();
     let other = reduce(dir.path(), &["-j", "2", "--cache", cache], None);
     assert!(other.tests > 0);
+}
+
+#[test]
+fn generate_on_a_cluster_gives_the_local_result() {
+    let python = dask_python();
+    let cluster = LocalCluster::start(python.clone());
+    let dir = tempfile::Builder::new()
+        .prefix("whittle-cli-cluster-generate")
+        .tempdir()
+        .unwrap();
+    // The paper's password property: two equal halves that contain `c`.
+    let check = "#!/bin/sh\nf=out.txt\nh=$(($(wc -c < $f)/2))\n[ \"$(head -c $h $f)\" = \"$(tail -c $h $f)\" ] && grep -q c $f\n";
+    std::fs::write(dir.path().join("check.sh"), check).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::Permissions::from_mode(0o755);
+    std::fs::set_permissions(dir.path().join("check.sh"), mode).unwrap();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/generators");
+    let generator = format!("python3 {}/password.py", examples.display());
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_whittle"))
+            .args([
+                "generate",
+                "--generator",
+                &generator,
+                "--test",
+                "./check.sh",
+            ])
+            .args(["-o", "out.txt", "-q", "--stats-json", "stats.json"])
+            .args(extra)
+            .env("WHITTLE_PYTHON", &python)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stats = std::fs::read_to_string(dir.path().join("stats.json")).unwrap();
+        let stats: serde_json::Value = serde_json::from_str(&stats).unwrap();
+        (
+            std::fs::read_to_string(dir.path().join("out.txt")).unwrap(),
+            stats,
+        )
+    };
+    let (local, local_stats) = run(&["-j", "2"]);
+    let (remote, remote_stats) = run(&["--cluster", &cluster.address]);
+    assert_eq!(remote, local);
+    assert_eq!(remote_stats["verdicts"], local_stats["verdicts"]);
+    assert_eq!(remote_stats["jobs"], 2);
 }
