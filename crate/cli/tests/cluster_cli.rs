@@ -1,6 +1,7 @@
-//! `whittle reduce --cluster` (and `generate --cluster`) on a real local Dask cluster (a scheduler and two single-slot
-//! workers on 127.0.0.1, ports the OS picks, from the `distributed` package scripts/setup.sh
-//! installs in .cache/python), and `--cache`, which remembers verdicts across runs.
+//! `whittle reduce --cluster` and `generate --cluster` on a real local Dask cluster (a
+//! scheduler and two single-slot workers on 127.0.0.1, ports the OS picks, from the
+//! `distributed` package scripts/setup.sh installs in .cache/python), and `--cache`, which
+//! remembers verdicts across runs.
 
 mod support;
 
