@@ -181,8 +181,8 @@ async function wrongCodePart() {
     const tools = {
       'generate (GReduce)': ['generate', '--generator', DEFINED, '--rng-seed', String(seed), '--test', join(dir, 'wrong.sh')],
       'generate --trace ddmin': ['generate', '--generator', DEFINED, '--rng-seed', String(seed), '--trace', 'ddmin', '--test', join(dir, 'wrong.sh')],
-      'reduce --wrong-code': ['reduce', '--wrong-code', 'tcc -w', 'gcc -O0 -w'],
-      'reduce --wrong-code --no-guard': ['reduce', '--wrong-code', 'tcc -w', 'gcc -O0 -w', '--no-guard'],
+      'reduce --wrong-code': ['reduce', '--wrong-code', 'tcc -w', 'gcc -O0 -w', '--no-cache'],
+      'reduce --wrong-code --no-guard': ['reduce', '--wrong-code', 'tcc -w', 'gcc -O0 -w', '--no-guard', '--no-cache'],
     };
     for (const [tool, argv] of Object.entries(tools)) {
       const work = join(dir, tool.replace(/\W+/g, '-'));

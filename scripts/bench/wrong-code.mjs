@@ -85,7 +85,8 @@ console.error(`bench:wrong-code: csmith seed ${SEED}, ${readFileSync(program).le
 async function runWhittle(dir, extra) {
   place(program, dir, NAME);
   const stats = join(dir, 'stats.json');
-  const cmd = ['reduce', '--wrong-code', A, B, '--guard-cc', GUARD, ...extra, NAME, '-j', String(jobs), '--quiet', '--stats-json', stats];
+  // --no-cache: each run earns its verdicts (a template's are kept by default).
+  const cmd = ['reduce', '--wrong-code', A, B, '--guard-cc', GUARD, '--no-cache', ...extra, NAME, '-j', String(jobs), '--quiet', '--stats-json', stats];
   const run = await runWithLimit(whittle, cmd, { cwd: dir, logPath: join(dir, 'whittle.log'), limitSeconds: limit });
   let recipe = null;
   try {

@@ -478,3 +478,49 @@ fn a_slow_compile_keeps_what_makes_it_slow() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("give a factor below that"), "{err}");
 }
+
+#[test]
+fn a_templates_verdicts_are_kept_for_the_next_run() {
+    let dir = folder("kept");
+    let d = dir.path();
+    write(d, "input.c", SIGNEDNESS, false);
+    let args = [
+        "reduce",
+        "--cmd",
+        "gcc -Wall -Wextra -c {}",
+        "--diagnostic",
+        "Wsign-compare",
+        "input.c",
+        "-j",
+        "2",
+    ];
+    let first = ok(&whittle(d, &args));
+    let cache = d.join(".cache/whittle/verdicts");
+    assert!(
+        first.contains(&format!("verdicts are remembered in {}", cache.display())),
+        "{first}"
+    );
+    let result = std::fs::read_to_string(d.join("input.c")).unwrap();
+    write(d, "input.c", SIGNEDNESS, false);
+    std::fs::remove_file(d.join("input.c.orig")).unwrap();
+    let second = ok(&whittle(d, &args));
+    assert!(
+        second.contains("whittle reduce: 0 tests run to a verdict"),
+        "{second}"
+    );
+    assert_eq!(std::fs::read_to_string(d.join("input.c")).unwrap(), result);
+    // The script the verdicts are keyed by names the compiler's version.
+    let printed = whittle(d, &[&args[..5], &["--print-test", "input.c"]].concat());
+    let text = String::from_utf8_lossy(&printed.stdout);
+    assert!(
+        text.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("# gcc --version: gcc")),
+        "{text}"
+    );
+    // --no-cache runs the tests again.
+    write(d, "input.c", SIGNEDNESS, false);
+    std::fs::remove_file(d.join("input.c.orig")).unwrap();
+    let third = ok(&whittle(d, &[&args[..], &["--no-cache"]].concat()));
+    assert!(!third.contains("tests run to a verdict"), "{third}");
+}

@@ -179,7 +179,7 @@ impl Shell<Single> for SingleShell<'_> {
     }
 }
 
-fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
+fn reduce(mut args: ReduceArgs, file: &Path) -> Result<i32, String> {
     // Read without following a link, with the mode its replacements keep.
     let crate::files::OwnFile { text, mode } = crate::files::read_own(file)?;
     let lang = crate::input::pick_lang(args.run.lang.as_deref(), file, &text)?;
@@ -235,6 +235,16 @@ fn reduce(args: ReduceArgs, file: &Path) -> Result<i32, String> {
     let (runner, jobs, tally): (Box<dyn Tests>, usize, _) = match (remote, &prepared) {
         (Some((runner, jobs)), _) => (Box::new(runner), jobs, Default::default()),
         (None, Some(prepared)) => {
+            if let (None, Some(dir)) = (
+                &args.cluster.cache,
+                crate::recipes::default_cache(&args.recipe),
+            ) {
+                eprintln!(
+                    "whittle reduce: verdicts are remembered in {} (--no-cache: not)",
+                    dir.display()
+                );
+                args.cluster.cache = Some(dir);
+            }
             let (runner, jobs) = crate::cluster::tests_for(
                 &args.cluster,
                 prepared.property.clone(),

@@ -11,7 +11,7 @@ pub use confirm::confirmed;
 use crate::commands::reduce::{PropertyArgs, RunArgs};
 use crate::runner::{Job, Properties, Property, Runner, TestOutcome};
 use crate::scratch::Scratch;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -51,6 +51,11 @@ pub struct RecipeArgs {
     /// away on the result, and the fewest that keep the property are printed.
     #[arg(long)]
     pub reduce_flags: bool,
+    /// With --crash, --diagnostic or --wrong-code: do not remember verdicts (by default they
+    /// are kept in $XDG_CACHE_HOME/whittle/verdicts, else ~/.cache/whittle/verdicts, keyed by
+    /// the template's script, which names the compilers' versions).
+    #[arg(long, conflicts_with = "cache")]
+    pub no_cache: bool,
     /// With --wrong-code: no undefined-behaviour guard (a result may then show no real bug).
     #[arg(long, requires = "wrong_code")]
     pub no_guard: bool,
@@ -93,6 +98,55 @@ pub struct Prepared {
     pub recipe: Option<Recipe>,
     /// Holds the recipe's script while the run lasts.
     _folder: Option<Scratch>,
+}
+
+/// Where a template's verdicts are remembered unless `--no-cache` or `--cache DIR` says
+/// otherwise: templates are deterministic (a slow compile, which is timed, is not).
+pub fn default_cache(args: &RecipeArgs) -> Option<PathBuf> {
+    let template = args.crash || args.diagnostic.is_some() || args.wrong_code.is_some();
+    if !template || args.no_cache || args.print_test {
+        return None;
+    }
+    let home = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(home.join("whittle").join("verdicts"))
+}
+
+/// The first line of `--version` of each command's program, as comments: a template's
+/// script names the compilers it ran, so that verdicts kept for one compiler are never
+/// reused for another.
+fn versions(recipe: &Recipe) -> String {
+    let mut r = recipe.clone();
+    let mut programs: Vec<String> = r
+        .commands_mut()
+        .iter()
+        .filter_map(|c| c.split_whitespace().find(|w| !w.contains('=')))
+        .map(str::to_string)
+        .collect();
+    if let Recipe::WrongCode { guard: Some(g), .. } = recipe {
+        programs.extend(g.cc.split_whitespace().next().map(str::to_string));
+    }
+    programs.dedup();
+    let mut out = String::new();
+    for p in programs {
+        let said = std::process::Command::new(&p).arg("--version").output();
+        let first = said.ok().map(|o| {
+            let text = String::from_utf8_lossy(&o.stdout).into_owned()
+                + &String::from_utf8_lossy(&o.stderr);
+            text.lines().next().unwrap_or("").trim().to_string()
+        });
+        out += &format!("# {p} --version: {}\n", first.unwrap_or_default());
+    }
+    out
+}
+
+/// The recipe's script, with the versions of the compilers it runs after its first line.
+fn script_of(recipe: &Recipe, name: &str) -> String {
+    let script = recipe.script(name);
+    let (shebang, rest) = script.split_once('\n').unwrap_or((&script, ""));
+    format!("{shebang}\n{}{rest}", versions(recipe))
 }
 
 /// --crash or --diagnostic given neither a command nor an endpoint.
@@ -146,14 +200,14 @@ pub fn prepare(
         let recipe = recipe.ok_or(
             "--print-test needs a template: --wrong-code, --crash, --diagnostic or --slow-compile",
         )?;
-        print!("{}", recipe.script(name));
+        print!("{}", script_of(&recipe, name));
         return Ok(None);
     }
     let (mut test, folder) = match &recipe {
         Some(recipe) => {
             let folder = Scratch::new("recipe")?;
             let path = folder.path().join("test.sh");
-            write_script(&path, &recipe.script(name))?;
+            write_script(&path, &script_of(recipe, name))?;
             let test = Property::Recipe {
                 script: path,
                 tally: tally.clone(),

@@ -300,6 +300,8 @@ pub fn whittle(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_whittle"))
         .args(args)
         .current_dir(dir)
+        // A template's verdicts are kept in the test's own folder, not the user's cache.
+        .env("XDG_CACHE_HOME", dir.join(".cache"))
         .output()
         .expect("run whittle")
 }
