@@ -7,10 +7,7 @@
 //! process runner and tether as on this machine, and prints the verdict.
 
 use crate::cache::{Cache, Cached};
-use crate::runner::{
-    read_script, run_in, write_candidate, write_files, Done, Job, Properties, Property, Runner,
-    TestOutcome, Tests,
-};
+use crate::runner::{read_script, Done, Job, Properties, Property, Runner, TestOutcome, Tests};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -105,6 +102,9 @@ struct WireTest {
     negate: bool,
     exit: Option<i32>,
     files: Vec<(String, Vec<u8>)>,
+    /// A flaky test's (`--confirm`): a yes must hold this many more times, on the worker.
+    #[serde(default)]
+    confirm: usize,
 }
 
 impl WireTest {
@@ -116,6 +116,7 @@ impl WireTest {
             negate: false,
             exit: None,
             files: files.to_vec(),
+            confirm: 0,
         };
         match property {
             // A recipe is a script too (its counts apart stay on the workers).
@@ -133,8 +134,12 @@ impl WireTest {
                 wire.negate = *negate;
                 wire.exit = *exit;
             }
-            Property::Confirmed { .. } => {
-                return Err("a flaky test's steps are confirmed on this machine: --confirm (or a flaky original) and --cluster do not go together yet".into());
+            // Confirmed on the worker that runs the test, which says when it undid a yes.
+            Property::Confirmed { test, times, .. } => {
+                return Ok(WireTest {
+                    confirm: *times,
+                    ..WireTest::of(test, files)?
+                });
             }
             Property::Endpoint(_) => {
                 return Err("--endpoint and --cluster both say where tests run: give one".into());
@@ -150,6 +155,9 @@ struct WireTask {
     name: String,
     text: String,
     timeout: f64,
+    /// Whether this is the original (a confirmation asks it again until it says yes).
+    #[serde(default)]
+    original: bool,
     #[serde(default, skip_serializing)]
     test: Option<WireTest>,
 }
@@ -164,6 +172,9 @@ struct WireVerdict {
     output: String,
     #[serde(default)]
     message: String,
+    /// A confirmation undid the test's yes (`--confirm`).
+    #[serde(default)]
+    undone: bool,
 }
 
 /// A connection to a Dask cluster through the client.
@@ -176,6 +187,14 @@ pub struct Cluster {
     /// The workers' threads, all together.
     pub slots: usize,
     timeout: f64,
+}
+
+/// Where the steps a worker's confirmation undid are counted (a flaky test's tally).
+fn tally_of(property: &Property) -> Option<Arc<crate::recipes::Tally>> {
+    match property {
+        Property::Confirmed { tally, .. } => Some(tally.clone()),
+        _ => None,
+    }
 }
 
 fn python() -> String {
@@ -225,11 +244,12 @@ impl Cluster {
         let (ready_tx, ready) = channel();
         let out = child.stdout.take().expect("piped stdout");
         let pending = inflight.clone();
+        let tally = tally_of(property);
         std::thread::spawn(move || {
             let mut lines = BufReader::new(out).lines().map_while(Result::ok);
             let _ = ready_tx.send(lines.next());
             for line in lines {
-                let _ = tx.send(verdict(&line, &pending));
+                let _ = tx.send(verdict(&line, &pending, tally.as_deref()));
             }
             let _ = stderr_done.join();
             let said = stderr.lock().unwrap_or_else(|e| e.into_inner()).clone();
@@ -291,9 +311,16 @@ impl Cluster {
 }
 
 /// A line of the client as a verdict on a query sent.
-fn verdict(line: &str, inflight: &Mutex<HashMap<u64, (Side, bool)>>) -> Result<Done, String> {
+fn verdict(
+    line: &str,
+    inflight: &Mutex<HashMap<u64, (Side, bool)>>,
+    tally: Option<&crate::recipes::Tally>,
+) -> Result<Done, String> {
     let v: WireVerdict = serde_json::from_str(line)
         .map_err(|_| format!("the cluster client said `{line}`, not a verdict"))?;
+    if let (true, Some(t)) = (v.undone, tally) {
+        crate::recipes::Tally::count(&t.undone);
+    }
     let (side, original) = inflight
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -340,6 +367,7 @@ impl Tests for Cluster {
             name,
             text,
             timeout: self.timeout,
+            original: job.original,
             test: None,
         };
         self.send(&serde_json::json!({"op": "run", "id": job.id, "task": task}));
@@ -401,7 +429,7 @@ pub fn run_task() -> i32 {
     };
     println!(
         "{}",
-        serde_json::json!({"verdict": v.verdict, "output": v.output, "message": v.message})
+        serde_json::json!({"verdict": v.verdict, "output": v.output, "message": v.message, "undone": v.undone})
     );
     0
 }
@@ -414,9 +442,6 @@ fn task() -> Result<WireVerdict, String> {
     let task: WireTask =
         serde_json::from_str(&input).map_err(|e| format!("not a query of whittle's: {e}"))?;
     let test = task.test.ok_or("the query has no test")?;
-    let dir = crate::scratch::Scratch::new("")?;
-    write_candidate(dir.path(), &task.name, &task.text)?;
-    write_files(dir.path(), &test.files)?;
     // The script lives in a folder of its own, so the test's folder is as on one machine.
     let script_dir = crate::scratch::Scratch::new("test-")?;
     let property = match (test.script, test.cmd) {
@@ -431,20 +456,32 @@ fn task() -> Result<WireVerdict, String> {
         (None, None) => return Err("the query's test has neither script nor command".into()),
     };
     let tether = crate::sandbox::Sandbox::detect().ok().map(Arc::new);
-    let ran = run_in(
+    let job = Job {
+        id: 0,
+        side: Side::Variant,
+        original: task.original,
+        file: (task.name, task.text),
+    };
+    let timeout = Duration::from_secs_f64(task.timeout);
+    // Each run of the test in a fresh folder, with the files it needs, as on one machine.
+    let tally = crate::recipes::Tally::default();
+    let done = crate::recipes::confirmed(
         &property,
-        dir.path(),
-        &task.name,
-        Instant::now() + Duration::from_secs_f64(task.timeout),
+        test.confirm,
+        &tally,
+        &job,
+        &test.files,
+        timeout,
         crate::stop::flag(),
         tether.as_ref(),
-    )?;
-    let (verdict, message) = word(&ran.outcome);
+    );
+    let (verdict, message) = word(&done.outcome);
     Ok(WireVerdict {
         id: 0,
         verdict: verdict.into(),
-        output: ran.output.chars().take(4000).collect(),
+        output: done.output,
         message,
+        undone: tally.undone.load(std::sync::atomic::Ordering::Relaxed) > 0,
     })
 }
 

@@ -322,3 +322,30 @@ fn generate_on_a_cluster_gives_the_local_result() {
     assert_eq!(remote_stats["verdicts"], local_stats["verdicts"]);
     assert_eq!(remote_stats["jobs"], 2);
 }
+
+#[test]
+fn a_flaky_test_is_confirmed_on_the_cluster() {
+    let python = dask_python();
+    let cluster = LocalCluster::start(python.clone());
+    let dir = case("flaky", "");
+    let stable = reduce(dir.path(), &["-j", "1"], None);
+    // Yes one time in three whatever the program: a counter at a path every worker sees.
+    let count = dir.path().join("count");
+    std::fs::write(
+        dir.path().join("check.sh"),
+        format!(
+            "#!/bin/sh\nn=$(( $(cat '{0}' 2>/dev/null || echo 0) + 1 ))\necho $n > '{0}'\n[ $((n % 3)) -eq 0 ] && exit 0\ngrep -q 'marker = 42' input.c\n",
+            count.display()
+        ),
+    )
+    .unwrap();
+    // One test at a time, so that the counter counts in order.
+    let args = ["--cluster", &cluster.address, "-j", "1", "--confirm", "2"];
+    let flaky = reduce(dir.path(), &args, Some(&python));
+    assert_eq!(flaky.result, stable.result);
+    assert!(
+        flaky.stats["recipe"]["undone"].as_u64().unwrap() > 0,
+        "{}",
+        flaky.stats["recipe"]
+    );
+}
