@@ -20,6 +20,8 @@ pub struct Cache {
     dir: PathBuf,
     /// The digest of the test; each key starts from it.
     test: Sha256,
+    /// A pair's seed side, which has a test of its own.
+    seed: Option<Sha256>,
 }
 
 /// Adds a length-prefixed field, so that no two different tests or candidates hash alike.
@@ -42,12 +44,33 @@ impl Cache {
         Ok(Cache {
             dir: dir.to_path_buf(),
             test,
+            seed: None,
+        })
+    }
+
+    /// A pair's cache: the variant's test keys the variant's verdicts, the seed's the seed's.
+    pub fn open_pair(
+        dir: &Path,
+        variant: &Property,
+        seed: &Property,
+        files: &TestFiles,
+    ) -> Result<Cache, String> {
+        let seed = Cache::open(dir, seed, files)?.test;
+        let mut seed_side = Sha256::new();
+        field(&mut seed_side, b"seed");
+        field(&mut seed_side, &seed.finalize());
+        Ok(Cache {
+            seed: Some(seed_side),
+            ..Cache::open(dir, variant, files)?
         })
     }
 
     /// Where the verdict on `job`'s candidate is kept: DIR/ab/cdef….
     fn path(&self, job: &Job) -> PathBuf {
-        let mut h = self.test.clone();
+        let mut h = match (&self.seed, job.side) {
+            (Some(seed), whittle::Side::Seed) => seed.clone(),
+            _ => self.test.clone(),
+        };
         field(&mut h, job.file.0.as_bytes());
         field(&mut h, job.file.1.as_bytes());
         let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();

@@ -196,3 +196,68 @@ fn pair_needs_both_tests() {
     );
     assert!(!out.status.success());
 }
+
+#[test]
+fn a_second_pair_with_the_cache_runs_no_test() {
+    let dir = setup(SEED_TEST);
+    let d = dir.path();
+    // Each test logs its run.
+    for side in ["seed", "variant"] {
+        let path = d.join(format!("check-{side}.sh"));
+        let script = std::fs::read_to_string(&path).unwrap();
+        let logged = script.replacen(
+            '\n',
+            &format!("\necho x >> '{}'\n", d.join("tests.log").display()),
+            1,
+        );
+        write(d, &format!("check-{side}.sh"), &logged, true);
+    }
+    let args = [
+        "pair",
+        "--seed",
+        "seed.c",
+        "--variant",
+        "variant.c",
+        "--test-seed",
+        "./check-seed.sh",
+        "--test-variant",
+        "./check-variant.sh",
+        "-j",
+        "2",
+        "--cache",
+        "verdicts",
+        "--stats-json",
+        "stats.json",
+    ];
+    let runs = || {
+        std::fs::read_to_string(d.join("tests.log"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let first = whittle(d, &args);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let (tests, seed, variant) = (runs(), read(d, "seed.min.c"), read(d, "variant.min.c"));
+    assert!(tests > 5, "{tests} tests");
+    let second = whittle(d, &args);
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(second.status.success(), "{stderr}");
+    assert_eq!(runs(), tests, "the second run ran tests: {stderr}");
+    assert!(
+        stderr.contains("whittle pair: 0 tests run to a verdict"),
+        "{stderr}"
+    );
+    assert_eq!(
+        (read(d, "seed.min.c"), read(d, "variant.min.c")),
+        (seed, variant)
+    );
+    // The seed's verdicts are the seed test's: with another seed test, its queries run again.
+    write(d, "check-seed.sh", &format!("{SEED_TEST}true\n"), true);
+    let third = whittle(d, &args);
+    assert!(third.status.success());
+    assert!(!String::from_utf8_lossy(&third.stderr).contains("0 tests run to a verdict"));
+}

@@ -4,12 +4,13 @@
 //! side's own file name. The engine says which side to test when (the variant first, the
 //! seed only once the variant passed and its verdict is not known already).
 
+use crate::cache::{Cache, Cached};
 use crate::commands::witness::Checks;
 use crate::drive::{
     describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
     write_stats, Ending, Shell,
 };
-use crate::runner::{Properties, Property, Runner};
+use crate::runner::{Properties, Property, Runner, Tests};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -59,6 +60,10 @@ pub struct PairArgs {
     pub run: crate::commands::reduce::RunArgs,
     #[command(flatten)]
     pub endpoint: crate::remote::EndpointArgs,
+    /// Remember verdicts in DIR (each side's under its own test), keyed by the test and the
+    /// candidate's text: a second run reuses them. Only for deterministic tests.
+    #[arg(long, value_name = "DIR", conflicts_with = "endpoints")]
+    pub cache: Option<PathBuf>,
 }
 
 pub fn run(args: PairArgs) -> i32 {
@@ -221,9 +226,23 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         before.seed, before.variant, before.diff
     );
 
-    let runner = match (remote, properties) {
-        (Some((runner, _)), _) => runner,
-        (None, properties) => Runner::new(properties.ok_or("no property")?, jobs, timeout),
+    let runner: Box<dyn Tests> = match (remote, properties) {
+        (Some((runner, _)), _) => Box::new(runner),
+        (None, properties) => {
+            let properties = properties.ok_or("no property")?;
+            let cache = match &args.cache {
+                Some(dir) => {
+                    let seed = properties.seed.as_ref().ok_or("no seed test")?;
+                    Some(Cache::open_pair(dir, &properties.variant, seed, &[])?)
+                }
+                None => None,
+            };
+            let runner = Box::new(Runner::new(properties, jobs, timeout));
+            match cache {
+                Some(cache) => Box::new(Cached::new(runner, cache)),
+                None => runner,
+            }
+        }
     };
     let shell = PairShell {
         names,
@@ -232,7 +251,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     let run = run_tests(
         &mut session,
         &shell,
-        &runner,
+        runner.as_ref(),
         jobs,
         args.run.quiet,
         &interrupted,
@@ -290,7 +309,8 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         outputs.variant.display(),
         outputs.diff.display()
     );
-    if let Some(msg) = run.first_failure {
+    run.say_cache("pair", args.cache.is_some());
+    if let Some(msg) = &run.first_failure {
         eprintln!("whittle pair: note: some tests could not run: {msg}");
     }
     print!(
@@ -309,6 +329,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         json["strategy"] = "pairwise".into();
         json["common_strategy"] = strategy.name().into();
         json["jobs"] = jobs.into();
+        run.add_test_figures(&mut json);
         // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
         json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["seed_output"] = outputs.seed.display().to_string().into();
