@@ -4,7 +4,9 @@ whittle runs this with Python (`WHITTLE_PYTHON`, else python3) as
 `python -c SOURCE ADDRESS WHITTLE`, and speaks with it in JSON lines (docs/cluster.md):
 
   whittle -> client   {"op": "test", "test": {...}}          the test, once, before any query
+                                                             (a pair's: also "seed": {...})
                       {"op": "run", "id": N, "task": {...}}  a query: the candidate's name and text
+                                                             ("seed": true: the seed side's)
                       {"op": "cancel", "id": N}              its verdict is no longer wanted
                       (end of input)                         the run is over: cancel everything
   client -> whittle   {"ready": SLOTS}  or  {"error": MESSAGE}    once, first
@@ -115,7 +117,7 @@ def main():
     say({"ready": sum(client.nthreads().values())})
 
     run = uuid.uuid4().hex[:12]
-    test = None
+    test = seed_test = None
     futures = {}  # query id -> its future, while its verdict is wanted
     lock = threading.Lock()
 
@@ -149,9 +151,12 @@ def main():
         message = json.loads(line)
         op = message.get("op")
         if op == "test":
-            test = message["test"]
+            # A pair's seed side has a test of its own.
+            test, seed_test = message["test"], message.get("seed")
         elif op == "run":
-            submit(message["id"], dict(message["task"], test=test), 0)
+            task = message["task"]
+            side_test = seed_test if task.get("seed") and seed_test is not None else test
+            submit(message["id"], dict(task, test=side_test), 0)
         elif op == "cancel":
             with lock:
                 future = futures.pop(message["id"], None)

@@ -52,23 +52,34 @@ pub fn tests_for(
     jobs: Option<usize>,
     timeout: Duration,
 ) -> Result<(Box<dyn Tests>, usize), String> {
+    let properties = Properties {
+        seed: None,
+        variant: property,
+    };
+    sides_tests_for(args, properties, jobs, timeout)
+}
+
+/// As [`tests_for`], for a pair's two tests (each side's verdicts kept under its own test).
+pub fn sides_tests_for(
+    args: &ClusterArgs,
+    properties: Properties,
+    jobs: Option<usize>,
+    timeout: Duration,
+) -> Result<(Box<dyn Tests>, usize), String> {
     let files = read_test_files(&args.test_files)?;
-    let cache = match &args.cache {
-        Some(dir) => Some(Cache::open(dir, &property, &files)?),
-        None => None,
+    let cache = match (&args.cache, &properties.seed) {
+        (Some(dir), Some(seed)) => Some(Cache::open_pair(dir, &properties.variant, seed, &files)?),
+        (Some(dir), None) => Some(Cache::open(dir, &properties.variant, &files)?),
+        (None, _) => None,
     };
     let (tests, jobs): (Box<dyn Tests>, usize) = match &args.cluster {
         Some(address) => {
-            let cluster = Cluster::connect(address, &property, &files, timeout)?;
+            let cluster = Cluster::connect(address, &properties, &files, timeout)?;
             let jobs = jobs.unwrap_or(cluster.slots).max(1);
             (Box::new(cluster), jobs)
         }
         None => {
             let jobs = crate::drive::jobs(jobs);
-            let properties = Properties {
-                seed: None,
-                variant: property,
-            };
             (
                 Box::new(Runner::with_files(properties, files, jobs, timeout)),
                 jobs,
@@ -158,6 +169,9 @@ struct WireTask {
     /// Whether this is the original (a confirmation asks it again until it says yes).
     #[serde(default)]
     original: bool,
+    /// A pair's seed side: the client gives it the seed's test.
+    #[serde(default)]
+    seed: bool,
     #[serde(default, skip_serializing)]
     test: Option<WireTest>,
 }
@@ -202,13 +216,20 @@ fn python() -> String {
 }
 
 impl Cluster {
+    /// A connection whose queries run `properties` (a pair's seed side runs its own test).
     pub fn connect(
         address: &str,
-        property: &Property,
+        properties: &Properties,
         files: &[(String, Vec<u8>)],
         timeout: Duration,
     ) -> Result<Cluster, String> {
+        let property = &properties.variant;
         let test = WireTest::of(property, files)?;
+        let seed = properties
+            .seed
+            .as_ref()
+            .map(|p| WireTest::of(p, files))
+            .transpose()?;
         let exe = std::env::current_exe()
             .map_err(|e| format!("cannot find whittle's own binary: {e}"))?;
         let python = python();
@@ -293,7 +314,7 @@ impl Cluster {
         }
         cluster.slots = hello["ready"].as_u64().unwrap_or(1) as usize;
         *cluster.stdin.lock().unwrap() = cluster.child.stdin.take();
-        cluster.send(&serde_json::json!({"op": "test", "test": test}));
+        cluster.send(&serde_json::json!({"op": "test", "test": test, "seed": seed}));
         Ok(cluster)
     }
 
@@ -368,6 +389,7 @@ impl Tests for Cluster {
             text,
             timeout: self.timeout,
             original: job.original,
+            seed: job.side == Side::Seed,
             test: None,
         };
         self.send(&serde_json::json!({"op": "run", "id": job.id, "task": task}));

@@ -1,4 +1,4 @@
-//! `whittle reduce --cluster` and `generate --cluster` on a real local Dask cluster (a
+//! `whittle reduce`, `generate` and `pair` with `--cluster` on a real local Dask cluster (a
 //! scheduler and two single-slot workers on 127.0.0.1, ports the OS picks, from the
 //! `distributed` package scripts/setup.sh installs in .cache/python), and `--cache`, which
 //! remembers verdicts across runs.
@@ -347,5 +347,60 @@ fn a_flaky_test_is_confirmed_on_the_cluster() {
         flaky.stats["recipe"]["undone"].as_u64().unwrap() > 0,
         "{}",
         flaky.stats["recipe"]
+    );
+}
+
+#[test]
+fn a_pair_on_a_cluster_gives_the_local_result() {
+    let python = dask_python();
+    let cluster = LocalCluster::start(python.clone());
+    let dir = case("pair", "");
+    let d = dir.path();
+    std::fs::write(d.join("variant.c"), PROGRAM).unwrap();
+    std::fs::write(
+        d.join("seed.c"),
+        PROGRAM.replace("marker = 42", "marker = 41"),
+    )
+    .unwrap();
+    let script = |name: &str, body: &str| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(d.join(name), format!("#!/bin/sh\n{body}\n")).unwrap();
+        let mode = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(d.join(name), mode).unwrap();
+    };
+    script("check-variant.sh", "grep -q 'marker = 42' variant.c");
+    script(
+        "check-seed.sh",
+        "! grep -q 'marker = 42' seed.c && grep -q marker seed.c",
+    );
+    let pair = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_whittle"))
+            .args(["pair", "--seed", "seed.c", "--variant", "variant.c", "-q"])
+            .args([
+                "--test-seed",
+                "./check-seed.sh",
+                "--test-variant",
+                "./check-variant.sh",
+            ])
+            .args(extra)
+            .env("WHITTLE_PYTHON", &python)
+            .current_dir(d)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let read = |n: &str| std::fs::read_to_string(d.join(n)).unwrap();
+        (read("seed.min.c"), read("variant.min.c"))
+    };
+    let local = pair(&["-j", "2"]);
+    let remote = pair(&["--cluster", &cluster.address]);
+    assert_eq!(remote, local);
+    assert!(local.1.contains("marker = 42"), "{local:?}");
+    assert!(
+        local.0.contains("marker") && !local.0.contains("42"),
+        "{local:?}"
     );
 }

@@ -4,13 +4,12 @@
 //! side's own file name. The engine says which side to test when (the variant first, the
 //! seed only once the variant passed and its verdict is not known already).
 
-use crate::cache::{Cache, Cached};
 use crate::commands::witness::Checks;
 use crate::drive::{
     describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
     write_stats, Ending, Shell,
 };
-use crate::runner::{Properties, Property, Runner, Tests};
+use crate::runner::{Properties, Property, Tests};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -60,10 +59,10 @@ pub struct PairArgs {
     pub run: crate::commands::reduce::RunArgs,
     #[command(flatten)]
     pub endpoint: crate::remote::EndpointArgs,
-    /// Remember verdicts in DIR (each side's under its own test), keyed by the test and the
-    /// candidate's text: a second run reuses them. Only for deterministic tests.
-    #[arg(long, value_name = "DIR", conflicts_with = "endpoints")]
-    pub cache: Option<PathBuf>,
+    /// Where the tests run (`--cluster`), their files, and the verdict cache (`--cache`; each
+    /// side's verdicts under its own test).
+    #[command(flatten)]
+    pub cluster: crate::cluster::ClusterArgs,
 }
 
 pub fn run(args: PairArgs) -> i32 {
@@ -196,9 +195,17 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     if names[0] == names[1] && args.cmd.is_none() && !args.auto_seed {
         eprintln!("whittle pair: note: seed and variant are both named {}; each test sees only its own side", names[0]);
     }
-    let jobs = remote
-        .as_ref()
-        .map_or_else(|| jobs(args.run.jobs), |(_, n)| *n);
+    // Compiles on endpoints, or tests on this machine or a cluster, behind the cache if asked.
+    if remote.is_some() && (args.cluster.cluster.is_some() || args.cluster.cache.is_some()) {
+        return Err("--endpoint, and --cluster or --cache: give one way to run the tests".into());
+    }
+    let (runner, jobs): (Box<dyn Tests>, usize) = match (remote, properties) {
+        (Some((runner, jobs)), _) => (Box::new(runner), jobs),
+        (None, properties) => {
+            let properties = properties.ok_or("no property")?;
+            crate::cluster::sides_tests_for(&args.cluster, properties, args.run.jobs, timeout)?
+        }
+    };
     // The clocks start before the parses and the diff: they are the engine's work too.
     let started = Instant::now();
     let (session, setup_cpu) = timed(|| PairSession::new(lang, &seed, &variant, settings));
@@ -226,24 +233,6 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         before.seed, before.variant, before.diff
     );
 
-    let runner: Box<dyn Tests> = match (remote, properties) {
-        (Some((runner, _)), _) => Box::new(runner),
-        (None, properties) => {
-            let properties = properties.ok_or("no property")?;
-            let cache = match &args.cache {
-                Some(dir) => {
-                    let seed = properties.seed.as_ref().ok_or("no seed test")?;
-                    Some(Cache::open_pair(dir, &properties.variant, seed, &[])?)
-                }
-                None => None,
-            };
-            let runner = Box::new(Runner::new(properties, jobs, timeout));
-            match cache {
-                Some(cache) => Box::new(Cached::new(runner, cache)),
-                None => runner,
-            }
-        }
-    };
     let shell = PairShell {
         names,
         outputs: &outputs,
@@ -309,7 +298,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         outputs.variant.display(),
         outputs.diff.display()
     );
-    run.say_cache("pair", args.cache.is_some());
+    run.say_cache("pair", args.cluster.cache.is_some());
     if let Some(msg) = &run.first_failure {
         eprintln!("whittle pair: note: some tests could not run: {msg}");
     }
