@@ -33,6 +33,8 @@ const markField = StateField.define({
 /**
  * Creates an editor in `parent`.
  * label names it for screen readers; onChange(text) fires after each edit; onCursor(offset) when the cursor moves (UTF-16 offsets).
+ * @param {HTMLElement} parent
+ * @param {{text?: string, lang?: string, label?: string, readOnly?: boolean, onChange?: (text: string) => void, onCursor?: (offset: number) => void}} [options]
  */
 export function createEditor(parent, { text = '', lang = 'c', label = 'Program', readOnly = false, onChange, onCursor } = {}) {
   const language = new Compartment();

@@ -1,3 +1,4 @@
+// @ts-check
 // The playground page's start-up: it holds the state (state.js), wires the editors, the
 // settings form, the parse panel, the run view and sharing together, and talks to the engine
 // worker (engine-client.js, which runs reductions with reduction.js).
@@ -133,19 +134,28 @@ const parsePanel = new ParsePanel({
 });
 
 // Tabs: the tree is parsed only while its tab is shown.
-for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showTab(b.dataset.tab));
+for (const b of document.querySelectorAll('.tabs button')) {
+  b.addEventListener('click', () => showTab(/** @type {HTMLElement} */ (b).dataset.tab));
+}
 const syncTabs = tabKeys(document.querySelector('.tabs'), (name) => showTab(name));
 function showTab(name) {
   tab = name;
-  for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === name));
+  for (const b of document.querySelectorAll('.tabs button')) {
+    b.setAttribute('aria-selected', String(/** @type {HTMLElement} */ (b).dataset.tab === name));
+  }
   syncTabs();
-  for (const p of document.querySelectorAll('[data-panel]')) p.hidden = p.dataset.panel !== name;
+  for (const p of document.querySelectorAll('[data-panel]')) {
+    const panel = /** @type {HTMLElement} */ (p);
+    panel.hidden = panel.dataset.panel !== name;
+  }
   parsePanel.setTreeShown(name === 'tree');
   if (name === 'diff') runView.showDiff(run);
 }
 
 // The pair's two programs share the editor pane: one shown at a time.
-for (const r of document.querySelectorAll('input[name=side]')) r.addEventListener('change', () => parsePanel.showSide(r.value));
+for (const r of document.querySelectorAll('input[name=side]')) {
+  r.addEventListener('change', () => parsePanel.showSide(/** @type {HTMLInputElement} */ (r).value));
+}
 
 function applyMode() {
   document.body.classList.toggle('pair', S.isPair(state));
@@ -695,7 +705,7 @@ boot();
 window.addEventListener('hashchange', () => location.reload());
 
 // A small hook for tests and the console. side: 'variant' (the program, or a pair's variant) or 'seed'.
-window.whittle = {
+/** @type {any} */ (window).whittle = {
   setProgram: (text, side = 'variant') => editors[side].setText(text),
   program: (side = 'variant') => editors[side].getText(),
   edits: () => parsePanel.edits,

@@ -18,7 +18,8 @@ export class SettingsPanel {
    */
   constructor({ state, variantLang, onChange, onCompiler, onTrust, mayContact = () => true }) {
     Object.assign(this, { state, variantLang, onChange, onCompiler, onTrust, mayContact });
-    this.propSide = 'variant'; // the side whose property the form shows
+    /** @type {import('./types.js').Side} the side whose property the form shows */
+    this.propSide = 'variant';
     this.jsTrusted = true;
     this.compilerLoad = 0;
     this.listLang = null; // the language of the compiler list shown

@@ -85,6 +85,7 @@
  * @property {number} id
  * @property {boolean} replay
  * @property {boolean} pair
+ * @property {string} [compiler]  the compiler the run's compiles used, for the Output tab
  * @property {boolean} generator
  * @property {boolean} [witness]
  * @property {boolean} [seeding]  a pair's automatic seed is still being searched for

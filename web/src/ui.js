@@ -1,4 +1,9 @@
 // Small page-wide helpers: element lookup, the status line, the notice bar, copy buttons.
+/**
+ * The page's element with this id. Typed loosely on purpose: ids name inputs, selects and
+ * buttons alike, and each caller knows which it asked for.
+ * @type {(id: string) => any}
+ */
 export const $ = (id) => document.getElementById(id);
 
 /** The status line at the bottom; `kind` styles it (idle, running, paused, done, error). */
