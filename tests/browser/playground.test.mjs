@@ -117,6 +117,16 @@ test('(a) reduces int-conversion with gcc and a regex property; the result passe
   assert.equal(state.flags, '-O2 -Wall');
   assert.match(await page.inputValue('#share-embed'), /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/e#v1,/);
   reduced = { result, state };
+
+  // The Diff tab: "Diffing…" at once (the engine's diff of a large program takes a while),
+  // then the original against the result, with deletions marked.
+  const shown = await page.evaluate(() => {
+    document.querySelector('[data-tab=diff]').click();
+    return document.querySelector('#diff').textContent;
+  });
+  assert.equal(shown, 'Diffing…');
+  await page.waitForFunction(() => document.querySelector('#diff del, #diff .fold'), null, { polling: 50 });
+  assert.doesNotMatch(await page.textContent('#diff'), /^Diffing…$/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -79,12 +79,17 @@ export class RunView {
     if (run.state === 'running' && !run.replay) {
       // Diffing a large program costs the worker time the reduction needs: only between runs.
       target.textContent = 'The diff is shown when the reduction stops.';
+      delete target.dataset.diffOf;
       return;
     }
-    // A large program takes the engine a while to diff: say so rather than show nothing.
-    if (!target.hasChildNodes()) target.textContent = 'Diffing…';
+    // A large program takes the engine a while to diff: say so rather than show nothing, or
+    // another program's diff, or the note above.
+    const best = run.pair ? run.best.variant : run.best;
+    const key = `${run.id}:${best.length}`;
+    if (target.dataset.diffOf !== key) target.textContent = 'Diffing…';
     try {
-      renderDiff(target, await this.engine.diff(run.original.variant, run.pair ? run.best.variant : run.best));
+      renderDiff(target, await this.engine.diff(run.original.variant, best));
+      target.dataset.diffOf = key;
     } catch (e) {
       target.textContent = `could not diff: ${e.message}`;
     }
