@@ -67,6 +67,13 @@ struct Tok<'a> {
     glued: bool,
 }
 
+/// The whole of `tree`'s program laid out afresh (see [`format`]).
+pub fn format_all(tree: &Tree) -> String {
+    format(tree, 0..tree.tokens.len() as TokenId, |t| {
+        tree.token_text(t)
+    })
+}
+
 /// The formatted text of `kept` (token ids in order), `subst` giving rewritten tokens' text.
 pub fn format<'a>(
     tree: &'a Tree,

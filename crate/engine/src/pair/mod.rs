@@ -91,6 +91,7 @@ impl Engine<Pair> {
             parser,
             strategy: settings.strategy,
             skipped: settings.skipped,
+            format: settings.format,
             prog,
             best: [seed.to_string(), variant.to_string()],
             raw: [sr, vr],

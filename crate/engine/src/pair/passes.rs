@@ -1,6 +1,7 @@
 //! The pairwise passes: MinTDiff and MinLDiff (ddmin over pieces of the difference, each
-//! piece unapplied makes the variant read as the seed there), and MinCommonality (a
-//! single-program pass over one side whose deletions apply to both programs).
+//! piece unapplied makes the variant read as the seed there), MinCommonality (a
+//! single-program pass over one side whose deletions apply to both programs), and the
+//! finale's layout (both programs laid out afresh, as a single program's result is).
 
 use super::groups::{hunk_groups, tree_groups};
 use super::program::{PairEdit, PairProgram, Side};
@@ -18,6 +19,11 @@ pub enum PairPass {
     Common {
         side: Side,
         inner: Box<dyn Pass>,
+    },
+    /// Both programs laid out afresh ([`crate::layout::format`]): one candidate, made by the
+    /// subject from its texts.
+    Layout {
+        proposed: bool,
     },
 }
 
@@ -57,12 +63,13 @@ impl PairPass {
                 side: Side::Variant,
                 ..
             } => "min-commonality (variant)",
+            PairPass::Layout { .. } => "format",
         }
     }
 
     pub fn deferred(&self) -> bool {
         match self {
-            PairPass::Diff { .. } => false,
+            PairPass::Diff { .. } | PairPass::Layout { .. } => false,
             PairPass::Common { inner, .. } => inner.deferred(),
         }
     }
@@ -81,6 +88,7 @@ impl PairPass {
                 let edit = inner.propose(prog.side(*side))?;
                 Some(prog.edit_from(*side, &edit))
             }
+            PairPass::Layout { .. } => None,
         }
     }
 
@@ -88,6 +96,7 @@ impl PairPass {
         match self {
             PairPass::Diff { chunks, .. } => chunks.accepted(),
             PairPass::Common { side, inner } => inner.accepted(prog.side(*side)),
+            PairPass::Layout { .. } => {}
         }
     }
 }

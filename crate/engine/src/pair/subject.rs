@@ -36,6 +36,8 @@ pub struct Pair {
     pub(super) strategy: Strategy,
     /// Passes MinCommonality leaves out.
     pub(super) skipped: Vec<PassKind>,
+    /// Whether the finale lays both programs out afresh (not with `--keep-layout`).
+    pub(super) format: bool,
     pub(super) prog: PairProgram,
     /// The best seed and variant texts, and their tree-sitter trees.
     pub(super) best: [String; 2],
@@ -53,6 +55,33 @@ pub struct PairChange {
     /// The new tree of each side that changed, where the validity check kept it.
     raw: [Option<tree_sitter::Tree>; 2],
     sizes: Sizes,
+}
+
+impl Pair {
+    /// Both programs laid out afresh, as a candidate (skipped when that changes nothing).
+    fn laid_out(&mut self, stats: &mut Stats) -> Proposal<PairChange> {
+        let texts = [0, 1].map(|i| {
+            crate::layout::format_all(&self.parser.tree_from_raw(&self.best[i], &self.raw[i]))
+        });
+        if texts == self.best {
+            return Proposal::Skip;
+        }
+        let [(st, sr), (vt, vr)] = [0, 1].map(|i| self.parser.parse_with_raw(&texts[i]));
+        if st.error.is_some() || vt.error.is_some() {
+            stats.invalid_skipped += 1;
+            return Proposal::Skip;
+        }
+        let prog = PairProgram::new(st, vt);
+        let sizes = prog.sizes();
+        Proposal::Candidate {
+            texts: texts.into(),
+            change: PairChange {
+                prog,
+                raw: [Some(sr), Some(vr)],
+                sizes,
+            },
+        }
+    }
 }
 
 impl Subject for Pair {
@@ -85,6 +114,11 @@ impl Subject for Pair {
         })
     }
 
+    fn final_pass(&mut self, i: usize) -> Option<PairPass> {
+        (i == 0 && self.format && !self.skipped.contains(&PassKind::Format))
+            .then_some(PairPass::Layout { proposed: false })
+    }
+
     fn refresh(&mut self) {
         let [s, v] = [0, 1].map(|i| self.parser.tree_from_raw(&self.best[i], &self.raw[i]));
         self.prog = PairProgram::new(s, v);
@@ -99,6 +133,12 @@ impl Subject for Pair {
     }
 
     fn propose(&mut self, pass: &mut PairPass, stats: &mut Stats) -> Proposal<PairChange> {
+        if let PairPass::Layout { proposed } = pass {
+            return match std::mem::replace(proposed, true) {
+                true => Proposal::Over,
+                false => self.laid_out(stats),
+            };
+        }
         let Some(edit) = pass.propose(&self.prog) else {
             return Proposal::Over;
         };

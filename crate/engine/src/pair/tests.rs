@@ -309,3 +309,34 @@ fn unparseable_sides_are_named() {
         .to_string();
     assert!(err.contains("variant") && err.contains("line 1"), "{err}");
 }
+
+#[test]
+fn a_pairs_result_is_laid_out_afresh_unless_format_is_left_out() {
+    // Odd spacing in both programs: the result reads as a single program's result does.
+    let seed =
+        "int   f(int x)   {\n      int y =   x;\n  if (y >   3)     return 1;   return 0; }\n";
+    let variant = seed.replace("y >   3", "y <   3");
+    let run = |settings: PairSettings| {
+        let s = PairSession::new(Lang::C, seed, &variant, settings).unwrap();
+        let s = drive(s, 2, false, &|t: &str| !t.contains('<'), &|t: &str| {
+            t.contains('<')
+        });
+        s.best()
+    };
+    let best = run(PairSettings::default());
+    for text in [&best.seed, &best.variant] {
+        let tree = crate::tree::Parser::new(Lang::C).parse(text);
+        assert_eq!(
+            *text,
+            crate::layout::format_all(&tree),
+            "not laid out:\n{text}"
+        );
+        assert!(!text.contains("  <") && !text.contains("   "), "{text}");
+    }
+    assert_eq!(best.variant, best.seed.replace('>', "<"));
+    let kept = run(PairSettings {
+        format: false,
+        ..PairSettings::default()
+    });
+    assert!(kept.variant.contains("<   3"), "{}", kept.variant);
+}
