@@ -1,9 +1,15 @@
-// A multi-file bench case, made at bench time (never committed): a small C program of several
-// sources and headers with a Makefile, and a gcc warning that needs two files (the format
-// attribute is in log.h, the bad call in main.c). `whittle reduce DIR` is measured against
-// C-Vise and C-Reduce, each given every file on its command line, at the same -j, once.
+// Multi-file bench cases, made at bench time (never committed), each a small program of several
+// files whose property needs more than one of them:
+//   c     C sources and headers with a Makefile; gcc's -Wformat needs log.h's format attribute
+//         and main.c's bad call;
+//   rust  a crate's modules (main.rs with `mod` items, one file each); rustc's unused-variable
+//         warning is in a module main.rs declares;
+//   js    an npm package (package.json, index.js and the files it requires); node's TypeError
+//         is thrown in one module, on a value another one built.
+// `whittle reduce DIR` is measured against C-Vise and C-Reduce, each given every file on its
+// command line, at the same -j, once.
 //
-//   node scripts/bench/folder.mjs [--jobs 2] [--limit SECONDS] [--vs cvise,creduce]
+//   node scripts/bench/folder.mjs [--case c,rust,js] [--jobs 2] [--limit SECONDS] [--vs cvise,creduce]
 
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,8 +22,8 @@ import { countClangTokens, countTokens, cviseQueries, creduceQueries, findComman
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WHITTLE = join(ROOT, 'target', 'release', 'whittle');
 
-/** The program's files: a logger, a list, string helpers, a configuration header, main. */
-function files() {
+/** The C program's files: a logger, a list, string helpers, a configuration header, main. */
+function cFiles() {
   const helpers = Array.from({ length: 12 }, (_, i) =>
     `int util_${i}(const char *s, int n) {\n  int h = ${i};\n  for (int k = 0; k < n && s[k]; k++) h = h * 31 + s[k];\n  return h;\n}\n`,
   ).join('');
@@ -40,48 +46,98 @@ function files() {
   };
 }
 
-const CHECK = `#!/bin/sh
+const C_CHECK = `#!/bin/sh
 # Interesting iff gcc warns that main.c passes a char * for log.h's printf-like %d.
 export LC_ALL=C
 timeout 30 gcc -Wall -c main.c -o /dev/null 2>&1 | grep -q "format '%d' expects argument of type 'int', but argument 2 has type 'const char \\*'"
 `;
 
-function makeCase(dir) {
-  for (const [name, text] of Object.entries(files())) writeFileSync(join(dir, name), text);
+/** The crate's files: modules of helpers, shapes and a parser, and main.rs declaring them. */
+function rustFiles() {
+  const helpers = Array.from({ length: 10 }, (_, i) =>
+    `pub fn mix_${i}(xs: &[u32]) -> u32 {\n    let mut h = ${i}u32;\n    for x in xs {\n        h = h.wrapping_mul(31).wrapping_add(*x);\n    }\n    h\n}\n`,
+  ).join('');
+  return {
+    'util.rs': helpers,
+    'shapes.rs':
+      'pub struct Rect { pub w: u32, pub h: u32 }\nimpl Rect {\n    pub fn area(&self) -> u32 { self.w * self.h }\n    pub fn grow(&mut self, by: u32) { self.w += by; self.h += by; }\n}\npub fn total(rs: &[Rect]) -> u32 {\n    let zeta = rs.len();\n    rs.iter().map(|r| r.area()).sum()\n}\n',
+    'parse.rs':
+      'pub fn numbers(s: &str) -> Vec<u32> {\n    s.split(\',\').filter_map(|p| p.trim().parse().ok()).collect()\n}\npub fn words(s: &str) -> usize { s.split_whitespace().count() }\n',
+    'main.rs':
+      'mod parse;\nmod shapes;\nmod util;\nfn main() {\n    let xs = parse::numbers("1, 2, 3, 40");\n    let mut rs = vec![shapes::Rect { w: 2, h: 3 }, shapes::Rect { w: 4, h: 5 }];\n    rs[0].grow(1);\n    println!("{} {} {}", util::mix_3(&xs), shapes::total(&rs), parse::words("a b c"));\n}\n',
+  };
 }
 
-/** Tokens of every C file left in `dir` (whittle's count and clang's), and the files left. */
-function measureFolder(dir) {
-  const left = readdirSync(dir).filter((n) => Object.hasOwn(files(), n)).sort();
+const RUST_CHECK = `#!/bin/sh
+# Interesting iff rustc warns of the unused variable \`zeta\` (in shapes.rs, a module main.rs declares).
+export LC_ALL=C
+timeout 60 rustc --edition 2021 --emit=metadata -o /dev/null main.rs 2>&1 | grep -q 'unused variable: \`zeta\`'
+`;
+
+/** The npm package's files: configuration, a store, formatting helpers, and the entry point. */
+function jsFiles() {
+  const helpers = Array.from({ length: 10 }, (_, i) =>
+    `exports.pad${i} = (s, n) => {\n  let out = String(s);\n  while (out.length < n + ${i}) out = ' ' + out;\n  return out;\n};\n`,
+  ).join('');
+  return {
+    'package.json': '{\n  "name": "demo",\n  "version": "1.0.0",\n  "main": "index.js"\n}\n',
+    'format.js': helpers,
+    'config.js':
+      "function defaults() {\n  return { name: 'demo', size: 4, load: 'eager' };\n}\nexports.make = (over) => Object.assign(defaults(), over);\n",
+    'store.js':
+      "class Store {\n  constructor(cfg) { this.cfg = cfg; this.items = []; }\n  add(x) { this.items.push(x); return this.items.length; }\n  open() { return this.cfg.load(); }\n}\nexports.Store = Store;\n",
+    'index.js':
+      "const config = require('./config');\nconst { Store } = require('./store');\nconst format = require('./format');\nconst cfg = config.make({ size: 8 });\nconst s = new Store(cfg);\nfor (let i = 0; i < cfg.size; i++) s.add(format.pad2(i, 3));\nconsole.log(s.items.join(','));\ns.open();\n",
+  };
+}
+
+const JS_CHECK = `#!/bin/sh
+# Interesting iff node stops with store.js's TypeError on the configuration's load.
+timeout 30 node index.js 2>&1 | grep -q "TypeError: this.cfg.load is not a function"
+`;
+
+const CASES = {
+  c: { what: 'C program with a Makefile', files: cFiles, check: C_CHECK, code: /\.[ch]$/ },
+  rust: { what: 'Rust crate', files: rustFiles, check: RUST_CHECK, code: /\.rs$/ },
+  js: { what: 'npm package', files: jsFiles, check: JS_CHECK, code: /\.js$/ },
+};
+
+function makeCase(kase, dir) {
+  for (const [name, text] of Object.entries(kase.files())) writeFileSync(join(dir, name), text);
+}
+
+/** Tokens of every source file left in `dir` (whittle's count, and clang's for C), and the files left. */
+function measureFolder(kase, dir) {
+  const left = readdirSync(dir).filter((n) => Object.hasOwn(kase.files(), n)).sort();
   let tokens = 0;
   let clang = 0;
   for (const name of left) {
-    if (!/\.[ch]$/.test(name)) continue;
+    if (!kase.code.test(name)) continue;
     tokens += countTokens(WHITTLE, join(dir, name)) ?? 0;
-    clang += countClangTokens(join(dir, name)) ?? 0;
+    if (/\.[ch]$/.test(name)) clang += countClangTokens(join(dir, name)) ?? 0;
   }
   return { files: left, tokens, clangTokens: clang };
 }
 
-/** Whether check.sh passes on what is in `dir`, copied to a fresh folder. */
-function passes(dir) {
+/** Whether the case's check passes on what is in `dir`, copied to a fresh folder. */
+function passes(kase, dir) {
   const fresh = mkdtempSync(join(tmpdir(), 'whittle-folder-check-'));
-  for (const name of readdirSync(dir).filter((n) => Object.hasOwn(files(), n))) cpSync(join(dir, name), join(fresh, name));
-  writeCheck(fresh);
+  for (const name of readdirSync(dir).filter((n) => Object.hasOwn(kase.files(), n))) cpSync(join(dir, name), join(fresh, name));
+  writeCheck(kase, fresh);
   return spawnSync('./check.sh', { cwd: fresh }).status === 0;
 }
 
-function writeCheck(dir) {
-  writeFileSync(join(dir, 'check.sh'), CHECK);
+function writeCheck(kase, dir) {
+  writeFileSync(join(dir, 'check.sh'), kase.check);
   chmodSync(join(dir, 'check.sh'), 0o755);
 }
 
 /** Runs one tool on a copy of the case in `base/tool`; its row. */
-async function runTool(tool, base, jobs, limitSeconds) {
+async function runTool(kase, tool, base, jobs, limitSeconds) {
   const dir = join(base, tool);
   mkdirSync(dir);
-  makeCase(dir);
-  const names = Object.keys(files());
+  makeCase(kase, dir);
+  const names = Object.keys(kase.files());
   const check = join(base, 'check.sh');
   const log = join(base, `${tool}.log`);
   const [command, args, cwd] =
@@ -93,8 +149,8 @@ async function runTool(tool, base, jobs, limitSeconds) {
     tool === 'whittle'
       ? JSON.parse(readFileSync(join(base, 'whittle.json'), 'utf8')).queries
       : (tool === 'cvise' ? cviseQueries : creduceQueries)(log);
-  const after = measureFolder(dir);
-  return { tool, wall: run.wallSeconds, timedOut: run.timedOut, queries, ...after, ok: passes(dir) };
+  const after = measureFolder(kase, dir);
+  return { tool, wall: run.wallSeconds, timedOut: run.timedOut, queries, ...after, ok: passes(kase, dir) };
 }
 
 async function main() {
@@ -106,18 +162,26 @@ async function main() {
   const jobs = Number(opt('--jobs', '2'));
   const limitSeconds = Number(opt('--limit', '900'));
   const vs = opt('--vs', 'cvise,creduce').split(',').filter((t) => t && findCommand(t));
+  for (const name of opt('--case', 'c,rust,js').split(',')) {
+    const kase = CASES[name];
+    if (!kase) throw new Error(`--case: ${name} is not one of ${Object.keys(CASES).join(', ')}`);
+    await benchCase(kase, jobs, limitSeconds, vs);
+  }
+}
+
+async function benchCase(kase, jobs, limitSeconds, vs) {
   const base = mkdtempSync(join(tmpdir(), 'whittle-bench-folder-'));
-  writeCheck(base);
+  writeCheck(kase, base);
   const original = join(base, 'original');
   mkdirSync(original);
-  makeCase(original);
-  if (!passes(original)) throw new Error('the generated case does not pass its own check');
-  const rows = [{ tool: 'original', wall: 0, queries: 0, ...measureFolder(original), ok: true }];
+  makeCase(kase, original);
+  if (!passes(kase, original)) throw new Error(`the generated ${kase.what} does not pass its own check`);
+  const rows = [{ tool: 'original', wall: 0, queries: 0, ...measureFolder(kase, original), ok: true }];
   for (const tool of ['whittle', ...vs]) {
-    console.error(`folder bench: ${tool} ...`);
-    rows.push(await runTool(tool, base, jobs, limitSeconds));
+    console.error(`folder bench (${kase.what}): ${tool} ...`);
+    rows.push(await runTool(kase, tool, base, jobs, limitSeconds));
   }
-  console.log(`multi-file C case (${Object.keys(files()).length} files), -j ${jobs}, in ${base}`);
+  console.log(`multi-file ${kase.what} (${Object.keys(kase.files()).length} files), -j ${jobs}, in ${base}`);
   console.log('tool       tokens  clang-tokens  files  queries  seconds  passes-check');
   for (const r of rows) {
     console.log(
