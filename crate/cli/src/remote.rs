@@ -144,8 +144,7 @@ impl Check {
 /// A test that is a compile on the endpoints (a [`crate::runner::Property::Endpoint`]), for
 /// the commands that run their tests one by one (the witness search).
 pub struct Remote {
-    pool: Arc<EndpointPool>,
-    agent: ureq::Agent,
+    e: Endpoints,
     request: Request,
     check: Check,
 }
@@ -156,7 +155,7 @@ impl std::fmt::Debug for Remote {
             f,
             "Remote({} on {} endpoints)",
             self.request.compiler,
-            self.pool.len()
+            self.e.pool.len()
         )
     }
 }
@@ -165,20 +164,16 @@ impl Remote {
     /// The compile of `text`, judged: its outcome and the compiler's output, where the file
     /// is called `name` (Compiler Explorer calls it `<source>`), as a local compile's would.
     pub fn test(&self, name: &str, text: &str, cancel: &AtomicBool) -> (TestOutcome, String) {
-        let job = Job {
-            id: 0,
-            side: whittle::Side::Variant,
-            original: false,
-            file: (name.to_string(), text.to_string()),
-        };
-        let answer = compile(&self.pool, &self.agent, &self.request, &job, cancel);
+        let job = query(name, text, false);
+        let answer = compile(&self.e, &self.request, &job, cancel);
         let (outcome, output) = self.check.judged(answer, job.side);
         (outcome, output.replace("<source>:", &format!("{name}:")))
     }
 
     /// What decides its verdicts, for the verdict cache's key.
     pub fn key(&self) -> String {
-        let bases: Vec<String> = (0..self.pool.len()).map(|i| self.pool.base(i)).collect();
+        let pool = &self.e.pool;
+        let bases: Vec<String> = (0..pool.len()).map(|i| pool.base(i)).collect();
         format!(
             "{} {} {} {} {}",
             bases.join(","),
@@ -212,18 +207,13 @@ impl EndpointArgs {
         jobs: usize,
         timeout: Duration,
     ) -> Result<Vec<Arc<Remote>>, String> {
-        let (pool, agent, request) = self.connect(jobs, timeout)?;
+        let (e, request) = self.connect(jobs, timeout)?;
         Ok(checks
             .into_iter()
             .map(|check| {
                 Arc::new(Remote {
-                    pool: pool.clone(),
-                    agent: agent.clone(),
-                    request: Request {
-                        compiler: request.compiler.clone(),
-                        flags: request.flags.clone(),
-                        execute: request.execute,
-                    },
+                    e: e.clone(),
+                    request: request.clone(),
                     check,
                 })
             })
@@ -251,18 +241,10 @@ impl EndpointArgs {
         text: &str,
         timeout: Duration,
     ) -> Result<Recipe, String> {
-        let (pool, agent, request) = self.connect(1, timeout)?;
-        let job = Job {
-            id: 0,
-            side: whittle::Side::Variant,
-            original: true,
-            file: (String::new(), text.to_string()),
-        };
-        let (code, output) = compile(&pool, &agent, &request, &job, &AtomicBool::new(false))
-            .map_err(|o| match o {
-                TestOutcome::Failed(why) => format!("the original's compile: {why}"),
-                _ => "the original's compile was called off".to_string(),
-            })?;
+        let (e, request) = self.connect(1, timeout)?;
+        let job = query("", text, true);
+        let (code, output) =
+            compile(&e, &request, &job, &AtomicBool::new(false)).map_err(original_failed)?;
         let what = format!("{} {}", request.compiler, request.flags);
         let last: Vec<&str> = output.lines().filter(|l| !l.is_empty()).take(12).collect();
         let recipe = match diagnostic {
@@ -302,21 +284,17 @@ impl EndpointArgs {
 
     /// The runner whose tests are compiles on the endpoints; `jobs` is k per endpoint.
     fn runner(&self, check: Check, jobs: usize, timeout: Duration) -> Result<Runner, String> {
-        let (pool, agent, request) = self.connect(jobs, timeout)?;
-        let threads = jobs.max(1) * pool.len();
+        let (e, request) = self.connect(jobs, timeout)?;
+        let threads = jobs.max(1) * e.pool.len();
         Ok(Pool::with(threads, move |job, cancel, _| {
-            let answer = compile(&pool, &agent, &request, job, &cancel);
+            let answer = compile(&e, &request, job, &cancel);
             let (outcome, output) = check.judged(answer, job.side);
             done(job, outcome, &output)
         }))
     }
 
-    /// The endpoints' pool with `jobs` in flight on each, the HTTP agent, and the request.
-    fn connect(
-        &self,
-        jobs: usize,
-        timeout: Duration,
-    ) -> Result<(Arc<EndpointPool>, ureq::Agent, Request), String> {
+    /// The endpoints (`jobs` in flight on each) and the request `--compiler` and `--flags` say.
+    fn connect(&self, jobs: usize, timeout: Duration) -> Result<(Endpoints, Request), String> {
         let compiler = self.compiler.clone().ok_or(
             "--endpoint needs --compiler ID (the endpoint's /api/compilers/LANG lists them)",
         )?;
@@ -326,7 +304,7 @@ impl EndpointArgs {
             flags: self.flags.clone().unwrap_or_default(),
             execute: self.execute,
         };
-        Ok((e.pool, e.agent, request))
+        Ok((e, request))
     }
 
     /// The endpoints' pool with `jobs` in flight on each, and the HTTP agent.
@@ -390,8 +368,8 @@ impl WrongCode {
         job: &Job,
         cancel: &AtomicBool,
     ) -> Result<[RunAnswer; 2], TestOutcome> {
-        let a = compile_json(e, &self.a, job, cancel)?;
-        let b = compile_json(e, &self.b, job, cancel)?;
+        let a = answer(e, &self.a, job, cancel)?;
+        let b = answer(e, &self.b, job, cancel)?;
         Ok([run_of(&a), run_of(&b)])
     }
 
@@ -406,10 +384,10 @@ impl WrongCode {
         let Some((warnings, sanitized, reference)) = &self.guard else {
             return Ok(true);
         };
-        if compile_json(e, warnings, job, cancel)?["code"].as_i64() != Some(0) {
+        if answer(e, warnings, job, cancel)?["code"].as_i64() != Some(0) {
             return Ok(false);
         }
-        let json = compile_json(e, sanitized, job, cancel)?;
+        let json = answer(e, sanitized, job, cancel)?;
         let reported = lines_of(&json["execResult"]["stderr"]);
         if reported.contains("runtime error") || reported.contains("Sanitizer") {
             return Ok(false);
@@ -422,20 +400,29 @@ impl WrongCode {
     }
 }
 
-/// The pool, the agent, and what they share, for a test of several compiles.
+/// The endpoints' pool and the HTTP agent every compile goes through.
+#[derive(Clone)]
 struct Endpoints {
     pool: Arc<EndpointPool>,
     agent: ureq::Agent,
 }
 
-/// One compile's whole answer (see [`compile`]).
-fn compile_json(
-    e: &Endpoints,
-    request: &Request,
-    job: &Job,
-    cancel: &AtomicBool,
-) -> Result<Value, TestOutcome> {
-    compile_answer(&e.pool, &e.agent, request, job, cancel)
+/// A query of `text` (the original's, or a candidate's).
+fn query(name: &str, text: &str, original: bool) -> Job {
+    Job {
+        id: 0,
+        side: whittle::Side::Variant,
+        original,
+        file: (name.to_string(), text.to_string()),
+    }
+}
+
+/// Why the original's compile gave no answer, for the calibrations' messages.
+fn original_failed(outcome: TestOutcome) -> String {
+    match outcome {
+        TestOutcome::Failed(why) => format!("the original's compile: {why}"),
+        _ => "the original's compile was called off".to_string(),
+    }
 }
 
 impl EndpointArgs {
@@ -461,23 +448,14 @@ impl EndpointArgs {
                 execute: true,
             }
         };
-        let job = Job {
-            id: 0,
-            side: whittle::Side::Variant,
-            original: true,
-            file: (String::new(), text.to_string()),
-        };
+        let job = query("", text, true);
         let cancel = AtomicBool::new(false);
-        let failed = |o: TestOutcome| match o {
-            TestOutcome::Failed(why) => format!("the original's compile: {why}"),
-            _ => "the original's compile was called off".to_string(),
-        };
         let mut plan = WrongCode {
             a: build(a, ""),
             b: build(b, ""),
             guard: None,
         };
-        let [ra, rb] = plan.runs(&e, &job, &cancel).map_err(failed)?;
+        let [ra, rb] = plan.runs(&e, &job, &cancel).map_err(original_failed)?;
         let said = |r: &RunAnswer| {
             if r.is_some() {
                 "built and ran"
@@ -502,11 +480,11 @@ impl EndpointArgs {
                 ..build(g, &whittle::recipe::warning_flags())
             };
             let sanitized = build(g, &format!("-O0 -g {}", whittle::recipe::SANITIZE));
-            let w = compile_json(&e, &warnings, &job, &cancel).map_err(failed)?;
+            let w = answer(&e, &warnings, &job, &cancel).map_err(original_failed)?;
             if w["code"].as_i64() != Some(0) {
                 return Err(format!("the guard refuses the original: {g} with the warnings that flag undefined behaviour as errors fails:\n{}\nFix the original, or reduce with --no-guard", output_of(&w).1.trim()));
             }
-            let json = compile_json(&e, &sanitized, &job, &cancel).map_err(failed)?;
+            let json = answer(&e, &sanitized, &job, &cancel).map_err(original_failed)?;
             let run = run_of(&json);
             let reference = if run == Some(ra.clone()) {
                 whittle::recipe::Build::A
@@ -563,23 +541,22 @@ struct Request {
 /// One query: compiles on the pool's endpoints until one answers (or it has tried enough):
 /// the compiler's exit status and output, or why there is none.
 fn compile(
-    pool: &EndpointPool,
-    agent: &ureq::Agent,
+    e: &Endpoints,
     request: &Request,
     job: &Job,
     cancel: &AtomicBool,
 ) -> Result<(i32, String), TestOutcome> {
-    compile_answer(pool, agent, request, job, cancel).map(|json| output_of(&json))
+    answer(e, request, job, cancel).map(|json| output_of(&json))
 }
 
 /// As [`compile`], the endpoint's whole answer.
-fn compile_answer(
-    pool: &EndpointPool,
-    agent: &ureq::Agent,
+fn answer(
+    e: &Endpoints,
     request: &Request,
     job: &Job,
     cancel: &AtomicBool,
 ) -> Result<Value, TestOutcome> {
+    let (pool, agent) = (&e.pool, &e.agent);
     let body = json!({
         "source": job.file.1,
         "options": {

@@ -9,7 +9,7 @@ use crate::drive::{
     describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
     write_stats, Ending, Shell,
 };
-use crate::runner::{Properties, Property, Tests};
+use crate::runner::{Properties, Tests};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -342,16 +342,8 @@ fn seed_checks(args: &PairArgs, name: &str) -> Result<(Checks, usize), String> {
         if args.witness_trace.is_some() || args.test_seed.is_some() || args.cmd.is_some() {
             return Err("over --endpoint the seed search judges the endpoint's compiles: no --test-seed, --cmd or --witness-trace (--witness-focus REGEX still says where to look first)".into());
         }
-        let check = crate::remote::Check::new(args.pattern.as_deref(), args.exit, None)?;
-        let k = args.run.jobs.unwrap_or(1).max(1);
-        let pair = [check.clone(), check.without()];
-        let remotes = e.remotes(pair.to_vec(), k, Duration::from_secs_f64(timeout))?;
-        let [variant, seed] = [0, 1].map(|i| Property::Endpoint(remotes[i].clone()));
-        let checks = Checks {
-            test_traces: true,
-            ..Checks::of(variant, Some(seed), focus, name.to_string(), timeout)?
-        };
-        return Ok((checks, k * e.endpoints.len()));
+        let (pattern, jobs) = (args.pattern.as_deref(), args.run.jobs);
+        return Checks::over(e, pattern, args.exit, focus, name, jobs, timeout);
     }
     let (Some(test_seed), Some(test_variant)) = (&args.test_seed, &args.test_variant) else {
         return Err("--auto-seed needs the two scripts: --test-variant (exit 0 = the bug shows) and --test-seed (exit 0 = the compiler accepts it and the bug does not show), or --endpoint URL with --match REGEX".into());

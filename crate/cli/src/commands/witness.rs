@@ -147,6 +147,30 @@ impl Checks {
         })
     }
 
+    /// The checks of compiles on the endpoints `e`, and how many run at once (k a endpoint):
+    /// the bug shows when the output matches `pattern` (and the exit code is `exit`); a
+    /// witness compiles (exit 0) without it; the compile's output is the trace.
+    pub fn over(
+        e: &crate::remote::EndpointArgs,
+        pattern: Option<&str>,
+        exit: Option<i32>,
+        focus: Option<&str>,
+        name: &str,
+        jobs: Option<usize>,
+        timeout: f64,
+    ) -> Result<(Checks, usize), String> {
+        let check = crate::remote::Check::new(pattern, exit, None)?;
+        let k = jobs.unwrap_or(1).max(1);
+        let pair = vec![check.clone(), check.without()];
+        let remotes = e.remotes(pair, k, Duration::from_secs_f64(timeout))?;
+        let [test, witness] = [0, 1].map(|i| Property::Endpoint(remotes[i].clone()));
+        let checks = Checks {
+            test_traces: true,
+            ..Checks::of(test, Some(witness), focus, name.to_string(), timeout)?
+        };
+        Ok((checks, k * e.endpoints.len()))
+    }
+
     /// The checks of the bug's test and a witness's, with nothing else observed (with
     /// `test_traces`, the test's output is the trace).
     pub fn of(
@@ -372,17 +396,8 @@ fn witness_checks(args: &WitnessArgs, name: &str) -> Result<(Checks, usize), Str
     {
         return Err("over --endpoint the endpoint's compiles judge the mutants: no --test, --test-witness, --coverage or --trace (--focus REGEX still says where to look first)".into());
     }
-    let check = crate::remote::Check::new(args.pattern.as_deref(), args.exit, None)?;
-    let k = args.jobs.unwrap_or(1).max(1);
-    let timeout = Duration::from_secs_f64(args.timeout);
-    let remotes = e.remotes(vec![check.clone(), check.without()], k, timeout)?;
-    let [test, witness] = [0, 1].map(|i| Property::Endpoint(remotes[i].clone()));
-    let focus = s.focus.as_deref();
-    let checks = Checks {
-        test_traces: true,
-        ..Checks::of(test, Some(witness), focus, name.to_string(), args.timeout)?
-    };
-    Ok((checks, k * e.endpoints.len()))
+    let (pattern, focus) = (args.pattern.as_deref(), s.focus.as_deref());
+    Checks::over(e, pattern, args.exit, focus, name, args.jobs, args.timeout)
 }
 
 /// Where witness `i` and its diff are written.

@@ -50,8 +50,9 @@ fn folder_with(name: &str, text: &str) -> Result<Scratch, String> {
     Ok(dir)
 }
 
-pub fn crash(cmd: &str, name: &str, text: &str, limit: Duration) -> Result<Recipe, String> {
-    let dir = folder_with(name, text)?;
+/// `cmd` (`{}` for the file) run on the original, in `dir`, which holds it as `name`; refused
+/// when it runs past `limit`.
+fn on_original(dir: &Scratch, cmd: &str, name: &str, limit: Duration) -> Result<Exit, String> {
     let o = sh(dir.path(), &cmd.replace("{}", &sh_quote(name)), limit)?;
     if o.timed_out {
         return Err(format!(
@@ -59,6 +60,12 @@ pub fn crash(cmd: &str, name: &str, text: &str, limit: Duration) -> Result<Recip
             limit.as_secs_f64()
         ));
     }
+    Ok(o)
+}
+
+pub fn crash(cmd: &str, name: &str, text: &str, limit: Duration) -> Result<Recipe, String> {
+    let dir = folder_with(name, text)?;
+    let o = on_original(&dir, cmd, name, limit)?;
     let output = text_of(&o);
     Recipe::crash(cmd, &output, o.code).ok_or_else(|| {
         format!(
@@ -231,7 +238,7 @@ pub fn diagnostic(
     limit: Duration,
 ) -> Result<Recipe, String> {
     let dir = folder_with(name, text)?;
-    let o = sh(dir.path(), &cmd.replace("{}", &sh_quote(name)), limit)?;
+    let o = on_original(&dir, cmd, name, limit)?;
     let output = text_of(&o);
     Recipe::diagnostic(cmd, pick, no_new_errors, &output).ok_or_else(|| {
         format!(
@@ -252,18 +259,8 @@ pub fn slow(
     limit: Duration,
 ) -> Result<Recipe, String> {
     let dir = folder_with(name, text)?;
-    let timed = |c: &str| -> Result<Exit, String> {
-        let o = sh(dir.path(), &c.replace("{}", &sh_quote(name)), limit)?;
-        match o.timed_out {
-            true => Err(format!(
-                "`{c}` on the original ran past {:.0} s (--timeout)",
-                limit.as_secs_f64()
-            )),
-            false => Ok(o),
-        }
-    };
-    let r = timed(reference)?;
-    let c = timed(cmd)?;
+    let r = on_original(&dir, reference, name, limit)?;
+    let c = on_original(&dir, cmd, name, limit)?;
     let (tr, tc) = (r.elapsed.as_secs_f64().max(0.01), c.elapsed.as_secs_f64());
     if tc <= factor * tr {
         return Err(format!(
