@@ -14,6 +14,18 @@ use support::{read_json, require_gcc, whittle, write, Server};
 
 const WARNING: &str = "makes integer from pointer without a cast";
 
+/// The local compile the endpoint runs (`gcc` with `--flags=-O2 -Wall`), for local runs to compare.
+const LOCAL_GCC: &str = "LC_ALL=C gcc -O2 -Wall -c {} -o /dev/null";
+
+/// Asserts that a run of whittle succeeded, showing what it said if not.
+fn succeeded(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// A C program with gcc's int-conversion warning among a few dozen functions that do not
 /// matter: a reduction of a few seconds.
 fn program() -> String {
@@ -41,24 +53,11 @@ fn a_pool_of_two_with_one_killed_mid_run_ends_as_a_local_run_does() {
     let local = whittle(
         dir.path(),
         &[
-            "reduce",
-            "local.c",
-            "-q",
-            "-j",
-            "2",
-            "--cmd",
-            "LC_ALL=C gcc -O2 -Wall -c {} -o /dev/null",
-            "--match",
-            WARNING,
-            "--exit",
+            "reduce", "local.c", "-q", "-j", "2", "--cmd", LOCAL_GCC, "--match", WARNING, "--exit",
             "0",
         ],
     );
-    assert!(
-        local.status.success(),
-        "{}",
-        String::from_utf8_lossy(&local.stderr)
-    );
+    succeeded(&local);
 
     let a = Server::start(&[]);
     let mut b = Server::start(&[]);
@@ -211,11 +210,7 @@ fn a_429_storm_is_waited_out_at_the_rate_cap_with_whittle_named() {
             "20",
         ],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     let result = std::fs::read_to_string(dir.path().join("p.c")).unwrap();
     assert!(
         result.contains('"') && !result.contains("return"),
@@ -302,23 +297,12 @@ fn a_pair_over_an_endpoint_ends_as_a_local_pair_does() {
         &[
             &pair[..],
             &[
-                "-j",
-                "1",
-                "--cmd",
-                "LC_ALL=C gcc -O2 -Wall -c {} -o /dev/null",
-                "--match",
-                WARNING,
-                "--exit",
-                "0",
+                "-j", "1", "--cmd", LOCAL_GCC, "--match", WARNING, "--exit", "0",
             ],
         ]
         .concat(),
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     let server = Server::start(&[]);
     let url = format!("http://127.0.0.1:{}", server.port);
     let endpoint = [
@@ -335,11 +319,7 @@ fn a_pair_over_an_endpoint_ends_as_a_local_pair_does() {
         "100",
     ];
     let out = whittle(remote.path(), &[&pair[..], &endpoint[..]].concat());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     for name in ["seed.min.c", "variant.min.c"] {
         let read = |d: &tempfile::TempDir| std::fs::read_to_string(d.path().join(name)).unwrap();
         assert_eq!(read(&remote), read(&local), "{name}");
@@ -368,22 +348,9 @@ fn a_diagnostic_template_over_an_endpoint_ends_as_the_local_one_does() {
     ];
     let local = whittle(
         dir.path(),
-        &[
-            &[
-                "reduce",
-                "local.c",
-                "--cmd",
-                "LC_ALL=C gcc -O2 -Wall -c {} -o /dev/null",
-            ][..],
-            &template,
-        ]
-        .concat(),
+        &[&["reduce", "local.c", "--cmd", LOCAL_GCC][..], &template].concat(),
     );
-    assert!(
-        local.status.success(),
-        "{}",
-        String::from_utf8_lossy(&local.stderr)
-    );
+    succeeded(&local);
     let server = Server::start(&[]);
     let url = format!("http://127.0.0.1:{}", server.port);
     let endpoint = ["--endpoint", &url, "--compiler", "gcc", "--flags=-O2 -Wall"];
