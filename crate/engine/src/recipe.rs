@@ -173,9 +173,13 @@ const WITH_ARGUMENT: &[&str] = &[
     "-I", "-D", "-U", "-include", "-isystem", "-iquote", "-x", "-L", "-l", "-Xlinker",
 ];
 
+/// Flags that say what a compile writes and where: never tried away, or a compile that only
+/// checked would link into its `-o` target (`-o /dev/null`, as root, replaces the device).
+const OUTPUT_KIND: &[&str] = &["-c", "-S", "-E", "-fsyntax-only"];
+
 /// The flags of a compile command that may be tried away, as ranges of its words (split at
-/// white space): each `-` word with its argument, never the compiler, `{}`, `{out}`, nor `-o`
-/// and its output. None when the command has quotes or shell syntax, which words cannot
+/// white space): each `-` word with its argument, never the compiler, `{}`, `{out}`, `-o`
+/// and its output, nor the flags of [`OUTPUT_KIND`]. None when the command has quotes or shell syntax, which words cannot
 /// split safely.
 pub fn flag_groups(cmd: &str) -> Vec<std::ops::Range<usize>> {
     if cmd.contains(|c: char| "'\"\\|;&<>$`()".contains(c)) {
@@ -188,7 +192,7 @@ pub fn flag_groups(cmd: &str) -> Vec<std::ops::Range<usize>> {
         let w = words[i];
         let takes = WITH_ARGUMENT.contains(&w) && i + 1 < words.len();
         let width = if takes || w == "-o" { 2 } else { 1 };
-        if w.starts_with('-') && w != "-o" && !w.contains("{}") {
+        if w.starts_with('-') && w != "-o" && !w.contains("{}") && !OUTPUT_KIND.contains(&w) {
             out.push(i..i + width);
         }
         i += width;
@@ -606,7 +610,7 @@ mod tests {
         );
         let cmd = "gcc -O2 -I inc -Wall -c {} -o {out}";
         let groups = flag_groups(cmd);
-        assert_eq!(groups, [1..2, 2..4, 4..5, 5..6]);
+        assert_eq!(groups, [1..2, 2..4, 4..5], "-c and -o stay");
         assert_eq!(without_words(cmd, 2..4), "gcc -O2 -Wall -c {} -o {out}");
         assert!(flag_groups("gcc -DX='a b' -c {}").is_empty());
     }
