@@ -477,7 +477,7 @@ fn task() -> Result<WireVerdict, String> {
         },
         (None, None) => return Err("the query's test has neither script nor command".into()),
     };
-    let tether = crate::sandbox::Sandbox::detect().ok().map(Arc::new);
+    let tether = whittle_serve::sandbox::Sandbox::detect().ok().map(Arc::new);
     let job = Job {
         id: 0,
         side: Side::Variant,

@@ -181,15 +181,15 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
     let (runner, jobs) = crate::cluster::tests_for(
         &args.cluster,
         property,
-        args.run.jobs,
-        Duration::from_secs_f64(args.run.timeout_seconds()),
+        args.run.common.jobs,
+        Duration::from_secs_f64(args.run.common.timeout_seconds()),
     )?;
     let run = run_tests(
         &mut session,
         &shell,
         runner.as_ref(),
         jobs,
-        args.run.quiet,
+        args.run.common.quiet,
         &interrupted,
         started,
     )?;
@@ -237,7 +237,7 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
     if let Some(msg) = &run.first_failure {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
-    if let Some(path) = &args.run.stats_json {
+    if let Some(path) = &args.run.common.stats_json {
         let mut json = stats_json(s, &run.pass_wall);
         json["wall_seconds"] = wall.into();
         json["jobs"] = jobs.into();

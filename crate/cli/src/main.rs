@@ -1,29 +1,25 @@
-//! The `whittle` command line: parse, reduce, pair, serve. The native shells around the
-//! engine (crate `whittle`): they read files, run tests as processes and serve HTTP.
+//! The `whittle` command line: parse, reduce, pair, generate, witness, serve. The native shells
+//! around the engine (crate `whittle`): they read files and decide what to run; `whittle-serve`
+//! runs it (contained processes) and serves HTTP.
 
 mod cache;
 mod cluster;
 mod commands;
-mod coverage;
 mod drive;
 mod files;
 mod folder;
 mod generator_process;
 mod input;
-mod jail;
-mod process;
 mod progress;
 mod recipes;
 mod remote;
 mod runner;
-mod sandbox;
 mod scratch;
-mod seccomp;
-mod server;
 mod stop;
 
 use clap::{Parser, Subcommand};
 use commands::{coverage as cov, generate, pair, parse, reduce, serve, witness};
+use whittle_serve::jail;
 
 #[derive(Parser)]
 #[command(

@@ -1,9 +1,7 @@
 //! Runs interestingness tests on worker threads: each in a fresh temporary folder, through
-//! [`crate::process`] (the runner `whittle serve` uses for compile jobs too): its own process
+//! [`whittle_serve::process`] (the runner `whittle serve` uses for compile jobs too): its own process
 //! group, killed whole on timeout, on cancel, and when whittle itself dies.
 
-use crate::process::{self, Confinement, Spec};
-use crate::sandbox::Sandbox;
 use crate::scratch::Scratch;
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -13,6 +11,8 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use whittle::Side;
+use whittle_serve::process::{self, Confinement, Spec};
+use whittle_serve::sandbox::Sandbox;
 
 /// Output kept per stream of a test, for `--match` and for messages.
 const OUTPUT_CAP: usize = 8 << 20;

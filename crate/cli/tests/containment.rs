@@ -1,5 +1,5 @@
 //! The containment review's attacks (issue 25), replayed through the compile API of a real
-//! `whittle serve`: each must be refused or contained by the jail (crate/cli/src/jail.rs,
+//! `whittle serve`: each must be refused or contained by the jail (crate/serve/src/jail.rs,
 //! sandbox.rs, seccomp.rs). The job runs as uid 65534 outside too, sees no secrets, cannot
 //! change the host through /proc/sys, cannot reach io_uring or new namespaces, and is capped in
 //! processes, memory and disk also without control groups. (Needs gcc and bubblewrap; the

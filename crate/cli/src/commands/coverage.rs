@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::coverage::Gcov;
-use crate::process::{self, Confinement, Exit, Spec};
+use whittle_serve::coverage::Gcov;
+use whittle_serve::process::{self, Confinement, Exit, Spec};
 
 /// whittle's own failure (as `env` and `git bisect run` use it).
 const OWN_FAILURE: i32 = 125;

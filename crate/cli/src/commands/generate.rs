@@ -41,21 +41,11 @@ pub struct GenerateArgs {
     /// How the trace is reduced.
     #[arg(long, default_value = "hdd", help = trace_help())]
     pub trace: String,
-    /// Tests run in parallel (default: the number of cores).
-    #[arg(short = 'j', long = "jobs")]
-    pub jobs: Option<usize>,
-    /// Seconds a test may run before its whole process group is killed.
-    #[arg(long, default_value_t = 60.0)]
-    pub timeout: f64,
+    #[command(flatten)]
+    pub common: super::reduce::Common,
     /// Seconds one run of the generator may take.
     #[arg(long, default_value_t = 10.0)]
     pub gen_timeout: f64,
-    /// Write the final statistics as JSON here.
-    #[arg(long, value_name = "PATH")]
-    pub stats_json: Option<PathBuf>,
-    /// No progress line, even on a terminal.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
 }
 
 pub fn run(args: GenerateArgs) -> i32 {
@@ -113,11 +103,11 @@ impl Shell<Generated<ProcessGenerator>> for GenShell<'_> {
 fn generate(args: GenerateArgs) -> Result<i32, String> {
     let align = catalog::align(&args.align)?;
     let trace = catalog::trace_strategy(&args.trace)?;
-    let timeout = Duration::from_secs_f64(args.timeout);
+    let timeout = Duration::from_secs_f64(args.common.timeout_seconds());
     // Compiles on endpoints (--endpoint), else the local test.
     let remote = args
         .endpoint
-        .runner_for(&args.property, args.jobs, timeout)?;
+        .runner_for(&args.property, args.common.jobs, timeout)?;
     let property = match remote {
         Some(_) => None,
         None => Some(args.property.property()?),
@@ -145,7 +135,7 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
     let (runner, jobs): (Box<dyn Tests>, usize) = match (remote, property) {
         (Some((runner, jobs)), _) => (Box::new(runner), jobs),
         (None, Some(property)) => {
-            crate::cluster::tests_for(&args.cluster, property, args.jobs, timeout)?
+            crate::cluster::tests_for(&args.cluster, property, args.common.jobs, timeout)?
         }
         (None, None) => unreachable!("a local test without --endpoint"),
     };
@@ -179,7 +169,7 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
         &shell,
         runner.as_ref(),
         jobs,
-        args.quiet,
+        args.common.quiet,
         &interrupted,
         started,
     )?;
@@ -216,7 +206,7 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
     if let Some(msg) = &run.first_failure {
         eprintln!("whittle generate: note: some tests could not run: {msg}");
     }
-    if let Some(path) = &args.stats_json {
+    if let Some(path) = &args.common.stats_json {
         let mut json = serde_json::to_value(s).unwrap_or_default();
         json["wall_seconds"] = wall.into();
         json["engine_seconds"] = engine.as_secs_f64().into();

@@ -156,12 +156,12 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     let settings = args.run.settings()?;
     let strategy = settings.strategy;
     let (pattern, exit) = (args.pattern.as_deref(), args.exit);
-    let timeout = Duration::from_secs_f64(args.run.timeout_seconds());
+    let timeout = Duration::from_secs_f64(args.run.common.timeout_seconds());
     // Queries as compiles on Compiler Explorer endpoints (--endpoint), else local tests.
     let local = args.cmd.is_some() || args.test_seed.is_some();
     let remote = args
         .endpoint
-        .runner_with(pattern, exit, local, true, args.run.jobs, timeout)?;
+        .runner_with(pattern, exit, local, true, args.run.common.jobs, timeout)?;
     if remote.is_none() && args.cmd.is_none() && args.test_seed.is_none() {
         return Err("say what each side must do: --test-seed ./check-seed.sh --test-variant ./check-variant.sh, or --cmd 'CMD {}' --match REGEX (the variant's output must match, the seed's must not)".into());
     }
@@ -203,7 +203,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         (Some((runner, jobs)), _) => (Box::new(runner), jobs),
         (None, properties) => {
             let properties = properties.ok_or("no property")?;
-            crate::cluster::sides_tests_for(&args.cluster, properties, args.run.jobs, timeout)?
+            crate::cluster::sides_tests_for(&args.cluster, properties, args.run.common.jobs, timeout)?
         }
     };
     // The clocks start before the parses and the diff: they are the engine's work too.
@@ -242,7 +242,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         &shell,
         runner.as_ref(),
         jobs,
-        args.run.quiet,
+        args.run.common.quiet,
         &interrupted,
         started,
     )?;
@@ -311,7 +311,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
             &file_name(&outputs.variant)
         )
     );
-    if let Some(path) = &args.run.stats_json {
+    if let Some(path) = &args.run.common.stats_json {
         let mut json = serde_json::to_value(&st).unwrap_or_default();
         json["wall_seconds"] = wall.into();
         json["engine_seconds"] = engine.as_secs_f64().into();
@@ -335,14 +335,14 @@ fn pair(args: PairArgs) -> Result<i32, String> {
 /// What the seed search runs, and how many at once: the two scripts, or over `--endpoint`
 /// the variant's compile (`--match`, `--exit`) and a seed's (it compiles, and does not match).
 fn seed_checks(args: &PairArgs, name: &str) -> Result<(Checks, usize), String> {
-    let timeout = args.run.timeout_seconds();
+    let timeout = args.run.common.timeout_seconds();
     let focus = args.witness_focus.as_deref();
     let e = &args.endpoint;
     if !e.endpoints.is_empty() {
         if args.witness_trace.is_some() || args.test_seed.is_some() || args.cmd.is_some() {
             return Err("over --endpoint the seed search judges the endpoint's compiles: no --test-seed, --cmd or --witness-trace (--witness-focus REGEX still says where to look first)".into());
         }
-        let (pattern, jobs) = (args.pattern.as_deref(), args.run.jobs);
+        let (pattern, jobs) = (args.pattern.as_deref(), args.run.common.jobs);
         return Checks::over(e, pattern, args.exit, focus, name, jobs, timeout);
     }
     let (Some(test_seed), Some(test_variant)) = (&args.test_seed, &args.test_variant) else {
@@ -358,7 +358,7 @@ fn seed_checks(args: &PairArgs, name: &str) -> Result<(Checks, usize), String> {
         name.to_string(),
         timeout,
     )?;
-    Ok((checks, jobs(args.run.jobs)))
+    Ok((checks, jobs(args.run.common.jobs)))
 }
 
 /// `--auto-seed`: a witness of the variant becomes the seed, saved as `<variant stem>.seed.<ext>`

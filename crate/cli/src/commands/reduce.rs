@@ -80,23 +80,38 @@ pub struct RunArgs {
     /// The strategy (for pairs: what MinCommonality runs).
     #[arg(long, default_value = "perses", help = strategy_help())]
     pub strategy: String,
+    #[command(flatten)]
+    pub common: Common,
+    #[arg(long, help = lang_help())]
+    pub lang: Option<String>,
+    #[arg(long, value_name = "NAME", value_delimiter = ',', help = skip_pass_help())]
+    pub skip_pass: Vec<String>,
+}
+
+/// Options every command that runs tests takes: `reduce`, `pair`, `generate`, `witness`.
+#[derive(clap::Args)]
+pub struct Common {
     /// Tests run in parallel (default: the number of cores).
     #[arg(short = 'j', long = "jobs")]
     pub jobs: Option<usize>,
     /// Seconds a test may run before its whole process group is killed (`reduce`: by default
-    /// 10 times the original's slowest of 3 runs, at least 1; `pair`: 60).
+    /// 10 times the original's slowest of 3 runs, at least 1; the others: 60).
     #[arg(long)]
     pub timeout: Option<f64>,
-    #[arg(long, help = lang_help())]
-    pub lang: Option<String>,
-    /// Write the final statistics as JSON here.
+    /// Write the final statistics as JSON here (`witness`: with the witnesses and the
+    /// ranking).
     #[arg(long, value_name = "PATH")]
     pub stats_json: Option<PathBuf>,
     /// No progress line, even on a terminal.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    #[arg(long, value_name = "NAME", value_delimiter = ',', help = skip_pass_help())]
-    pub skip_pass: Vec<String>,
+}
+
+impl Common {
+    /// The time limit of a test where no calibration sets it.
+    pub fn timeout_seconds(&self) -> f64 {
+        self.timeout.unwrap_or(60.0)
+    }
 }
 
 fn skip_pass_help() -> String {
@@ -121,10 +136,6 @@ fn lang_help() -> String {
 }
 
 impl RunArgs {
-    pub fn timeout_seconds(&self) -> f64 {
-        self.timeout.unwrap_or(60.0)
-    }
-
     pub fn strategy(&self) -> Result<Strategy, String> {
         catalog::strategy(&self.strategy)
     }
@@ -248,7 +259,7 @@ fn reduce(mut args: ReduceArgs, file: &Path) -> Result<i32, String> {
             let (runner, jobs) = crate::cluster::tests_for(
                 &args.cluster,
                 prepared.property.clone(),
-                args.run.jobs,
+                args.run.common.jobs,
                 prepared.timeout,
             )?;
             (runner, jobs, prepared.tally.clone())
@@ -264,7 +275,7 @@ fn reduce(mut args: ReduceArgs, file: &Path) -> Result<i32, String> {
         &shell,
         runner.as_ref(),
         jobs,
-        args.run.quiet,
+        args.run.common.quiet,
         &interrupted,
         started,
     )?;
@@ -324,7 +335,7 @@ fn reduce(mut args: ReduceArgs, file: &Path) -> Result<i32, String> {
     if let Some(msg) = &run.first_failure {
         eprintln!("whittle reduce: note: some tests could not run: {msg}");
     }
-    if let Some(path) = &args.run.stats_json {
+    if let Some(path) = &args.run.common.stats_json {
         let mut json = stats_json(s, &run.pass_wall);
         json["wall_seconds"] = wall.into();
         json["engine_seconds"] = engine.as_secs_f64().into();
@@ -356,7 +367,7 @@ fn remote_runner(
     text: &str,
 ) -> Result<Option<(crate::runner::Runner, usize)>, String> {
     let (endpoint, r) = (&args.endpoint, &args.recipe);
-    let timeout = std::time::Duration::from_secs_f64(args.run.timeout_seconds());
+    let timeout = std::time::Duration::from_secs_f64(args.run.common.timeout_seconds());
     if endpoint.endpoints.is_empty() {
         return Ok(None);
     }
@@ -383,11 +394,11 @@ fn remote_runner(
             }
         );
         return endpoint
-            .runner_for_wrong_code(plan, args.run.jobs, timeout)
+            .runner_for_wrong_code(plan, args.run.common.jobs, timeout)
             .map(Some);
     }
     if !r.crash && r.diagnostic.is_none() {
-        return endpoint.runner_for(&args.property, args.run.jobs, timeout);
+        return endpoint.runner_for(&args.property, args.run.common.jobs, timeout);
     }
     if args.property.test.is_some() || args.property.cmd.is_some() {
         return Err("with --endpoint the compile is the endpoint's (--compiler, --flags): no --test or --cmd".into());
@@ -396,7 +407,7 @@ fn remote_runner(
     let recipe = endpoint.calibrate(r.crash, diagnostic, text, timeout)?;
     eprintln!("whittle reduce: {}", crate::recipes::describe(&recipe));
     endpoint
-        .runner_for_recipe(recipe, args.run.jobs, timeout)
+        .runner_for_recipe(recipe, args.run.common.jobs, timeout)
         .map(Some)
 }
 

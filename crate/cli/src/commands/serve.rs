@@ -70,7 +70,7 @@ pub struct ServeArgs {
 pub fn run(args: ServeArgs) -> i32 {
     let project = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let root = args.root.unwrap_or_else(|| project.clone());
-    let mut opts = crate::server::ServeOptions::new(args.host, args.port, root);
+    let mut opts = whittle_serve::server::ServeOptions::new(args.host, args.port, root);
     if !(args.job_timeout > 0.0 && args.job_timeout.is_finite()) {
         eprintln!("whittle serve: --job-timeout must be a positive number of seconds");
         return 2;
@@ -95,7 +95,7 @@ pub fn run(args: ServeArgs) -> i32 {
     opts.tcc_required = args.tcc.is_some();
     opts.tcc = Some(args.tcc.unwrap_or_else(|| project.join("target/tcc/build")));
     expose_tcc(opts.tcc.as_deref(), &mut opts.limits);
-    match crate::server::run(opts) {
+    match whittle_serve::server::run(opts) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("whittle serve: {e}");
@@ -106,7 +106,7 @@ pub fn run(args: ServeArgs) -> i32 {
 
 /// Jobs see only what compilers need: a tcc build (in a checkout they do not see) is bound
 /// into their view, read-only.
-fn expose_tcc(tcc: Option<&Path>, l: &mut crate::server::Limits) {
+fn expose_tcc(tcc: Option<&Path>, l: &mut whittle_serve::server::Limits) {
     let (Some(dir), Some(sandbox)) = (tcc.and_then(|d| d.canonicalize().ok()), l.sandbox.as_mut())
     else {
         return;
@@ -118,12 +118,12 @@ fn expose_tcc(tcc: Option<&Path>, l: &mut crate::server::Limits) {
 
 /// Finds the sandbox and control groups, says at start what jobs run in, and sweeps the job
 /// folders of servers that were killed.
-fn confine(l: &mut crate::server::Limits, use_cgroups: bool) {
-    let swept = crate::server::compile::sweep_stale_job_folders();
+fn confine(l: &mut whittle_serve::server::Limits, use_cgroups: bool) {
+    let swept = whittle_serve::server::sweep_stale_job_folders();
     if swept > 0 {
         println!("whittle serve: removed {swept} job folder(s) left by servers that were killed");
     }
-    let sandbox = crate::sandbox::Sandbox::detect().and_then(|mut s| {
+    let sandbox = whittle_serve::sandbox::Sandbox::detect().and_then(|mut s| {
         s.set_tmp_size(l.job_disk);
         s.check_jail().map(|()| s)
     });
@@ -139,16 +139,16 @@ fn confine(l: &mut crate::server::Limits, use_cgroups: bool) {
             "whittle serve: no sandbox: {why}. Compile jobs are refused; fix that, or start with --unsafe-no-sandbox to run them unconfined"
         ),
     }
-    let disk = match crate::jail::disk_cap_works(&std::env::temp_dir()) {
+    let disk = match whittle_serve::jail::disk_cap_works(&std::env::temp_dir()) {
         Ok(()) => format!("a job folder is a tmpfs of {} MiB", l.job_disk >> 20),
         Err(why) => format!(
             "a job is killed once its folder holds more than {} MiB, measured every {} ms ({why})",
             l.job_disk >> 20,
-            crate::process::CANCEL_POLL.as_millis()
+            whittle_serve::process::CANCEL_POLL.as_millis()
         ),
     };
     let cgroups = if use_cgroups {
-        crate::sandbox::Cgroups::detect()
+        whittle_serve::sandbox::Cgroups::detect()
     } else {
         Err("--no-cgroups".into())
     };

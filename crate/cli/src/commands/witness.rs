@@ -9,7 +9,6 @@
 
 use crate::drive::{interrupt_flag, jobs, save, write_stats};
 use crate::runner::{job_folder, run_in, script_path, Job, Pool, Property, TestOutcome};
-use crate::sandbox::Sandbox;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -19,6 +18,7 @@ use whittle::witness::{
     Coverage, Keep, MutantOutcome, Observation, OriginalState, Ranking, Selection, Suspect,
     WitnessSearch, WitnessSettings,
 };
+use whittle_serve::sandbox::Sandbox;
 
 #[derive(clap::Args)]
 pub struct WitnessArgs {
@@ -46,20 +46,10 @@ pub struct WitnessArgs {
     /// Where the witnesses go (default: FILE.witnesses/ beside FILE).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Tests run in parallel (default: the number of cores).
-    #[arg(short = 'j', long = "jobs")]
-    pub jobs: Option<usize>,
-    /// Seconds a test may run before its whole process group is killed.
-    #[arg(long, default_value_t = 60.0)]
-    pub timeout: f64,
+    #[command(flatten)]
+    pub common: super::reduce::Common,
     #[arg(long)]
     pub lang: Option<String>,
-    /// Write the statistics, the witnesses and the ranking as JSON here.
-    #[arg(long, value_name = "PATH")]
-    pub stats_json: Option<PathBuf>,
-    /// No progress lines.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
 }
 
 /// The search's options, shared with `whittle pair --auto-seed`.
@@ -385,9 +375,9 @@ fn witness_checks(args: &WitnessArgs, name: &str) -> Result<(Checks, usize), Str
             s.trace.as_deref(),
             s.focus.as_deref(),
             name.to_string(),
-            args.timeout,
+            args.common.timeout_seconds(),
         )?;
-        return Ok((checks, jobs(args.jobs)));
+        return Ok((checks, jobs(args.common.jobs)));
     }
     if args.test.is_some()
         || args.test_witness.is_some()
@@ -397,7 +387,7 @@ fn witness_checks(args: &WitnessArgs, name: &str) -> Result<(Checks, usize), Str
         return Err("over --endpoint the endpoint's compiles judge the mutants: no --test, --test-witness, --coverage or --trace (--focus REGEX still says where to look first)".into());
     }
     let (pattern, focus) = (args.pattern.as_deref(), s.focus.as_deref());
-    Checks::over(e, pattern, args.exit, focus, name, args.jobs, args.timeout)
+    Checks::over(e, pattern, args.exit, focus, name, args.common.jobs, args.common.timeout_seconds())
 }
 
 /// Where witness `i` and its diff are written.
@@ -480,7 +470,7 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
     // Refused before the search if it is a link, not after.
     crate::files::own_folder(&dir)?;
     let interrupted = interrupt_flag();
-    let ending = search(&mut session, checks, jobs, args.quiet, &interrupted, |s| {
+    let ending = search(&mut session, checks, jobs, args.common.quiet, &interrupted, |s| {
         write_witnesses(&dir, &name, s)
     })?;
     match ending {
@@ -524,7 +514,7 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
     if let Some(r) = &ranking {
         print!("{}", ranking_text(r, 10));
     }
-    if let Some(path) = &args.stats_json {
+    if let Some(path) = &args.common.stats_json {
         let mut json = serde_json::to_value(s).unwrap_or_default();
         json["wall_seconds"] = started.elapsed().as_secs_f64().into();
         json["selection"] = args.search.selection.clone().into();

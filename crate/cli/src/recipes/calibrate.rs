@@ -2,14 +2,14 @@
 //! the wrong-code builds' disagreement, the guard's verdict, which build is the reference,
 //! and how long a program may run. Each refusal says what to do.
 
-use crate::process::{self, Confinement, Exit, Spec};
-use crate::sandbox::Sandbox;
 use crate::scratch::Scratch;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use whittle::recipe::{self, compile_command, sh_quote, Build, Guard, Recipe};
+use whittle_serve::process::{self, Confinement, Exit, Spec};
+use whittle_serve::sandbox::Sandbox;
 
 /// A spec in a PID namespace that dies with whittle, as the tests run, when bubblewrap is
 /// there: a killed run leaves no compiler behind.

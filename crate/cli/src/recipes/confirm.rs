@@ -2,10 +2,10 @@
 
 use super::Tally;
 use crate::runner::{run_job, Done, Job, Property, TestOutcome};
-use crate::sandbox::Sandbox;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
+use whittle_serve::sandbox::Sandbox;
 
 /// Runs `test` on `job`; a candidate's yes must hold `times` more times (each in a fresh
 /// folder), else the step is undone: reported boring, and counted. The original, known

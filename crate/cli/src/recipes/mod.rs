@@ -168,7 +168,7 @@ pub fn prepare(
     deterministic: bool,
 ) -> Result<Option<Prepared>, String> {
     let tally = Arc::new(Tally::default());
-    let limit = Duration::from_secs_f64(run.timeout.unwrap_or(DEFAULT_TIMEOUT));
+    let limit = Duration::from_secs_f64(run.common.timeout.unwrap_or(DEFAULT_TIMEOUT));
     let recipe = if let Some(cmds) = &args.wrong_code {
         let guard = (!args.no_guard).then_some(args.guard_cc.as_str());
         Some(calibrate::wrong_code(
@@ -235,7 +235,7 @@ pub fn prepare(
     } else {
         args.confirm.unwrap_or(0)
     };
-    let timeout = match run.timeout {
+    let timeout = match run.common.timeout {
         Some(t) => Duration::from_secs_f64(t),
         None if verdicts.iter().any(|&v| v) => {
             let t = recipe::adaptive_limit(&times);

@@ -28,6 +28,7 @@
 mod api;
 mod cancel;
 pub(crate) mod compile;
+pub use compile::sweep_stale_job_folders;
 mod compilers;
 mod http;
 mod jobs;
