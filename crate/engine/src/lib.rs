@@ -10,6 +10,7 @@ pub mod generator;
 mod hunks;
 pub mod input_error;
 pub mod layout;
+pub mod literal;
 pub mod pair;
 pub mod parse_report;
 pub mod query;

@@ -3,37 +3,13 @@
 //! exact (128 bits); anything that might overflow a 64-bit value, divide by zero or shift
 //! too far is left alone, and the test decides whether the value still does the job.
 
-/// The value of an integer literal in C, C++, Java, JavaScript or Rust spelling, or `None`
-/// for anything else (a float, a character, a name).
+use crate::literal::Integer;
+
+/// The value of an integer literal ([`Integer::read`]) that fits 64 bits, or `None` for
+/// anything else (a float, a character, a name).
 pub fn literal(text: &str) -> Option<i128> {
-    let t: String = text.chars().filter(|&c| c != '_' && c != '\'').collect();
-    let lower = t.to_ascii_lowercase();
-    let (digits, radix) = if let Some(h) = lower.strip_prefix("0x") {
-        (h, 16)
-    } else if let Some(b) = lower.strip_prefix("0b") {
-        (b, 2)
-    } else if let Some(o) = lower.strip_prefix("0o") {
-        (o, 8)
-    } else if lower.len() > 1 && lower.starts_with('0') && lower.chars().all(|c| c.is_ascii_digit())
-    {
-        (&lower[1..], 8)
-    } else {
-        (lower.as_str(), 10)
-    };
-    // Type suffixes: C's `u`, `l`, `ll`; Rust's `i32`, `usize`, ...; JavaScript's `n`.
-    let rust = [
-        "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
-    ];
-    let digits = rust
-        .iter()
-        .find_map(|s| digits.strip_suffix(s))
-        .unwrap_or_else(|| digits.trim_end_matches(['u', 'l', 'n']));
-    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return None;
-    }
-    i128::from_str_radix(digits, radix)
-        .ok()
-        .filter(|v| *v <= u64::MAX as i128)
+    let v = Integer::read(text)?.value()?;
+    (v <= u64::MAX as u128).then_some(v as i128)
 }
 
 /// The value of `tokens` read as one integer expression, if they are one.

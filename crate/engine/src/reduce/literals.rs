@@ -6,6 +6,7 @@
 //! `"needle"`); Perses empties it when no part is needed.
 
 use super::Program;
+use crate::literal::Integer;
 use crate::tree::TokenId;
 
 /// Numbers longer than this many digits are left alone (the candidates grow with length).
@@ -23,36 +24,37 @@ pub fn is_number(prog: &Program, t: TokenId) -> bool {
         && prog.text_of(t).starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// Shorter spellings of number `text`, shortest first; none for octal-looking or floating
-/// numbers, whose prefixes mean something else. A hex number gets the prefixes of its
-/// decimal value (`0x597618DEL` to `1L`, `15L`, ...): a diagnostic about a value's bits or
-/// range often holds for a short one.
+/// Shorter spellings of number `text`, shortest first; none for octal, binary or floating
+/// numbers, whose prefixes mean something else, nor for numbers with digit separators. A
+/// hex number gets the prefixes of its decimal value (`0x597618DEL` to `1L`, `15L`, ...): a
+/// diagnostic about a value's bits or range often holds for a short one.
 pub fn shorter_spellings(text: &str) -> Vec<String> {
-    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        let digits = hex.trim_end_matches(['u', 'U', 'l', 'L']);
-        let Ok(value) = u128::from_str_radix(digits, 16) else {
-            return Vec::new();
-        };
-        let decimal = format!("{value}{}", &hex[digits.len()..]);
-        return shorter_spellings(&decimal)
-            .into_iter()
-            .chain([decimal])
-            .filter(|s| s.len() < text.len())
-            .collect();
-    }
-    let digits = text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let (number, suffix) = text.split_at(digits);
-    let plain_suffix = suffix
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !suffix.starts_with(['x', 'X', 'b', 'B', 'o', 'e', 'E']);
-    if digits == 0 || digits > MAX_DIGITS || !plain_suffix || number.starts_with('0') {
+    let Some(int) = Integer::read(text).filter(|i| !i.separated()) else {
         return Vec::new();
+    };
+    let suffix = int.suffix;
+    match int.radix {
+        // Only C's suffixes: a Rust type after hex digits reads as more digits in decimal.
+        16 if suffix.chars().all(|c| matches!(c, 'u' | 'U' | 'l' | 'L')) => {
+            let Some(value) = int.value() else {
+                return Vec::new();
+            };
+            let decimal = format!("{value}{suffix}");
+            shorter_spellings(&decimal)
+                .into_iter()
+                .chain([decimal])
+                .filter(|s| s.len() < text.len())
+                .collect()
+        }
+        10 if int.digits.len() <= MAX_DIGITS && int.digits != "0" => {
+            let mut out = vec!["0".to_string()];
+            let number = int.digits;
+            out.extend((1..number.len()).map(|n| format!("{}{suffix}", &number[..n])));
+            out.retain(|s| s.len() < text.len());
+            out
+        }
+        _ => Vec::new(),
     }
-    let mut out = vec!["0".to_string()];
-    out.extend((1..digits).map(|n| format!("{}{suffix}", &number[..n])));
-    out.retain(|s| s.len() < text.len());
-    out
 }
 
 /// Whether token `t` is the text of a string literal (`string_content` or

@@ -7,6 +7,7 @@
 //! text, which the five grammars share; qualifiers and modifiers are C's and C++'s.
 
 use super::scopes::{is_typedef, is_use, Scopes, FUNCTIONS};
+use crate::literal::Integer;
 use crate::tree::{NodeId, Tree};
 use crate::Lang;
 use std::collections::HashMap;
@@ -642,28 +643,13 @@ fn dedup(mut v: Vec<String>) -> Vec<String> {
 /// The value and suffix of an integer literal (`0x10UL` is 16, `UL`); `None` for floats
 /// and what does not fit.
 pub(crate) fn parse_integer(text: &str) -> Option<(i128, &str)> {
-    let t = text.trim();
-    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        (h, 16)
-    } else {
-        (t, 10)
-    };
-    let end = digits
-        .find(|c: char| !(c.is_digit(radix) || c == '_'))
-        .unwrap_or(digits.len());
-    let (body, suffix) = digits.split_at(end);
-    let suffix_ok = suffix.chars().all(|c| {
-        matches!(c, 'u' | 'U' | 'l' | 'L' | 'i' | 'n') || c.is_ascii_digit() || c == 'z' || c == 's'
-    });
-    if body.is_empty() || !suffix_ok || suffix.starts_with(|c: char| c.is_ascii_digit()) {
+    let int = Integer::read(text.trim())?;
+    // Octal and binary would read back as decimal (`010` as 10): left alone.
+    if !matches!(int.radix, 10 | 16) {
         return None;
     }
-    // Octal (`010`) would read back as decimal: left alone.
-    if radix == 10 && body.len() > 1 && body.starts_with('0') {
-        return None;
-    }
-    let v = i128::from_str_radix(&body.replace('_', ""), radix).ok()?;
-    (v < 1 << 62).then_some((v, suffix))
+    let v = int.value()?;
+    (v < 1 << 62).then_some((v as i128, int.suffix))
 }
 
 #[cfg(test)]
