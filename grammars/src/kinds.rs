@@ -48,6 +48,10 @@ pub struct Kinds {
     /// `return VALUE` as an expression, in a language whose functions name their result type
     /// in a field `return_type` (Rust): such a function may return nothing instead.
     pub return_expression: Option<&'static str>,
+    /// Tokens that may go from the end of a statement where they stand alone (JavaScript's
+    /// `;`, which automatic semicolon insertion supplies at a line break or a `}`); the
+    /// validity check says where.
+    pub optional_terminators: &'static [&'static str],
 }
 
 /// How a language names things: what renaming needs. A name is renamed only where the
@@ -217,6 +221,7 @@ pub const C: Kinds = Kinds {
     types: C_TYPES,
     attributes: &[],
     return_expression: None,
+    optional_terminators: &[],
 };
 
 /// C++, whose grammar extends C's. Its names share one namespace (but labels): members are
@@ -301,6 +306,7 @@ const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     types: NO_TYPES,
     attributes: &[],
     return_expression: None,
+    optional_terminators: &[],
 };
 
 /// Rust: one namespace for all names (conservative: a type and a value may share a name).
@@ -375,6 +381,7 @@ pub const JAVASCRIPT: Kinds = Kinds {
         reserved: &["constructor", "arguments", "undefined", "eval", "prototype"],
         ..NO_NAMES
     },
+    optional_terminators: &[";"],
     ..STATEMENTS_AND_EXPRESSIONS
 };
 

@@ -159,9 +159,9 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     let timeout = Duration::from_secs_f64(args.run.common.timeout_seconds());
     // Queries as compiles on Compiler Explorer endpoints (--endpoint), else local tests.
     let local = args.cmd.is_some() || args.test_seed.is_some();
-    let remote = args
-        .endpoint
-        .runner_with(pattern, exit, local, true, args.run.common.jobs, timeout)?;
+    let remote =
+        args.endpoint
+            .runner_with(pattern, exit, local, true, args.run.common.jobs, timeout)?;
     if remote.is_none() && args.cmd.is_none() && args.test_seed.is_none() {
         return Err("say what each side must do: --test-seed ./check-seed.sh --test-variant ./check-variant.sh, or --cmd 'CMD {}' --match REGEX (the variant's output must match, the seed's must not)".into());
     }
@@ -203,7 +203,12 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         (Some((runner, jobs)), _) => (Box::new(runner), jobs),
         (None, properties) => {
             let properties = properties.ok_or("no property")?;
-            crate::cluster::sides_tests_for(&args.cluster, properties, args.run.common.jobs, timeout)?
+            crate::cluster::sides_tests_for(
+                &args.cluster,
+                properties,
+                args.run.common.jobs,
+                timeout,
+            )?
         }
     };
     // The clocks start before the parses and the diff: they are the engine's work too.

@@ -387,7 +387,15 @@ fn witness_checks(args: &WitnessArgs, name: &str) -> Result<(Checks, usize), Str
         return Err("over --endpoint the endpoint's compiles judge the mutants: no --test, --test-witness, --coverage or --trace (--focus REGEX still says where to look first)".into());
     }
     let (pattern, focus) = (args.pattern.as_deref(), s.focus.as_deref());
-    Checks::over(e, pattern, args.exit, focus, name, args.common.jobs, args.common.timeout_seconds())
+    Checks::over(
+        e,
+        pattern,
+        args.exit,
+        focus,
+        name,
+        args.common.jobs,
+        args.common.timeout_seconds(),
+    )
 }
 
 /// Where witness `i` and its diff are written.
@@ -470,9 +478,14 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
     // Refused before the search if it is a link, not after.
     crate::files::own_folder(&dir)?;
     let interrupted = interrupt_flag();
-    let ending = search(&mut session, checks, jobs, args.common.quiet, &interrupted, |s| {
-        write_witnesses(&dir, &name, s)
-    })?;
+    let ending = search(
+        &mut session,
+        checks,
+        jobs,
+        args.common.quiet,
+        &interrupted,
+        |s| write_witnesses(&dir, &name, s),
+    )?;
     match ending {
         Searched::OriginalPasses(o, output) => {
             eprintln!(

@@ -34,6 +34,7 @@ mod subject;
 pub(crate) mod sweep;
 mod symbols;
 mod tag_into_use;
+mod terminators;
 mod tolerance;
 mod transform;
 mod types;

@@ -4,8 +4,8 @@
 
 use super::{
     chunks, comments, ddmin, definitions, dependencies, effects, error_regions, format, hdd,
-    implicit_int, inline, local, merge, perses, rename, tag_into_use, transform, types, unwrap,
-    update, Pass, Program,
+    implicit_int, inline, local, merge, perses, rename, tag_into_use, terminators, transform,
+    types, unwrap, update, Pass, Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -34,6 +34,7 @@ pub enum PassKind {
     Chunks,
     Unused,
     Bodies,
+    Terminators,
 }
 
 /// A row of the table.
@@ -200,6 +201,12 @@ pub const PASSES: &[PassInfo] = &[
         "C and C++, by text alone: function definitions become declarations, many at once (as C-Vise's replace-function-def-with-decl)",
         |p, _| Box::new(definitions::Definitions::new(p, definitions::Goal::Bodies)),
     ),
+    row(
+        PassKind::Terminators,
+        "terminators",
+        "JavaScript: deletes the `;` a statement may end without (automatic semicolon insertion), all at once, then in chunks",
+        |p, _| Box::new(terminators::Terminators::new(p)),
+    ),
 ];
 
 impl PassKind {
@@ -233,6 +240,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::Bodies as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::Terminators as usize + 1);
     }
 }

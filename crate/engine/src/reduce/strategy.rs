@@ -98,6 +98,8 @@ const PERSES: &[Step] = &[
     coarse_only(PassKind::Bodies),
     coarse_only(PassKind::Unused),
     every_round(PassKind::Perses),
+    // Once statements stop falling: what is left of them may end without a terminator.
+    fine_only(PassKind::Terminators),
     // Runs of chunks across lists and error regions, by text. (A program too big to parse yet
     // starts with it, whatever the schedule: `Single::pass`.)
     coarse_only(PassKind::Chunks),

@@ -475,6 +475,36 @@ fn a_branch_or_loop_becomes_its_condition() {
 }
 
 #[test]
+fn javascript_statements_end_without_the_semicolons_they_may_go_without() {
+    let text = "let a = f(1);\nlet b = g(a); foo(b);\nconsole.log(a + b);\n";
+    let needed = ["f(1)", "g(a)", "foo(b)", "console.log(a + b)"];
+    let oracle = |t: &str| needed.iter().all(|n| t.contains(n));
+    let s = drive(
+        session(Lang::JavaScript, text, Strategy::Perses),
+        2,
+        false,
+        &oracle,
+    );
+    let best = s.best().to_string();
+    assert!(oracle(&best), "{best}");
+    // The one between two statements on a line stays: without it the line does not parse.
+    assert_eq!(best.matches(';').count(), 1, "{best}");
+    assert!(best.contains("g(a);"), "{best}");
+    // C has no such terminators: its `;` stay.
+    let c = drive(
+        session(
+            Lang::C,
+            "int main(void) { f(1); g(2); }\n",
+            Strategy::Perses,
+        ),
+        2,
+        false,
+        &|t: &str| t.contains("f(1)") && t.contains("g(2)"),
+    );
+    assert_eq!(c.best().matches(';').count(), 2, "{}", c.best());
+}
+
+#[test]
 fn a_return_becomes_its_value() {
     // `return fabsf(0.5f);` to `fabsf(0.5f);`, in every language with `return E;`.
     let cases = [
