@@ -462,7 +462,9 @@ fn passes_are_listed_and_skipped_by_name() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("unknown pass `renames`: use comments, perses, hdd,")
-            && stderr.contains(", bodies, terminators, delete-file, inline-file, drop-link or make-flags"),
+            && stderr.contains(
+                ", bodies, terminators, delete-file, inline-file, drop-link or make-flags"
+            ),
         "{stderr}"
     );
     assert!(!dir.join("input.c.orig").exists());
