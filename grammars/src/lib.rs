@@ -8,6 +8,7 @@
 
 mod detect;
 pub mod kinds;
+pub mod names;
 mod node_types;
 
 pub use detect::{detect, detect_from_content, detect_from_name};

@@ -11,22 +11,10 @@ pub enum Side {
     Variant,
 }
 
-impl Side {
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Seed => "seed",
-            Side::Variant => "variant",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Side> {
-        match name {
-            "seed" => Some(Side::Seed),
-            "variant" => Some(Side::Variant),
-            _ => None,
-        }
-    }
-}
+whittle_grammars::names!(Side {
+    Seed => "seed",
+    Variant => "variant",
+});
 
 impl std::fmt::Display for Side {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -36,27 +36,14 @@ pub enum Cross {
     MakeFlags,
 }
 
+whittle_grammars::names!(Cross {
+    DeleteFiles => "delete-file",
+    InlineLinks => "inline-file",
+    DropLinks => "drop-link",
+    MakeFlags => "make-flags",
+});
+
 impl Cross {
-    pub const ALL: [Cross; 4] = [
-        Cross::DeleteFiles,
-        Cross::InlineLinks,
-        Cross::DropLinks,
-        Cross::MakeFlags,
-    ];
-
-    pub fn from_name(name: &str) -> Option<Cross> {
-        Cross::ALL.into_iter().find(|c| c.name() == name)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Cross::DeleteFiles => "delete-file",
-            Cross::InlineLinks => "inline-file",
-            Cross::DropLinks => "drop-link",
-            Cross::MakeFlags => "make-flags",
-        }
-    }
-
     /// One line: what it tries (`whittle reduce --list-passes`).
     pub fn about(self) -> &'static str {
         match self {

@@ -51,20 +51,10 @@ pub enum TraceStrategy {
     Ddmin,
 }
 
-impl TraceStrategy {
-    pub const ALL: [TraceStrategy; 2] = [TraceStrategy::Hdd, TraceStrategy::Ddmin];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            TraceStrategy::Hdd => "hdd",
-            TraceStrategy::Ddmin => "ddmin",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<TraceStrategy> {
-        TraceStrategy::ALL.into_iter().find(|t| t.name() == name)
-    }
-}
+whittle_grammars::names!(TraceStrategy {
+    Hdd => "hdd",
+    Ddmin => "ddmin",
+});
 
 #[derive(Clone, Copy, Debug)]
 pub struct GeneratorSettings {

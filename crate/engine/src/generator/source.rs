@@ -22,21 +22,11 @@ pub enum Align {
     Realign,
 }
 
-impl Align {
-    pub const ALL: [Align; 3] = [Align::Halt, Align::Bypass, Align::Realign];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Align::Halt => "halt",
-            Align::Bypass => "bypass",
-            Align::Realign => "realign",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Align> {
-        Align::ALL.into_iter().find(|a| a.name() == name)
-    }
-}
+whittle_grammars::names!(Align {
+    Halt => "halt",
+    Bypass => "bypass",
+    Realign => "realign",
+});
 
 /// The run could not go on: a replay that halted, or a generator that broke the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -139,33 +139,15 @@ pub enum Strategy {
     DdminTokens,
 }
 
+// "lines", "tokens" and "ddmin": the names of earlier versions.
+whittle_grammars::names!(Strategy {
+    Perses => "perses",
+    Hdd => "hdd",
+    DdminLines => "ddmin-lines" | "lines",
+    DdminTokens => "ddmin-tokens" | "tokens" | "ddmin",
+});
+
 impl Strategy {
-    pub const ALL: [Strategy; 4] = [
-        Strategy::Perses,
-        Strategy::Hdd,
-        Strategy::DdminLines,
-        Strategy::DdminTokens,
-    ];
-
-    pub fn from_name(name: &str) -> Option<Strategy> {
-        match name {
-            "perses" => Some(Strategy::Perses),
-            "hdd" => Some(Strategy::Hdd),
-            "ddmin-lines" | "lines" => Some(Strategy::DdminLines),
-            "ddmin-tokens" | "tokens" | "ddmin" => Some(Strategy::DdminTokens),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Perses => "perses",
-            Strategy::Hdd => "hdd",
-            Strategy::DdminLines => "ddmin-lines",
-            Strategy::DdminTokens => "ddmin-tokens",
-        }
-    }
-
     /// The steps of a round, in order.
     pub fn schedule(self) -> &'static [Step] {
         match self {

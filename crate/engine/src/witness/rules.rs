@@ -53,69 +53,33 @@ pub enum Rule {
     GuardBraces,
 }
 
-impl Rule {
-    pub const ALL: [Rule; 25] = [
-        Rule::Variable,
-        Rule::ArithmeticOp,
-        Rule::RelationalOp,
-        Rule::LogicalOp,
-        Rule::BitwiseOp,
-        Rule::AssignmentOp,
-        Rule::UnaryReplace,
-        Rule::UnaryRemove,
-        Rule::UnaryInsert,
-        Rule::ConstZero,
-        Rule::ConstOne,
-        Rule::ConstMinusOne,
-        Rule::ConstPlusOne,
-        Rule::ConstMinusOneStep,
-        Rule::ConstDouble,
-        Rule::QualifierInsertConst,
-        Rule::QualifierInsertVolatile,
-        Rule::QualifierInsertRestrict,
-        Rule::QualifierRemove,
-        Rule::ModifierInsert,
-        Rule::ModifierRemove,
-        Rule::ModifierReplace,
-        Rule::InitializerInsert,
-        Rule::InitializerZero,
-        Rule::GuardBraces,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Rule::Variable => "variable",
-            Rule::ArithmeticOp => "arithmetic-operator",
-            Rule::RelationalOp => "relational-operator",
-            Rule::LogicalOp => "logical-operator",
-            Rule::BitwiseOp => "bitwise-operator",
-            Rule::AssignmentOp => "assignment-operator",
-            Rule::UnaryReplace => "unary-replace",
-            Rule::UnaryRemove => "unary-remove",
-            Rule::UnaryInsert => "unary-insert",
-            Rule::ConstZero => "constant-zero",
-            Rule::ConstOne => "constant-one",
-            Rule::ConstMinusOne => "constant-minus-one",
-            Rule::ConstPlusOne => "constant-plus-one",
-            Rule::ConstMinusOneStep => "constant-minus-one-step",
-            Rule::ConstDouble => "constant-double",
-            Rule::QualifierInsertConst => "qualifier-insert-const",
-            Rule::QualifierInsertVolatile => "qualifier-insert-volatile",
-            Rule::QualifierInsertRestrict => "qualifier-insert-restrict",
-            Rule::QualifierRemove => "qualifier-remove",
-            Rule::ModifierInsert => "modifier-insert",
-            Rule::ModifierRemove => "modifier-remove",
-            Rule::ModifierReplace => "modifier-replace",
-            Rule::InitializerInsert => "initializer-insert",
-            Rule::InitializerZero => "initializer-zero",
-            Rule::GuardBraces => "guard-braces",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Rule> {
-        Rule::ALL.into_iter().find(|r| r.name() == name)
-    }
-}
+whittle_grammars::names!(Rule {
+    Variable => "variable",
+    ArithmeticOp => "arithmetic-operator",
+    RelationalOp => "relational-operator",
+    LogicalOp => "logical-operator",
+    BitwiseOp => "bitwise-operator",
+    AssignmentOp => "assignment-operator",
+    UnaryReplace => "unary-replace",
+    UnaryRemove => "unary-remove",
+    UnaryInsert => "unary-insert",
+    ConstZero => "constant-zero",
+    ConstOne => "constant-one",
+    ConstMinusOne => "constant-minus-one",
+    ConstPlusOne => "constant-plus-one",
+    ConstMinusOneStep => "constant-minus-one-step",
+    ConstDouble => "constant-double",
+    QualifierInsertConst => "qualifier-insert-const",
+    QualifierInsertVolatile => "qualifier-insert-volatile",
+    QualifierInsertRestrict => "qualifier-insert-restrict",
+    QualifierRemove => "qualifier-remove",
+    ModifierInsert => "modifier-insert",
+    ModifierRemove => "modifier-remove",
+    ModifierReplace => "modifier-replace",
+    InitializerInsert => "initializer-insert",
+    InitializerZero => "initializer-zero",
+    GuardBraces => "guard-braces",
+});
 
 /// Where a rule applies: bytes `start..end` of the original may become any of `choices`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -37,33 +37,15 @@ pub enum Keep {
     All,
 }
 
-impl Selection {
-    pub fn name(self) -> &'static str {
-        match self {
-            Selection::Mh => "mh",
-            Selection::Random => "random",
-        }
-    }
-    pub fn from_name(s: &str) -> Option<Selection> {
-        [Selection::Mh, Selection::Random]
-            .into_iter()
-            .find(|x| x.name() == s)
-    }
-}
+whittle_grammars::names!(Selection {
+    Mh => "mh",
+    Random => "random",
+});
 
-impl Keep {
-    pub fn name(self) -> &'static str {
-        match self {
-            Keep::Diverse => "diverse",
-            Keep::All => "all",
-        }
-    }
-    pub fn from_name(s: &str) -> Option<Keep> {
-        [Keep::Diverse, Keep::All]
-            .into_iter()
-            .find(|x| x.name() == s)
-    }
-}
+whittle_grammars::names!(Keep {
+    Diverse => "diverse",
+    All => "all",
+});
 
 #[derive(Clone, Debug)]
 pub struct WitnessSettings {
