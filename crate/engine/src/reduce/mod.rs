@@ -7,7 +7,6 @@
 //! session re-parses the best program between rounds.
 
 mod chunks;
-mod comments;
 pub(crate) mod ddmin;
 mod definitions;
 mod dependencies;
@@ -21,6 +20,7 @@ mod inline;
 mod lists;
 mod literals;
 mod local;
+mod lone_tokens;
 mod merge;
 mod passes;
 mod perses;
@@ -34,7 +34,6 @@ mod subject;
 pub(crate) mod sweep;
 mod symbols;
 mod tag_into_use;
-mod terminators;
 mod tolerance;
 mod transform;
 mod types;

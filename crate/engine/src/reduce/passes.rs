@@ -3,9 +3,9 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    chunks, comments, ddmin, definitions, dependencies, effects, error_regions, format, hdd,
-    implicit_int, inline, local, merge, perses, rename, tag_into_use, terminators, transform,
-    types, unwrap, update, Pass, Program,
+    chunks, ddmin, definitions, dependencies, effects, error_regions, format, hdd, implicit_int,
+    inline, local, lone_tokens, merge, perses, rename, tag_into_use, transform, types, unwrap,
+    update, Pass, Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -67,7 +67,7 @@ pub const PASSES: &[PassInfo] = &[
         PassKind::Comments,
         "comments",
         "deletes comments: all at once, then in chunks",
-        |p, _| Box::new(comments::Comments::new(p)),
+        |p, _| Box::new(lone_tokens::comments(p)),
     ),
     row(
         PassKind::Perses,
@@ -205,7 +205,7 @@ pub const PASSES: &[PassInfo] = &[
         PassKind::Terminators,
         "terminators",
         "JavaScript: deletes the `;` a statement may end without (automatic semicolon insertion), all at once, then in chunks",
-        |p, _| Box::new(terminators::Terminators::new(p)),
+        |p, _| Box::new(lone_tokens::terminators(p)),
     ),
 ];
 
