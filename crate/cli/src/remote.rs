@@ -190,7 +190,7 @@ impl EndpointArgs {
     /// they are local tests). `jobs` (-j) is k per endpoint, 1 unless given.
     pub fn runner_for(
         &self,
-        property: &crate::commands::reduce::PropertyArgs,
+        property: &crate::commands::args::PropertyArgs,
         jobs: Option<usize>,
         timeout: Duration,
     ) -> Result<Option<(Runner, usize)>, String> {

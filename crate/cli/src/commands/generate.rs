@@ -24,7 +24,7 @@ pub struct GenerateArgs {
     #[arg(long, alias = "seed", value_name = "N")]
     pub rng_seed: Option<u64>,
     #[command(flatten)]
-    pub property: super::reduce::PropertyArgs,
+    pub property: super::args::PropertyArgs,
     /// Outputs as compiles on Compiler Explorer-compatible endpoints (with --match and/or
     /// --exit) instead of a local test.
     #[command(flatten)]
@@ -42,7 +42,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value = "hdd", help = trace_help())]
     pub trace: String,
     #[command(flatten)]
-    pub common: super::reduce::Common,
+    pub common: super::args::Common,
     /// Seconds one run of the generator may take.
     #[arg(long, default_value_t = 10.0)]
     pub gen_timeout: f64,

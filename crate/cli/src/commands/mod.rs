@@ -1,5 +1,6 @@
 //! One module a subcommand.
 
+pub mod args;
 pub mod coverage;
 pub mod generate;
 pub mod pair;

@@ -56,7 +56,7 @@ pub struct PairArgs {
     #[arg(long)]
     pub exit: Option<i32>,
     #[command(flatten)]
-    pub run: crate::commands::reduce::RunArgs,
+    pub run: crate::commands::args::RunArgs,
     #[command(flatten)]
     pub endpoint: crate::remote::EndpointArgs,
     /// Where the tests run (`--cluster`), their files, and the verdict cache (`--cache`; each

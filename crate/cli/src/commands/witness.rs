@@ -47,7 +47,7 @@ pub struct WitnessArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub common: super::reduce::Common,
+    pub common: super::args::Common,
     #[arg(long)]
     pub lang: Option<String>,
 }

@@ -8,7 +8,7 @@ mod confirm;
 
 pub use confirm::confirmed;
 
-use crate::commands::reduce::{PropertyArgs, RunArgs};
+use crate::commands::args::{PropertyArgs, RunArgs};
 use crate::runner::{Job, Properties, Property, Runner, TestOutcome};
 use crate::scratch::Scratch;
 use std::path::{Path, PathBuf};

@@ -133,7 +133,7 @@ impl ExecResult {
     }
 }
 
-pub(super) fn build_json(b: &Exit, budget: &mut Budget) -> Value {
+fn build_json(b: &Exit, budget: &mut Budget) -> Value {
     json!({
         "code": b.code,
         "timedOut": b.timed_out,
@@ -185,7 +185,7 @@ impl Budget {
 
 /// `[{"text": line}, ...]` within the budget, with a note when the stream was cut short or
 /// the step killed.
-pub(super) fn lines_json(
+fn lines_json(
     bytes: &[u8],
     truncated: bool,
     timed_out: bool,

@@ -237,7 +237,7 @@ impl Ctx<'_> {
     }
 }
 
-pub(super) fn read_capped(path: &Path, cap: usize) -> (Vec<u8>, bool) {
+fn read_capped(path: &Path, cap: usize) -> (Vec<u8>, bool) {
     use std::io::Read;
     let Ok(file) = std::fs::File::open(path) else {
         return (Vec::new(), false);
