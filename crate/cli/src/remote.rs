@@ -14,7 +14,8 @@ use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
-use whittle::recipe::Recipe;
+use whittle::recipe::answers::{Next, Refusal, Step};
+use whittle::recipe::{self, Recipe};
 
 const USER_AGENT: &str = concat!(
     "whittle/",
@@ -333,70 +334,46 @@ impl EndpointArgs {
     }
 }
 
-/// A build's run on an endpoint: the program's exit status and stdout, or `None` when it was
-/// not built or not run.
-type RunAnswer = Option<(i32, String)>;
-
-/// The program's run in a compile's answer.
-fn run_of(json: &Value) -> RunAnswer {
+/// An endpoint's answer as a wrong-code recipe reads it: the compiler's exit status and the
+/// program's run, when it ran.
+fn answer_of(json: &Value) -> recipe::answers::Answer {
     let run = &json["execResult"];
-    if json["code"].as_i64() != Some(0) || run["didExecute"].as_bool() != Some(true) {
-        return None;
+    let ran = run.is_object() && run["didExecute"].as_bool() == Some(true);
+    recipe::answers::Answer {
+        code: json["code"].as_i64().unwrap_or(-1) as i32,
+        run: ran.then(|| recipe::answers::Run {
+            code: run["code"].as_i64().unwrap_or(-1) as i32,
+            stdout: lines_of(&run["stdout"]),
+            stderr: lines_of(&run["stderr"]),
+        }),
     }
-    let code = run["code"].as_i64()? as i32;
-    Some((code, lines_of(&run["stdout"])))
 }
 
 /// Wrong code over the endpoints (`--wrong-code ID_A ID_B --endpoint ...`): two builds whose
 /// programs' runs disagree; with the guard, a build with the warnings that flag undefined
 /// behaviour made errors must succeed and a sanitized build's run must print what the
-/// reference build's run printed, with no sanitizer report. The local template's verdict
-/// (`whittle::recipe`), step by step over compiles.
+/// reference build's run printed, with no sanitizer report. The compiles are made in the
+/// order the shared judge asks for them (`whittle::recipe::answers`), as the page makes them.
 #[derive(Clone)]
 pub struct WrongCode {
-    a: Request,
-    b: Request,
-    /// The warnings build, the sanitized build, and which of `a` and `b` is the reference.
-    guard: Option<(Request, Request, whittle::recipe::Build)>,
+    /// The compiles of `Step::ALL`: the two builds, then the guard's (when there is one).
+    steps: Vec<Request>,
+    reference: Option<recipe::Build>,
 }
 
 impl WrongCode {
-    /// The two builds' runs on `job`'s text, if both built and ran.
-    fn runs(
-        &self,
-        e: &Endpoints,
-        job: &Job,
-        cancel: &AtomicBool,
-    ) -> Result<[RunAnswer; 2], TestOutcome> {
-        let a = answer(e, &self.a, job, cancel)?;
-        let b = answer(e, &self.b, job, cancel)?;
-        Ok([run_of(&a), run_of(&b)])
-    }
-
     /// Whether `job`'s text shows the wrong code and passes the guard.
     fn judge(&self, e: &Endpoints, job: &Job, cancel: &AtomicBool) -> Result<bool, TestOutcome> {
-        let [Some(a), Some(b)] = self.runs(e, job, cancel)? else {
-            return Ok(false);
-        };
-        if a == b {
-            return Ok(false);
+        let mut answers = Vec::new();
+        loop {
+            match recipe::answers::next(&answers, self.reference) {
+                Next::Verdict(v) => return Ok(v),
+                Next::Need(step) => {
+                    let json = answer(e, &self.steps[step as usize], job, cancel)?;
+                    answers.push(answer_of(&json));
+                }
+            }
         }
-        let Some((warnings, sanitized, reference)) = &self.guard else {
-            return Ok(true);
-        };
-        if answer(e, warnings, job, cancel)?["code"].as_i64() != Some(0) {
-            return Ok(false);
-        }
-        let json = answer(e, sanitized, job, cancel)?;
-        let reported = lines_of(&json["execResult"]["stderr"]);
-        if reported.contains("runtime error") || reported.contains("Sanitizer") {
-            return Ok(false);
-        }
-        let expected = match reference {
-            whittle::recipe::Build::A => a,
-            whittle::recipe::Build::B => b,
-        };
-        Ok(run_of(&json) == Some(expected))
     }
 }
 
@@ -437,65 +414,42 @@ impl EndpointArgs {
         timeout: Duration,
     ) -> Result<WrongCode, String> {
         let e = self.endpoints(1, timeout)?;
-        let build = |spec: &str, extra: &str| {
+        let build = |spec: &str, step: Step| {
             let mut words = spec.split_whitespace();
             let compiler = words.next().unwrap_or_default().to_string();
-            let mut flags: Vec<&str> = words.collect();
-            flags.extend(extra.split_whitespace());
+            let mut flags: Vec<String> = words.map(str::to_string).collect();
+            flags.extend(step.extra_flags().split_whitespace().map(str::to_string));
             Request {
                 compiler,
                 flags: flags.join(" "),
-                execute: true,
+                execute: step.runs(),
             }
         };
+        let mut steps = vec![build(a, Step::A), build(b, Step::B)];
+        if let Some(g) = guard {
+            steps.extend([build(g, Step::Warnings), build(g, Step::Sanitized)]);
+        }
         let job = query("", text, true);
         let cancel = AtomicBool::new(false);
-        let mut plan = WrongCode {
-            a: build(a, ""),
-            b: build(b, ""),
-            guard: None,
-        };
-        let [ra, rb] = plan.runs(&e, &job, &cancel).map_err(original_failed)?;
-        let said = |r: &RunAnswer| {
-            if r.is_some() {
-                "built and ran"
-            } else {
-                "did not build and run"
-            }
-        };
-        let why = format!(
-            "the original {} with {a} and {} with {b}: check the compiler ids and flags",
-            said(&ra),
-            said(&rb)
-        );
-        let (Some(ra), Some(rb)) = (ra, rb) else {
-            return Err(why);
-        };
-        if ra == rb {
-            return Err(format!("the two builds agree on the original (exit {}, the same output): there is no wrong code to reduce", ra.0));
+        let mut jsons = Vec::new();
+        for step in &steps {
+            jsons.push(answer(&e, step, &job, &cancel).map_err(original_failed)?);
         }
-        if let Some(g) = guard {
-            let warnings = Request {
-                execute: false,
-                ..build(g, &whittle::recipe::warning_flags())
+        let answers: Vec<_> = jsons.iter().map(answer_of).collect();
+        let reference = recipe::answers::calibrate(&answers, guard.is_some()).map_err(|r| {
+            let why = r.describe(a, b, guard.unwrap_or(""), "reduce with --no-guard");
+            // The guard's complaint, from the step that made it.
+            let shown = match r {
+                Refusal::Warnings => Some(&jsons[2]),
+                Refusal::Sanitized => Some(&jsons[3]),
+                _ => None,
             };
-            let sanitized = build(g, &format!("-O0 -g {}", whittle::recipe::SANITIZE));
-            let w = answer(&e, &warnings, &job, &cancel).map_err(original_failed)?;
-            if w["code"].as_i64() != Some(0) {
-                return Err(format!("the guard refuses the original: {g} with the warnings that flag undefined behaviour as errors fails:\n{}\nFix the original, or reduce with --no-guard", output_of(&w).1.trim()));
+            match shown {
+                Some(json) => format!("{why}:\n{}", output_of(json).1.trim()),
+                None => why,
             }
-            let json = answer(&e, &sanitized, &job, &cancel).map_err(original_failed)?;
-            let run = run_of(&json);
-            let reference = if run == Some(ra.clone()) {
-                whittle::recipe::Build::A
-            } else if run == Some(rb.clone()) {
-                whittle::recipe::Build::B
-            } else {
-                return Err(format!("the guard refuses the original: its sanitized run by {g} agrees with neither build:\n{}\nFix the original, or reduce with --no-guard", output_of(&json).1.trim()));
-            };
-            plan.guard = Some((warnings, sanitized, reference));
-        }
-        Ok(plan)
+        })?;
+        Ok(WrongCode { steps, reference })
     }
 
     /// The runner of a wrong-code plan (see [`EndpointArgs::calibrate_wrong_code`]).

@@ -185,12 +185,7 @@ impl Budget {
 
 /// `[{"text": line}, ...]` within the budget, with a note when the stream was cut short or
 /// the step killed.
-fn lines_json(
-    bytes: &[u8],
-    truncated: bool,
-    timed_out: bool,
-    budget: &mut Budget,
-) -> Value {
+fn lines_json(bytes: &[u8], truncated: bool, timed_out: bool, budget: &mut Budget) -> Value {
     let mut lines = budget.take(bytes, truncated);
     if timed_out {
         lines.push(json!({"text": "Killed - processing time exceeded"}));

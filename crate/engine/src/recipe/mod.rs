@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod answers;
+
 /// The exit statuses of a recipe's script: 0 is interesting; the others say why not, so a
 /// shell can count guard failures and slow runs apart (C-Reduce and C-Vise see only 0 or not).
 pub mod status {
