@@ -21,6 +21,7 @@ export class CompileService {
     if (this.refusal) return;
     this.run = run;
     this.k = Math.max(1, config.k | 0);
+    this.steps = config.steps ?? {}; // the only other compiles its requests may name
     this.compiler = new Compiler(config, (e) =>
       this.onNotice(e.seconds > 0 ? `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` : 'rate limited'));
   }
@@ -32,7 +33,7 @@ export class CompileService {
     this.run = null;
   }
 
-  /** A request from the engine: {type: 'compile', run, id, text} or {type: 'uncompile', run, id}. */
+  /** A request from the engine: {type: 'compile', run, id, text, step?} or {type: 'uncompile', run, id}. */
   handle(msg) {
     if (msg.type === 'uncompile') {
       this.inflight.get(msg.id)?.abort();
@@ -44,10 +45,12 @@ export class CompileService {
     if (this.run === null || msg.run !== this.run) return refuse('no run of this page asked for it');
     if (typeof msg.text !== 'string') return refuse('the request has no program text');
     if (this.inflight.size >= this.k || this.inflight.has(msg.id)) return refuse(`more than ${this.k} compiles at once`);
+    const step = msg.step ?? null;
+    if (step !== null && !Object.hasOwn(this.steps, step)) return refuse(`the run has no compile step ${JSON.stringify(step)}`);
     const abort = new AbortController();
     this.inflight.set(msg.id, abort);
     const { compiler } = this;
-    compiler.compile(msg.text, abort.signal).then(
+    compiler.compile(msg.text, abort.signal, step).then(
       (result) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, result, cacheHits: compiler.cacheHits }),
       (e) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, error: e.message, endpoint: e instanceof EndpointError, cacheHits: compiler.cacheHits }),
     ).finally(() => this.inflight.get(msg.id) === abort && this.inflight.delete(msg.id));

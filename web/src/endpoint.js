@@ -65,8 +65,11 @@ export class Compiler {
     this.backoffMs = 0;
   }
 
-  async compile(source, signal) {
-    const { endpoint, compiler, flags, execute } = this.cfg;
+  /** The answer for `source` of the run's main compile, or of step `step` of its
+   *  `steps` (a wrong-code property's builds: wrong-code.js). */
+  async compile(source, signal, step = null) {
+    const cfg = this.stepConfig(step);
+    const { endpoint, compiler, flags, execute } = cfg;
     if (endpoint.kind === 'none') return { code: 0, stdout: '', stderr: '', asm: '', run: null };
     const key = await sha256(JSON.stringify([this.base, compiler, flags, !!execute, source]));
     const cached = cacheGet(key);
@@ -74,16 +77,24 @@ export class Compiler {
       this.cacheHits++;
       return cached;
     }
-    const result = await this.fetchWithBackoff(source, signal);
+    const result = await this.fetchWithBackoff(source, signal, cfg);
     cachePut(key, result);
     return result;
   }
 
-  async fetchWithBackoff(source, signal) {
+  /** The settings of step `step` (null: the main compile); throws for a step the run has not. */
+  stepConfig(step) {
+    if (step === null || step === undefined) return this.cfg;
+    const own = this.cfg.steps?.[step];
+    if (!own) throw new Error(`this run has no compile step ${JSON.stringify(step)}`);
+    return { ...this.cfg, compiler: own.compiler, flags: own.flags, execute: own.execute };
+  }
+
+  async fetchWithBackoff(source, signal, cfg = this.cfg) {
     for (;;) {
       const wait = this.notBefore - Date.now();
       if (wait > 0) await sleep(wait, signal);
-      const res = await this.post(source, signal);
+      const res = await this.post(source, signal, cfg);
       // 429, or 503 with Retry-After (a server at its connection or body cap): busy, not broken.
       const busy = res.status === 429 || (res.status === 503 && res.headers.get('Retry-After') !== null);
       if (!busy) {
@@ -98,8 +109,8 @@ export class Compiler {
     }
   }
 
-  async post(source, signal) {
-    const { endpoint, compiler, flags, execute, timeoutMs } = this.cfg;
+  async post(source, signal, cfg) {
+    const { endpoint, compiler, flags, execute, timeoutMs } = cfg;
     const url = `${this.base}/api/compiler/${encodeURIComponent(compiler)}/compile`;
     const body = {
       source,

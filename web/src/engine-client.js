@@ -101,9 +101,10 @@ export class EngineClient {
     return (await this.call({ type: 'diff', a, b })).chunks;
   }
 
-  /** Whether `property` holds of one compile answer: the property runs in the sandbox. */
-  async test(property, result, text) {
-    return (await this.call({ type: 'test', property, result, text })).verdict === true;
+  /** Whether `property` holds of one compile answer (a wrong-code property's: of `answers`,
+   *  each step's): the property runs in the sandbox. */
+  async test(property, result, text, answers = undefined) {
+    return (await this.call({ type: 'test', property, result, text, answers })).verdict === true;
   }
 
   post(msg) {

@@ -1,5 +1,5 @@
 // The settings sidebar <-> the playground state's compile and property parts.
-import { autoSeeded, defaultK, DEFAULT_JS_PROPERTY, DEFAULT_WITNESS, isPair, propertyOf } from './state.js';
+import { autoSeeded, defaultK, DEFAULT_JS_PROPERTY, DEFAULT_PROPERTY, DEFAULT_WITNESS, isPair, propertyOf } from './state.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -32,6 +32,17 @@ function writeProperty(p) {
   $('exit-op').value = p.exitOp ?? 'any';
   $('exit-value').value = String(p.exitValue ?? 0);
   $('prop-js').value = p.js ?? DEFAULT_JS_PROPERTY;
+  const w = p.wrongCode ?? DEFAULT_PROPERTY.wrongCode;
+  for (const [id, value] of [['wrong-b-compiler', w.compiler], ['wrong-guard-compiler', w.guardCompiler]]) selectValue($(id), value);
+  $('wrong-b-flags').value = w.flags;
+  $('wrong-guard').checked = !!w.guard;
+}
+
+/** Selects `value` in `select`, listing it first when the compiler list lacks it ('' is
+ *  “as build A”). */
+function selectValue(select, value) {
+  if (![...select.options].some((o) => o.value === value)) select.prepend(new Option(value ? `${value} (not listed)` : 'as build A', value));
+  select.value = value;
 }
 
 /** The form's values, for applyForm (state.js): the property shown is one side's; the
@@ -56,6 +67,12 @@ export function readForm() {
       exitOp: $('exit-op').value,
       exitValue: Number($('exit-value').value) || 0,
       js: $('prop-js').value,
+      wrongCode: {
+        compiler: $('wrong-b-compiler').value,
+        flags: $('wrong-b-flags').value,
+        guard: $('wrong-guard').checked,
+        guardCompiler: $('wrong-guard-compiler').value,
+      },
     },
     settings: {
       k: clamp(Number($('k').value) || defaultK($('endpoint').value), 1, 16),
@@ -77,19 +94,26 @@ export function showFields(state, propSide = 'variant') {
   $('compiler-fields').hidden = state.endpoint.kind === 'none';
   $('prop-regex-fields').hidden = p.kind !== 'regex';
   $('prop-js-fields').hidden = p.kind !== 'js';
+  $('prop-wrong-fields').hidden = p.kind !== 'wrong-code';
+  $('wrong-guard-field').hidden = !p.wrongCode?.guard;
   // A pair needs the search's settings only to find its seed, whose property is derived.
   $('witness-fields').hidden = isPair(state) && !state.witness.autoSeed;
   $('prop-side-switch').hidden = autoSeeded(state);
   $('auto-seed-property').hidden = !autoSeeded(state);
 }
 
-/** Fills the compiler select, keeping `current` when the list has it. */
-export function fillCompilers(list, current) {
+/** Fills the compiler selects (the compiler's, and a wrong-code property's: `wrongCode`),
+ *  keeping each current choice when the list has it. Returns the compiler chosen. */
+export function fillCompilers(list, current, wrongCode = DEFAULT_PROPERTY.wrongCode) {
+  const options = () => list.map((c) => new Option(c.name === c.id ? c.id : `${c.name} (${c.id})`, c.id));
   const select = $('compiler');
-  const options = list.map((c) => new Option(c.name === c.id ? c.id : `${c.name} (${c.id})`, c.id));
-  if (current && !list.some((c) => c.id === current)) options.unshift(new Option(`${current} (not listed)`, current));
-  select.replaceChildren(...options);
+  select.replaceChildren(...options());
+  if (current && !list.some((c) => c.id === current)) select.prepend(new Option(`${current} (not listed)`, current));
   if (current) select.value = current;
+  for (const [id, value] of [['wrong-b-compiler', wrongCode.compiler], ['wrong-guard-compiler', wrongCode.guardCompiler]]) {
+    $(id).replaceChildren(new Option('as build A', ''), ...options());
+    selectValue($(id), value);
+  }
   return select.value;
 }
 

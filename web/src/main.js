@@ -61,6 +61,7 @@ let fromLink = false; // the state came from a permalink (its JavaScript propert
 // until they press Allow (or Run) once. A replay of its recorded verdicts needs none of that.
 let untrustedLink = false;
 let engineId = null; // this page's engine build (a hash of the wasm)
+let guardFlags = null; // the wrong-code guard's flags, the engine's (worker.js)
 let tab = 'tree';
 
 // --- editors and parsing ---------------------------------------------------------------------
@@ -310,15 +311,20 @@ $('check').addEventListener('click', async () => {
     }
   }
   // The page compiles; the property (maybe JavaScript) runs in the engine's sandbox.
-  const config = S.testConfig(state, side);
+  const config = S.testConfig(state, side, guardFlags);
   // An endpoint that has not answered yet: the seconds count.
   const stopCounting = countSeconds(out, config.endpoint.kind === 'none' ? 'checking…' : `checking… waiting for ${describe(config.endpoint)}:`);
   try {
-    const result = await new Compiler(config).compile(text, new AbortController().signal).finally(stopCounting);
+    // A wrong-code property's check makes every one of its compiles (the builds and the guard's).
+    const compiler = new Compiler(config);
+    const signal = new AbortController().signal;
+    const steps = Object.keys(config.steps ?? {}).filter((step) => step !== 'a'); // (a: the compile itself)
+    const [result, ...more] = await Promise.all([compiler.compile(text, signal), ...steps.map((step) => compiler.compile(text, signal, step))]).finally(stopCounting);
+    const answers = Object.fromEntries(steps.map((step, i) => [step, more[i]]));
     runView.showOutputs({ [side]: result }, `the ${name} as it is now`, S.isPair(state), config.compiler);
     if (showOutputAfterCheck) showTab('output'); // a Compiler Explorer link's first compile: pick its property there
     showOutputAfterCheck = false;
-    const verdict = await engine.test(config.property, result, text);
+    const verdict = await engine.test(config.property, result, text, answers);
     if (checkKey !== S.checkKey(state, side)) return; // made for a program or settings since changed
     const what = S.isPair(state) ? `the ${name} ` : '';
     out.textContent = verdict ? `✓ ${what}has the property` : `✗ ${what}does not have the property`;
@@ -369,7 +375,7 @@ function startReduction({ replayVerdicts = null } = {}) {
   generatorView.reset();
   witnessView.reset();
   replayWaits = false;
-  const config = S.reduceConfig(state, lang);
+  const config = S.reduceConfig(state, lang, guardFlags);
   if (replayVerdicts) compiles.stop(); // a replay compiles nothing
   else compiles.start(run.id, config);
   engine.post(replayVerdicts
@@ -667,6 +673,7 @@ async function boot() {
     const info = await engine.ready;
     performance.mark('whittle:engine-ready'); // (scripts/bench/page-load.mjs reads these)
     engineId = info.engineId;
+    guardFlags = info.guardFlags;
     $('engine-info').textContent = `engine ${engineId} loaded in ${Math.round(info.ms)} ms`;
   } catch (e) {
     return setStatus(e.message, 'error');

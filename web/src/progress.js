@@ -2,8 +2,8 @@
 const SVG = 'http://www.w3.org/2000/svg';
 
 export class ProgressView {
-  constructor({ chart, tokens, queries, qps, cache, pass, elapsed, engine, passes, history }) {
-    this.el = { chart, tokens, queries, qps, cache, pass, elapsed, engine, passes, history };
+  constructor({ chart, tokens, queries, qps, cache, pass, elapsed, engine, guard, passes, history }) {
+    this.el = { chart, tokens, queries, qps, cache, pass, elapsed, engine, guard, passes, history };
     this.reset();
     new ResizeObserver(() => this.draw()).observe(chart);
   }
@@ -18,6 +18,7 @@ export class ProgressView {
     for (const k of ['tokens', 'qps', 'pass', 'elapsed', 'engine']) if (this.el[k]) this.el[k].textContent = '–';
     this.el.queries.textContent = '0';
     this.el.cache.textContent = '0';
+    if (this.el.guard) this.el.guard.parentElement.hidden = true;
     this.el.history.replaceChildren();
     this.el.passes?.replaceChildren();
     this.draw();
@@ -34,7 +35,7 @@ export class ProgressView {
   }
 
   /** Takes a 'progress' or 'finished' message from the worker. */
-  update({ stats, elapsedMs, engineMs, clientCacheHits = 0, replayed }) {
+  update({ stats, elapsedMs, engineMs, clientCacheHits = 0, replayed, guardRefused }) {
     if (!stats) return;
     this.before = stats.tokens_before;
     const queries = replayed ?? stats.queries; // a replay's x axis: the recorded verdicts used
@@ -51,6 +52,10 @@ export class ProgressView {
     this.el.elapsed.textContent = formatDuration(elapsedMs);
     if (this.el.engine && engineMs !== undefined && elapsedMs > 0) {
       this.el.engine.textContent = `${Math.min(100, (100 * engineMs) / elapsedMs).toFixed(1)}% (${formatDuration(engineMs)})`;
+    }
+    if (this.el.guard && guardRefused !== undefined) {
+      this.el.guard.parentElement.hidden = false;
+      this.el.guard.textContent = String(guardRefused);
     }
     this.timePasses(stats, elapsedMs, replayed !== undefined);
     this.draw();

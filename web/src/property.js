@@ -3,16 +3,65 @@
 //  - regex: a regular expression over chosen streams (stdout, stderr, asm, run output, the
 //    program text), optionally negated, plus an exit-code condition;
 //  - js: a function `(result, input) => boolean` (or a promise of one), run in a sandbox
-//    with no network.
+//    with no network;
+//  - wrong-code: the builds of wrong-code.js disagree and the guard passes, as the engine
+//    judges (it needs the engine: `makeProperty(spec, {engine})`).
 //
+// A tester's test(result, input, {compile, original}) gets the first compile's answer;
+// `compile(step)` makes another of the run's compiles (the wrong-code property's steps), and
+// `original` says the program is the original (which a wrong-code property calibrates on).
 // A property that throws makes PropertyError, with the thrower's message.
+
+import { describeStep, STEPS } from './wrong-code.js';
 
 export class PropertyError extends Error {}
 
 /** Builds a tester {test(result, input) => Promise<boolean>, dispose()} for a property spec. */
-export function makeProperty(spec, { timeoutMs = 10000 } = {}) {
+export function makeProperty(spec, { timeoutMs = 10000, engine = null } = {}) {
+  if (spec.kind === 'wrong-code') return new WrongCodeProperty(engine, spec);
   return spec.kind === 'js' ? new SandboxedProperty(spec.js, timeoutMs) : regexProperty(spec);
 }
+
+/** The wrong-code property's tester: the engine says which step it needs next, then judges. */
+class WrongCodeProperty {
+  /** @param {any} engine the wasm module @param {{steps: Record<string, any>}} spec */
+  constructor(engine, spec) {
+    if (!engine || !spec.steps) throw new PropertyError('the wrong-code property needs the engine and its builds');
+    this.engine = engine;
+    this.steps = spec.steps;
+    this.guard = 'warnings' in spec.steps;
+    this.reference = undefined; // 'A' | 'B' | null (no guard), once calibrated on the original
+    this.refused = 0; // candidates whose builds disagreed and the guard refused
+  }
+
+  async test(first, input, { compile, original }) {
+    const answers = [first];
+    if (original) {
+      for (const step of STEPS.slice(1, this.guard ? 4 : 2)) answers.push(await compile(step));
+      const s = this.steps;
+      try {
+        this.reference = this.engine.wrongCodeCalibrate(answers.map(plain), this.guard, describeStep(s.a), describeStep(s.b), s.warnings?.compiler ?? '');
+      } catch (e) {
+        throw new PropertyError(e.message);
+      }
+      return true;
+    }
+    if (this.reference === undefined) throw new PropertyError('the wrong-code property judges candidates only after the original');
+    for (;;) {
+      const next = this.engine.wrongCodeNext(answers.map(plain), this.reference ?? null);
+      if ('verdict' in next) {
+        if (!next.verdict && answers.length > 2) this.refused++;
+        return next.verdict;
+      }
+      answers.push(await compile(next.need));
+    }
+  }
+
+  dispose() {}
+}
+
+/** An answer as the engine reads it. */
+const plain = (r) => ({ code: r.code, run: r.run ? { code: r.run.code, stdout: r.run.stdout, stderr: r.run.stderr } : null });
 
 /**
  * What a pair's automatic seed must be, from the variant's property tester: the compile

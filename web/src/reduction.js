@@ -81,7 +81,7 @@ export class Reduction {
       if (this.recording !== null) {
         this.session = Engine.replay(...args, this.recording);
       } else {
-        this.properties = { variant: makeProperty(this.config.property) };
+        this.properties = { variant: makeProperty(this.config.property, { engine: this.engine }) };
         if (this.pair) {
           // An automatic seed is a witness of the variant: it compiles and lacks the property.
           this.properties.seed = this.config.witness?.autoSeed ? compilesWithout(this.properties.variant) : makeProperty(this.config.seedProperty);
@@ -174,8 +174,9 @@ export class Reduction {
   async test(query, signal) {
     const result = await this.compiler.compile(query.text, signal);
     if (query.original) this.send({ type: 'original', result, side: query.side });
+    const more = { original: query.original, compile: (step) => this.compiler.compile(query.text, signal, step) };
     try {
-      return (await this.properties[query.side].test(result, query.text)) ? 'interesting' : 'boring';
+      return (await this.properties[query.side].test(result, query.text, more)) ? 'interesting' : 'boring';
     } catch (e) {
       if (!(e instanceof PropertyError)) throw e;
       if (query.original) throw e; // nothing to reduce if the original fails
@@ -265,7 +266,8 @@ export class Reduction {
   /** What every progress message says: the engine's figures and this loop's. */
   figures(type) {
     const stats = this.session.stats();
-    return { type, stats, elapsedMs: this.elapsedMs(), engineMs: this.engineMs, clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size };
+    const guardRefused = this.properties?.variant?.refused; // (a wrong-code property's)
+    return { type, stats, elapsedMs: this.elapsedMs(), engineMs: this.engineMs, clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size, guardRefused };
   }
 
   /** Runs one of the engine's calls, adding its time to `engineMs`. */

@@ -1,7 +1,7 @@
 // The engine worker's compiler: it asks the page, which does every compile (the worker lives in
 // the sandbox, where nothing can reach the network). One message out per query, one answer back.
 //
-// Out: {type: 'compile', run, id, text}   {type: 'uncompile', run, id} (no longer needed)
+// Out: {type: 'compile', run, id, text, step}   {type: 'uncompile', run, id} (no longer needed)
 // In:  {type: 'compiled', id, result} | {type: 'compiled', id, error, endpoint: bool, cacheHits}
 import { EndpointError } from './endpoint.js';
 
@@ -16,7 +16,8 @@ export class RemoteCompiler {
     this.cacheHits = 0;
   }
 
-  compile(text, signal) {
+  /** `step`: one of the run's other compiles (a wrong-code property's builds), or null. */
+  compile(text, signal, step = null) {
     const id = ++lastId;
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
@@ -35,7 +36,7 @@ export class RemoteCompiler {
           reject(msg.endpoint ? new EndpointError(msg.error) : new Error(msg.error));
         },
       });
-      this.post({ type: 'compile', run: this.run, id, text });
+      this.post({ type: 'compile', run: this.run, id, text, step });
     });
   }
 }

@@ -26,6 +26,7 @@ export class RunView {
       pass: $('progress-pass'),
       elapsed: $('progress-elapsed'),
       engine: $('progress-engine'),
+      guard: $('progress-guard'),
       passes: $('passes'),
       history: $('history'),
     });

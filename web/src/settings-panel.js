@@ -1,7 +1,7 @@
 // The settings sidebar: the form's changes become new states (applyForm in state.js), the
 // compiler list follows the endpoint and language, and a link's JavaScript property waits
 // for the person's leave to run.
-import { applyForm, autoSeeded, isPair, sideName, usesJs } from './state.js';
+import { applyForm, autoSeeded, isPair, propertyOf, sideName, usesJs } from './state.js';
 import { fillCompilers, readForm, showFields, writeForm } from './form.js';
 import { listCompilers } from './endpoint.js';
 import { compilerFor, defaultCompiler, langName } from './lang-defaults.js';
@@ -90,7 +90,7 @@ export class SettingsPanel {
     if (!this.mayContact()) {
       // A link's endpoint is not contacted before the person allows the link: show its compiler.
       this.compilerLoad++;
-      this.onCompiler(fillCompilers([], state.compiler));
+      this.onCompiler(fillCompilers([], state.compiler, this.wrongCode()));
       errorEl.textContent = 'The compiler list comes from the endpoint once you allow this link (see the top of the page).';
       errorEl.hidden = false;
       return;
@@ -107,13 +107,13 @@ export class SettingsPanel {
     }
     if (n !== this.compilerLoad) return;
     const { compiler, flags } = this.state();
-    if (list.length === 0) return this.onCompiler(fillCompilers(list, compiler)); // the error says why
+    if (list.length === 0) return this.onCompiler(fillCompilers(list, compiler, this.wrongCode())); // the error says why
     // The language decides: a compiler the endpoint does not list for it goes (and says so).
     const preferred = await defaultCompiler(state.endpoint, lang);
     if (n !== this.compilerLoad) return;
     const chosen = compilerFor({ list, current: compiler, flags, lang, previousLang: this.listLang ?? lang, preferred });
     this.listLang = lang;
-    fillCompilers(list, chosen.compiler);
+    fillCompilers(list, chosen.compiler, this.wrongCode());
     if (chosen.flags !== flags) $('flags').value = chosen.flags;
     const note = $('compiler-note');
     note.hidden = !chosen.replaced;
@@ -126,6 +126,11 @@ export class SettingsPanel {
   /** The language the compiler list is for: after a change (auto-detected, say), reload it. */
   langSeen(lang) {
     if (this.listLang && lang !== this.listLang) this.loadCompilers();
+  }
+
+  /** The wrong-code builds of the property shown (their compiler selects share the list). */
+  wrongCode() {
+    return propertyOf(this.state(), this.propSide).wrongCode;
   }
 
   showJsTrust() {

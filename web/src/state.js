@@ -25,6 +25,7 @@
 import { SAMPLE_PROGRAM, SAMPLE_SEED } from './sample.js';
 import { SAMPLE_GENERATOR } from './generator-sample.js';
 import { apiBase } from './endpoint.js';
+import { describeStep, wrongCodeSteps } from './wrong-code.js';
 
 export const DEFAULT_JS_PROPERTY = `(result, input) =>
   result.code === 0 &&
@@ -45,6 +46,7 @@ export const DEFAULT_PROPERTY = Object.freeze({
   exitOp: 'eq',
   exitValue: 0,
   js: DEFAULT_JS_PROPERTY,
+  wrongCode: Object.freeze({ compiler: '', flags: '-O0', guard: true, guardCompiler: '' }),
 });
 
 /** Generator mode's defaults: the paper's password generator; random seed '' is the module's own. */
@@ -108,6 +110,9 @@ export const propertyOf = (state, side) => state[propertyField(side)];
 export const propertySides = (state) => (autoSeeded(state) ? ['variant'] : sidesOf(state));
 
 /** Whether a property is JavaScript (which a link's state may not run unasked). */
+/** Whether a property of the run is wrong code (two builds, and perhaps the guard's). */
+export const usesWrongCode = (state) => propertySides(state).some((side) => propertyOf(state, side).kind === 'wrong-code');
+
 export const usesJs = (state) => propertySides(state).some((side) => propertyOf(state, side).kind === 'js');
 
 /** Whether the state runs a generator: JavaScript that runs in the engine's sandbox (no
@@ -333,7 +338,7 @@ export function shareableState(state, { run = null, link = null, engineId = null
 /**
  * What acting on `state` (checking, reducing) would ask of this machine and the network, for
  * the page to show when the state came from a link: [{key, text, warn}], where key is one of
- * 'endpoint', 'compiler', 'flags', 'execute', 'parallel', 'js', 'nothing'; warn marks what
+ * 'endpoint', 'compiler', 'flags', 'execute', 'wrong-code', 'parallel', 'js', 'nothing'; warn marks what
  * reaches beyond this page and this machine's compiler, or runs code.
  */
 export function linkRequests(state) {
@@ -350,9 +355,15 @@ export function linkRequests(state) {
     asks.push({ key: 'compiler', text: state.compiler ? `with the compiler ${state.compiler}` : 'with a compiler you choose (the link names none)', warn: false });
     const flags = (state.flags ?? '').trim();
     asks.push({ key: 'flags', text: flags ? `with the flags ${flags} (passed to the compiler as they are)` : 'with no flags', warn: false });
-    asks.push(state.execute
+    asks.push(state.execute || usesWrongCode(state)
       ? { key: 'execute', text: `runs the compiled program (execution is on), on the machine of ${where}`, warn: true }
       : { key: 'execute', text: 'execution is off: the compiled program is not started', warn: false });
+    if (usesWrongCode(state)) {
+      const steps = wrongCodeSteps(state, state.property, null);
+      const also = [`${describeStep(steps.b)} (build B)`];
+      if (steps.warnings) also.push(`${steps.warnings.compiler} with warnings as errors and with sanitizers (the undefined-behaviour guard)`);
+      asks.push({ key: 'wrong-code', text: `also compiles and runs the program with ${also.join(', and ')}`, warn: false });
+    }
     const k = state.settings?.k ?? 1;
     if (k > 1) asks.push({ key: 'parallel', text: `up to ${k} compile requests at a time`, warn: false });
   }
@@ -420,22 +431,30 @@ export function blocker(state, { reports, jsTrusted, untrustedLink = false, embe
   if (usesGenerator(state) && !jsTrusted) return 'this link’s generator has not been allowed to run: it is someone else’s JavaScript; read it, then press Allow';
   if (needsConsent(state, { untrustedLink, jsTrusted })) return 'this link has not been allowed to compile yet: read what it asks (at the top of the page) and press Allow';
   if (state.endpoint.kind !== 'none' && !state.compiler) return 'choose a compiler';
+  if (usesWrongCode(state)) {
+    if (state.mode !== 'single') return 'the wrong-code property is for one program: choose the mode “one program”, or another property';
+    if (state.endpoint.kind === 'none') return 'the wrong-code property compiles and runs two builds: choose an endpoint';
+  }
   return null;
 }
 
 // --- what the worker gets --------------------------------------------------------------------
 
-const propertyConfig = (p) => (p.kind === 'js' ? { kind: 'js', js: p.js } : { ...p, js: undefined });
+const propertyConfig = (p) => (p.kind === 'js' ? { kind: 'js', js: p.js } : { ...p, js: undefined, wrongCode: undefined });
 
 /** What the worker needs to query the endpoint and test a property (the variant's unless
- *  `side` says otherwise; a pair's reduction gets the seed's too). */
-export function testConfig(state, side = 'variant') {
+ *  `side` says otherwise; a pair's reduction gets the seed's too). A wrong-code property's
+ *  builds are the run's `steps` (its guard's flags, `guardFlags`, are the engine's). */
+export function testConfig(state, side = 'variant', guardFlags = null) {
+  const p = propertyOf(state, side);
+  const steps = p.kind === 'wrong-code' ? wrongCodeSteps(state, p, guardFlags) : undefined;
   return {
     endpoint: state.endpoint,
     compiler: state.compiler,
     flags: state.flags,
-    execute: state.execute,
-    property: propertyConfig(propertyOf(state, side)),
+    execute: steps ? true : state.execute,
+    steps,
+    property: steps ? { kind: 'wrong-code', steps } : propertyConfig(p),
     seedProperty: isPair(state) && side === 'variant' ? propertyConfig(state.seedProperty) : undefined,
     timeoutMs: state.settings.timeoutS * 1000,
   };
@@ -447,8 +466,9 @@ export function testConfig(state, side = 'variant') {
 export const checkKey = (state, side = 'variant') =>
   JSON.stringify([isGenerator(state) ? state.generator : textOf(state, side), state.lang, testConfig(state, side)]);
 
-/** A 'reduce' or 'replay' message's config (`lang`: the language the parse settled on). */
-export function reduceConfig(state, lang) {
+/** A 'reduce' or 'replay' message's config (`lang`: the language the parse settled on;
+ *  `guardFlags`: see testConfig). */
+export function reduceConfig(state, lang, guardFlags = null) {
   return {
     mode: state.mode,
     lang,
@@ -459,7 +479,7 @@ export function reduceConfig(state, lang) {
     k: state.settings.k,
     generator: isGenerator(state) ? { ...state.generator } : undefined,
     witness: isWitness(state) || autoSeeded(state) ? { ...state.witness } : undefined,
-    ...testConfig(state),
+    ...testConfig(state, 'variant', guardFlags),
   };
 }
 

@@ -26,10 +26,11 @@
 /** @typedef {'seed' | 'variant'} Side */
 
 /**
- * What makes a compile answer interesting: a regex over some streams with an exit check, or
- * a JavaScript function (`js`, run sandboxed).
+ * What makes a compile answer interesting: a regex over some streams with an exit check, a
+ * JavaScript function (`js`, run sandboxed), or wrong code (`wrongCode`: build B's compiler and
+ * flags against the state's, and the undefined-behaviour guard; wrong-code.js).
  * @typedef {object} Property
- * @property {'regex' | 'js'} kind
+ * @property {'regex' | 'js' | 'wrong-code'} kind
  * @property {string} regex
  * @property {string[]} streams
  * @property {boolean} negate
@@ -37,6 +38,16 @@
  * @property {string} exitOp
  * @property {number} exitValue
  * @property {string} js
+ * @property {WrongCode} wrongCode
+ */
+
+/**
+ * A wrong-code property's build B and guard (build A is the state's compiler and flags).
+ * @typedef {object} WrongCode
+ * @property {string} compiler  '' takes build A's
+ * @property {string} flags
+ * @property {boolean} guard
+ * @property {string} guardCompiler  '' takes build A's
  */
 
 /**
@@ -115,7 +126,7 @@
  *   | {type: 'replay', run: number, config: any, verdicts: string}
  *   | {type: 'pause' | 'resume' | 'cancel', run: number}
  *   | {type: 'diff', seq: number, a: string, b: string}
- *   | {type: 'test', seq: number, property: Property, result: any, text: string}
+ *   | {type: 'test', seq: number, property: Property, result: any, text: string, answers?: Record<string, any>}
  *   | {type: 'generate', seq: number, generator: GeneratorState}
  *   | {type: 'compiled', id: number, result?: any, error?: string, endpoint?: boolean, cacheHits?: number}
  * } WorkerRequest
@@ -123,14 +134,14 @@
 
 /**
  * What the worker answers (worker.js), besides a run's messages.
- * @typedef {{type: 'ready', ms: number}
+ * @typedef {{type: 'ready', ms: number, guardFlags: {warnings: string, sanitized: string}}
  *   | {type: 'fatal', message: string}
  *   | {type: 'parsed', seq: number, report?: ParseReport, superseded?: boolean}
  *   | {type: 'diffed', seq: number, chunks: DiffOp[]}
  *   | {type: 'tested', seq: number, verdict: boolean}
  *   | {type: 'error', seq: number, request: string, message: string}
  *   | {type: 'generated', seq: number, output: string, trace: Trace, rngSeed: number, picks?: Record<string, string[]>}
- *   | {type: 'compile', run: number, id: number, text: string}
+ *   | {type: 'compile', run: number, id: number, text: string, step?: string | null}
  *   | {type: 'uncompile', run: number, id: number}
  * } WorkerReply
  */
@@ -139,7 +150,7 @@
  * A run's messages (reduction.js, witness-search.js, auto-seed.js); each carries `run`.
  * @typedef {{run: number} & (
  *     {type: 'state', state: RunState, message?: string}
- *   | {type: 'progress', stats: any, elapsedMs: number, engineMs?: number, clientCacheHits?: number, inFlight?: number,
+ *   | {type: 'progress', stats: any, elapsedMs: number, engineMs?: number, clientCacheHits?: number, inFlight?: number, guardRefused?: number,
  *      best?: string | PairBest, replayed?: number, trace?: Trace, witnesses?: ListedWitness[], ranking?: Ranking | null}
  *   | {type: 'original', result: any, side: Side}
  *   | {type: 'generated', original: string, trace: Trace, rngSeed?: number, picks?: Record<string, string[]>}
@@ -147,7 +158,7 @@
  *   | {type: 'seeding', stats: any, elapsedMs?: number}
  *   | {type: 'seed', seed: string, changes: Change[], stats: any}
  *   | {type: 'finished', state: RunState, message?: string, best?: string | PairBest, stats?: any,
- *      history?: HistoryStep[], verdicts?: string, elapsedMs?: number, engineMs?: number, trace?: Trace,
+ *      history?: HistoryStep[], verdicts?: string, elapsedMs?: number, engineMs?: number, guardRefused?: number, trace?: Trace,
  *      witnesses?: ListedWitness[], ranking?: Ranking | null, rules?: RuleStats[]}
  * )} RunMessage
  */

@@ -10,10 +10,11 @@
 //                 seed found by one first)
 //               {type: 'pause' | 'resume' | 'cancel', run}
 //               {type: 'diff', seq, a, b}
-//               {type: 'test', seq, property, result, text}: a property on one compile answer
+//               {type: 'test', seq, property, result, text, answers?}: a property on one compile
+//                 answer (answers: a wrong-code property's other compiles, by step)
 //               {type: 'generate', seq, generator}: one free run of a generator module
 //               {type: 'compiled', id, ...}: the page's answer to a compile request
-// Messages out: {type: 'ready', ms} | {type: 'fatal', message}
+// Messages out: {type: 'ready', ms, guardFlags} | {type: 'fatal', message}
 //               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
 //               {type: 'tested', seq, verdict} | {type: 'error', seq, request, message}
 //               {type: 'generated', seq, output, trace, rngSeed}
@@ -51,7 +52,9 @@ async function boot(wasm) {
     return send({ type: 'fatal', message: `could not load the engine (web/pkg/whittle_bg.wasm): ${e.message}. Run \`npm run build\`.` });
   }
   ready = true;
-  send({ type: 'ready', ms: performance.now() - started });
+  // The wrong-code guard's flags are the engine's (the page compiles them: compile-service.js).
+  const guardFlags = { warnings: engine.wrongCodeFlags('warnings'), sanitized: engine.wrongCodeFlags('sanitized') };
+  send({ type: 'ready', ms: performance.now() - started, guardFlags });
   for (const msg of queued.splice(0)) handle(msg);
 }
 
@@ -127,11 +130,19 @@ function parseLatest(key) {
 
 /** Tests a property on one compile answer (the page compiled; Check).
  *  @param {WorkerRequest & {type: 'test'}} msg */
-async function test({ seq, property, result, text }) {
+async function test({ seq, property, result, text, answers = {} }) {
   let tester = null;
+  // (A check is of the original: the page made every step's compile, `answers`.)
+  const more = {
+    original: true,
+    compile: async (step) => {
+      if (!answers[step]) throw new Error(`the check has no answer for the compile step ${step}`);
+      return answers[step];
+    },
+  };
   try {
-    tester = makeProperty(property);
-    send({ type: 'tested', seq, verdict: await tester.test(result, text) });
+    tester = makeProperty(property, { engine });
+    send({ type: 'tested', seq, verdict: await tester.test(result, text, more) });
   } catch (e) {
     send({ type: 'error', seq, request: 'test', message: e.message });
   } finally {

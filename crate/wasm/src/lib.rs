@@ -8,6 +8,7 @@
 
 mod generator;
 mod pair;
+mod recipe;
 mod types;
 mod witness;
 

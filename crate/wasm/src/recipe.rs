@@ -1,0 +1,80 @@
+//! Recipes for the page (issue 27): the crash template's signature and the wrong-code
+//! property's judge, the engine's own (`whittle::recipe`), so the page and the CLI judge alike.
+
+use crate::to_js;
+use wasm_bindgen::prelude::*;
+use whittle::recipe::answers::{self, Answer, Step};
+use whittle::recipe::{self, Build};
+
+fn answers_of(value: JsValue) -> Result<Vec<Answer>, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| {
+        JsError::new(&format!(
+            "a compile answer the wrong-code judge cannot read: {e}"
+        ))
+    })
+}
+
+fn build_of(name: Option<String>) -> Result<Option<Build>, JsError> {
+    match name.as_deref() {
+        None | Some("") => Ok(None),
+        Some("A") => Ok(Some(Build::A)),
+        Some("B") => Ok(Some(Build::B)),
+        Some(other) => Err(JsError::new(&format!(
+            "no build {other}: the reference is A or B"
+        ))),
+    }
+}
+
+/// The signature of the crash in a compiler's output and exit status: `{fragments, code}`
+/// (every fragment must appear; `code` is the signal's status, or null), or null when the
+/// answer shows no crash.
+#[wasm_bindgen(js_name = crashSignature)]
+pub fn crash_signature(output: &str, code: i32) -> Result<JsValue, JsError> {
+    to_js(&recipe::crash_signature(output, code))
+}
+
+/// The flags a wrong-code step adds to its compiler's (`'a' | 'b' | 'warnings' |
+/// 'sanitized'`): the guard's warnings made errors, or its sanitizers.
+#[wasm_bindgen(js_name = wrongCodeFlags)]
+pub fn wrong_code_flags(step: JsValue) -> Result<String, JsError> {
+    let step: Step =
+        serde_wasm_bindgen::from_value(step).map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(step.extra_flags())
+}
+
+/// What a wrong-code property needs after `answers` (`[{code, run: {code, stdout, stderr} |
+/// null}]`, in the order asked): `{verdict: boolean}` or `{need: 'a' | 'b' | 'warnings' |
+/// 'sanitized'}`. `reference`: 'A', 'B', or null without the guard.
+#[wasm_bindgen(js_name = wrongCodeNext)]
+pub fn wrong_code_next(answers: JsValue, reference: Option<String>) -> Result<JsValue, JsError> {
+    to_js(&answers::next(&answers_of(answers)?, build_of(reference)?))
+}
+
+/// The reference build ('A', 'B', or null without the guard) from the original's answers to
+/// every step; throws, naming the builds (`a`, `b`, `guard`), when the original shows no wrong
+/// code or the guard refuses it.
+#[wasm_bindgen(js_name = wrongCodeCalibrate)]
+pub fn wrong_code_calibrate(
+    answers: JsValue,
+    guard: bool,
+    a: &str,
+    b: &str,
+    guard_name: &str,
+) -> Result<Option<String>, JsError> {
+    let answers = answers_of(answers)?;
+    if answers.len() < if guard { 4 } else { 2 } {
+        return Err(JsError::new(
+            "the wrong-code judge needs an answer for every step of the original",
+        ));
+    }
+    answers::calibrate(&answers, guard)
+        .map(|r| r.map(|b| format!("{b:?}")))
+        .map_err(|r| {
+            JsError::new(&r.describe(
+                a,
+                b,
+                guard_name,
+                "untick “guard against undefined behaviour”",
+            ))
+        })
+}
