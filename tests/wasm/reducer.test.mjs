@@ -140,3 +140,16 @@ test('skipped passes are left out, and an unknown one is refused with the valid 
     /unknown pass `renames`: use comments, perses, .*update, .* chunks, unused, bodies, terminators, delete-file, .* or make-flags/,
   );
 });
+
+test('the engine reads a crash’s signature as the CLI does, for the page’s crash template', async () => {
+  const { crashTemplate } = await import('../../web/src/diagnostics.js');
+  const { regexProperty } = await import('../../web/src/property.js');
+  const ice = 'x.c: In function ‘f’:\nx.c:3:1: internal compiler error: in fold_binary_loc, at fold-const.cc:1234\n0x1234 fold_binary_loc(...)\n';
+  const signature = engine.crashSignature(ice, 4);
+  assert.deepEqual(signature, { fragments: ['internal compiler error: in fold_binary_loc, at fold-const.cc'], code: null });
+  const p = regexProperty(crashTemplate(signature).property);
+  const answer = (stderr, code) => ({ code, stdout: '', stderr, asm: '', run: null });
+  assert.equal(await p.test(answer('y.c:1:1: internal compiler error: in fold_binary_loc, at fold-const.cc:99', 4), ''), true);
+  assert.equal(await p.test(answer('internal compiler error: in expand_expr, at expr.cc:7', 4), ''), false);
+  assert.ok(!engine.crashSignature('error: expected ‘;’', 1), 'an ordinary error is no crash');
+});

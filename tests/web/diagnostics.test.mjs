@@ -25,9 +25,15 @@ test('a warning\'s property keeps the warning (any name) and the program compili
   assert.equal(await e.test(answer("b.c:4:2: error: unknown type name 'x'", 1), ''), true, 'an error takes any exit code');
 });
 
-test('a crash is offered when the answer shows one', async () => {
-  const t = crashTemplate(answer('during RTL pass: expand\n<source>:3:1: internal compiler error: in expand_expr, at expr.c:1', 1));
-  assert.match(t.label, /internal compiler error/);
-  assert.equal(await regexProperty(t.property).test(answer('x: internal compiler error: Segmentation fault', 4), ''), true);
-  assert.equal(crashTemplate(answer("a.c:1:1: warning: unused variable 'a'")), null);
+test('a crash is offered from its signature: every fragment, in any order, with the signal', async () => {
+  const t = crashTemplate({ fragments: ['internal compiler error: in expand_expr, at expr.c', 'gimplify_expr(x)'], code: null });
+  assert.match(t.label, /internal compiler error: in expand_expr, at expr\.c.*and 1 more/);
+  const p = regexProperty(t.property);
+  assert.equal(await p.test(answer('0x1 gimplify_expr(x)\nx.c:9:1: internal compiler error: in expand_expr, at expr.c:77', 1), ''), true, 'another line, the frames first');
+  assert.equal(await p.test(answer('internal compiler error: in expand_expr, at expr.c:1', 1), ''), false, 'a fragment missing');
+  assert.equal(await p.test(answer('internal compiler error: in expand_expr, at expr.c:1\ngimplify_expr(x)', 0), ''), false, 'no crash without a failure');
+  const segv = regexProperty(crashTemplate({ fragments: [], code: 139 }).property);
+  assert.equal(await segv.test(answer('', 139), ''), true);
+  assert.equal(await segv.test(answer('', 134), ''), false, 'another signal');
+  assert.equal(crashTemplate(null), null);
 });

@@ -1,9 +1,9 @@
 // Property templates read off a compile's answer: a diagnostic the person clicks in the Output
-// tab ("keep this warning"), or the compiler's crash. No DOM: node tests it.
+// tab ("keep this warning"), or the compiler's crash (its signature is the engine's). No DOM:
+// node tests it.
 
 // gcc and clang: `file:line:col: warning: message [-Wflag]` (the column is optional).
 const DIAGNOSTIC = /^(?:[^:\n]*):(\d+):(?:\d+:)? (warning|error): (.*?)(?: \[(-W[^\]]+)\])?$/;
-const CRASH = /internal compiler error|Segmentation fault|Assertion .* failed|PLEASE submit a bug report/i;
 
 /** The diagnostic a stderr line is, or null: {severity, message, flag}. */
 export function diagnosticOf(line) {
@@ -32,12 +32,29 @@ export function diagnosticProperty(d) {
   };
 }
 
-/** The crash template when an answer shows one: {label, property}, else null. */
-export function crashTemplate(result) {
-  const m = CRASH.exec(`${result.stderr}\n${result.stdout}`);
-  if (!m) return null;
+/**
+ * The crash template of an answer, from the engine's signature of its crash (`signature`:
+ * {fragments, code} from whittle::recipe::crash_signature, as the CLI's --crash takes it: gcc's
+ * internal compiler error without line numbers and the first frames of a backtrace, an
+ * assertion, the top of clang's stack dump, rustc's panic, the signal), else null: {label,
+ * property}. The property is a regex every fragment must match, in any order, and the exit
+ * code the crash had (a signal's) or any failure.
+ */
+export function crashTemplate(signature) {
+  if (!signature) return null;
+  const { fragments, code } = signature;
+  const regex = fragments.map((f) => `(?=[\\s\\S]*${escape(f)})`).join('');
+  const what = fragments[0] ?? `killed by signal ${code - 128}`;
   return {
-    label: `the compiler crash (“${m[0]}”)`,
-    property: { kind: 'regex', regex: escape(m[0]), streams: ['stderr', 'stdout'], negate: false, exitOf: 'compile', exitOp: 'any', exitValue: 0 },
+    label: `the compiler crash (“${what}”${fragments.length > 1 ? ` and ${fragments.length - 1} more` : ''})`,
+    property: {
+      kind: 'regex',
+      regex: regex ? `^${regex}` : '',
+      streams: ['stderr', 'stdout'],
+      negate: false,
+      exitOf: 'compile',
+      exitOp: code ? 'eq' : 'ne',
+      exitValue: code ?? 0,
+    },
   };
 }

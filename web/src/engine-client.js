@@ -107,6 +107,12 @@ export class EngineClient {
     return (await this.call({ type: 'test', property, result, text, answers })).verdict === true;
   }
 
+  /** The signature of the crash a compile answer shows ({fragments, code}), or null. */
+  async crashSignature(result) {
+    const output = `${result.stdout ?? ''}\n${result.stderr ?? ''}`;
+    return (await this.call({ type: 'signature', output, code: result.code | 0 })).signature;
+  }
+
   post(msg) {
     this.frameReady.then(() => this.frame.contentWindow.postMessage(msg, '*'));
   }

@@ -98,13 +98,19 @@ export class RunView {
 
   /** The Output tab: the endpoint's answers by side ('variant', 'seed'); `pair` names them;
    *  `compiler`: the id the answers are from (with their options, the command that ran). */
-  showOutputs(bySide, what, pair, compiler = '') {
+  async showOutputs(bySide, what, pair, compiler = '') {
+    const shown = (this.outputsShown = (this.outputsShown ?? 0) + 1);
     const sides = Object.keys(bySide);
-    const parts = sides.flatMap((side) => {
+    const pickable = this.onPick && !this.embed;
+    // The crash's signature is the engine's (the CLI's --crash reads it alike).
+    const signatures = await Promise.all(sides.map((side) =>
+      pickable ? this.engine.crashSignature(bySide[side]).catch(() => null) : null));
+    if (shown !== this.outputsShown) return; // newer outputs are shown meanwhile
+    const parts = sides.flatMap((side, i) => {
       const r = bySide[side];
       const command = r.options ? commandLine(compiler, r.options) : '';
       return renderOutput(r, `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`, command,
-        this.onPick && !this.embed ? (property, label) => this.onPick(side, property, label) : null);
+        pickable ? (property, label) => this.onPick(side, property, label) : null, signatures[i]);
     });
     $('output').replaceChildren(...parts);
   }

@@ -12,11 +12,13 @@
 //               {type: 'diff', seq, a, b}
 //               {type: 'test', seq, property, result, text, answers?}: a property on one compile
 //                 answer (answers: a wrong-code property's other compiles, by step)
+//               {type: 'signature', seq, output, code}: the crash a compile answer shows
 //               {type: 'generate', seq, generator}: one free run of a generator module
 //               {type: 'compiled', id, ...}: the page's answer to a compile request
 // Messages out: {type: 'ready', ms, guardFlags} | {type: 'fatal', message}
 //               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
-//               {type: 'tested', seq, verdict} | {type: 'error', seq, request, message}
+//               {type: 'tested', seq, verdict} | {type: 'signature', seq, signature}
+//               {type: 'error', seq, request, message}
 //               {type: 'generated', seq, output, trace, rngSeed}
 //               {type: 'compile' | 'uncompile', run, id, text?}: see remote-compiler.js
 //               reduction messages, see reduction.js (witness-search.js, auto-seed.js)
@@ -88,6 +90,9 @@ function handle(msg) {
       break;
     case 'test':
       test(msg);
+      break;
+    case 'signature':
+      reply(msg, () => ({ type: 'signature', seq: msg.seq, signature: engine.crashSignature(msg.output, msg.code) ?? null }));
       break;
     case 'generate':
       generateOnce(engine, msg.generator).then(
