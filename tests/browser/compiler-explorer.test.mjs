@@ -42,6 +42,7 @@ async function startInstance(whittle) {
       seen.push(`${req.method} ${req.url}`);
       res.setHeader('Content-Type', 'application/json');
       if (req.url === '/api/shortlinkinfo/two') return res.end(JSON.stringify(TWO_EDITORS));
+      if (req.url === '/api/shortlinkinfo/builds') return res.end(JSON.stringify(TWO_BUILDS));
       if (req.url.startsWith('/api/compilers/c')) return res.end(JSON.stringify([{ id: 'cg152', name: 'x86-64 gcc 15.2', lang: 'c' }]));
       if (req.url === '/api/compiler/cg152/compile') {
         const answer = await fetch(new URL('api/compiler/gcc/compile', whittle), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
@@ -60,6 +61,19 @@ const TWO_EDITORS = {
     { id: 1, language: 'c', source: 'int first;\n', compilers: [{ id: 'cg152', options: '-O1', filters: { execute: false } }], executors: [] },
     { id: 2, language: 'c', source: 'int main(void) { return 2; }\n', compilers: [], executors: [{ compiler: { id: 'cg152', options: '-O3 -Wextra' }, arguments: '' }] },
   ],
+  trees: [],
+};
+
+/** Client state with one C editor and two builds of it that disagree: -ffast-math lets gcc
+ *  fold (x + y) - x to y, which is 0 without it. */
+const TWO_BUILDS = {
+  sessions: [{
+    id: 1,
+    language: 'c',
+    source: '#include <stdio.h>\nstatic int twice(int a) { return 2 * a; }\nint main(void) {\n  int t = twice(21);\n  double x = 1e16, y = 1.0;\n  printf("%g %d\\n", (x + y) - x, t > 100);\n  return 0;\n}\n',
+    compilers: [{ id: 'cg152', options: '-O0', filters: { execute: true } }, { id: 'cg152', options: '-O2 -ffast-math', filters: { execute: true } }],
+    executors: [],
+  }],
   trees: [],
 };
 
@@ -105,7 +119,7 @@ test('a pasted Compiler Explorer link fills the page in; the clicked warning is 
   const href = await page.getAttribute('#result-ce', 'href');
   assert.ok(href.startsWith(`${instance.base}/clientstate/`), href);
   const back = settingsOf((await readLink(recognise(href))).sessions[0]);
-  assert.deepEqual(back, { lang: 'c', source: reduced, compiler: 'cg152', flags: '-O2 -Wall', execute: false, others: 0 });
+  assert.deepEqual(back, { lang: 'c', source: reduced, compiler: 'cg152', flags: '-O2 -Wall', execute: false, others: 0, second: null });
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -173,6 +187,29 @@ test('a /clientstate/ link dropped on the page opens; other dropped text in no f
     const s = window.whittle.state();
     return [s.lang, s.endpoint.base, s.compiler, s.flags];
   }), ['cpp', instance.base, 'cg152', '-O1 -Wdiv-by-zero']);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a link with two builds offers wrong code across them; the page reduces it, guarded, at the instance', async () => {
+  const page = await openPage(browser, `${server.url}?ce=${encodeURIComponent(`${instance.base}/z/builds`)}`);
+  await page.waitForSelector('#link-allow:visible');
+  assert.match(await page.textContent('#status'), /second build \(cg152 -O2 -ffast-math\)/);
+  assert.match(await page.textContent('#link-requests'), /runs the compiled program/);
+  await page.click('#link-allow');
+  const offer = page.locator('#output button', { hasText: 'wrong code across cg152 -O0 and cg152 -O2 -ffast-math' });
+  await offer.waitFor();
+  await offer.click();
+  assert.deepEqual(await page.evaluate(() => window.whittle.state().property.wrongCode), { compiler: 'cg152', flags: '-O2 -ffast-math', guard: true, guardCompiler: '' });
+  assert.equal(await page.isVisible('#prop-wrong-fields'), true);
+  await page.click('#check');
+  await page.waitForFunction(() => /✓|✗/.test(document.querySelector('#check-result').textContent), null, { polling: 100, timeout: 60000 });
+  assert.match(await page.textContent('#check-result'), /✓/);
+  await page.click('#reduce');
+  await finished(page, 240000);
+  assert.match(await page.textContent('#status'), /^done/);
+  const reduced = await page.evaluate(() => window.whittle.result());
+  assert.ok(!reduced.includes('twice') && reduced.includes('printf'), `reduced: ${reduced}`);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -114,7 +114,7 @@ test('the link back for a program opens it with the same compiler, flags and exe
   assert.equal(cs.sessions[0].language, 'c');
   assert.deepEqual(cs.sessions[0].compilers.map((c) => [c.id, c.options]), [['cg152', '-O2 -Wall']]);
   const back = L.settingsOf(only((await L.readLink(L.recognise(url))).sessions));
-  assert.deepEqual(back, { lang: 'c', source: program.source, compiler: 'cg152', flags: '-O2 -Wall', execute: true, others: 0 });
+  assert.deepEqual(back, { lang: 'c', source: program.source, compiler: 'cg152', flags: '-O2 -Wall', execute: true, others: 0, second: null });
   assert.deepEqual(L.shortenerBody(program), cs, 'the shortener stores the same state');
 });
 
@@ -132,4 +132,12 @@ test('a session Whittle cannot reduce says why', () => {
   const s = { id: 1, lang: 'fortran', source: 'end', compilers: [{ compiler: 'gfortran', options: '', execute: false }], executors: [] };
   assert.throws(() => L.settingsOf(s), /language "fortran", which Whittle does not reduce/);
   assert.throws(() => L.settingsOf({ ...s, lang: 'c', compilers: [] }), /no compiler: add one in Compiler Explorer/);
+});
+
+test('a session with a second build (another compiler, or other flags) names it, for wrong code across the two', () => {
+  const session = (compilers, executors = []) => ({ lang: 'c', source: 'int x;', compilers, executors });
+  const c = (compiler, options, execute = false) => ({ compiler, options, execute });
+  assert.deepEqual(L.settingsOf(session([c('g1', '-O0'), c('g1', '-O2')])).second, { compiler: 'g1', flags: '-O2' });
+  assert.deepEqual(L.settingsOf(session([c('g1', '-O2')], [c('clang1', '-O2', true)])).second, { compiler: 'clang1', flags: '-O2' });
+  assert.equal(L.settingsOf(session([c('g1', '-O2')], [c('g1', ' -O2', true)])).second, null, 'its own executor is no second build');
 });

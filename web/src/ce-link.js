@@ -263,9 +263,11 @@ export async function readLink(link, fetchFn = fetch) {
 }
 
 /**
- * The playground's settings for one session: {lang, source, compiler, flags, execute, others}.
- * The first compiler is taken (else the first executor's, which then runs the program);
- * `others` counts the compilers left out. Throws when the session has nothing to reduce with.
+ * The playground's settings for one session: {lang, source, compiler, flags, execute, others,
+ * second}. The first compiler is taken (else the first executor's, which then runs the
+ * program); `others` counts the compilers left out; `second` is the first other build (another
+ * compiler, or other flags), {compiler, flags} or null, for wrong code across the two. Throws
+ * when the session has nothing to reduce with.
  */
 export function settingsOf(session) {
   const lang = FROM_CE_LANG[session.lang];
@@ -274,7 +276,10 @@ export function settingsOf(session) {
   if (!chosen) throw new CeLinkError('its editor has no compiler: add one in Compiler Explorer, then share the link again');
   const execute = chosen.execute || session.executors.some((e) => e.compiler === chosen.compiler);
   const others = new Set([...session.compilers, ...session.executors].map((c) => c.compiler)).size - 1;
-  return { lang, source: session.source, compiler: chosen.compiler, flags: chosen.options, execute, others };
+  // A second build (another compiler, or the same with other flags): wrong code across the two.
+  const other = [...session.compilers, ...session.executors].find((c) => c.compiler !== chosen.compiler || c.options.trim() !== chosen.options.trim());
+  const second = other ? { compiler: other.compiler, flags: other.options } : null;
+  return { lang, source: session.source, compiler: chosen.compiler, flags: chosen.options, execute, others, second };
 }
 
 /** A short description of a session, to choose between editors. */

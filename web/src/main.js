@@ -29,6 +29,7 @@ import { setUpSidebarToggle } from './sidebar-toggle.js';
 import { decodeState, encodeState } from './permalink.js';
 import { setUpCeImport } from './ce-import.js';
 import { isCeFragment } from './ce-link.js';
+import { describeStep } from './wrong-code.js';
 import { CeExport } from './ce-export.js';
 import * as storage from './storage.js';
 import * as S from './state.js';
@@ -573,7 +574,7 @@ let showOutputAfterCheck = false;
 /** A Compiler Explorer link's program, compiler, flags and execution, at its instance `base`:
  *  opened like a permalink (nothing is compiled until the person allows it), then checked once
  *  so that its answer's diagnostics can be picked as the property. */
-function openFromCe({ lang, source, compiler, flags, execute, others }, base) {
+function openFromCe({ lang, source, compiler, flags, execute, others, second }, base) {
   let next = S.setText(S.setMode(S.setLang(state, lang), 'single'), 'variant', source);
   next = S.setSettings({ ...next, endpoint: { kind: 'ce', base }, compiler, flags, execute }, { k: S.defaultK('ce') });
   state = next;
@@ -590,7 +591,12 @@ function openFromCe({ lang, source, compiler, flags, execute, others }, base) {
   showOutputAfterCheck = true;
   settings.loadCompilers();
   updateButtons();
-  const more = others > 0 ? ` It has ${others} more compiler${others > 1 ? 's' : ''}; this page reduces with the first.` : '';
+  // Two builds: wrong code across them is one click in the Output tab.
+  const label = second && `wrong code across ${describeStep({ compiler, flags })} and ${describeStep(second)}`;
+  runView.setOffers(second ? [{ label, property: { kind: 'wrong-code', wrongCode: { compiler: second.compiler, flags: second.flags, guard: true, guardCompiler: '' } } }] : []);
+  const more = second
+    ? ` It has a second build (${describeStep(second)}): the Output tab offers ${label} as the property.`
+    : others > 0 ? ` It has ${others} more compiler${others > 1 ? 's' : ''}; this page reduces with the first.` : '';
   setStatus(`opened a Compiler Explorer link (${compiler}${flags ? ` ${flags}` : ''}): allow it at the top to compile there once, then click a diagnostic in the Output tab to make it the property.${more}`, 'idle');
 }
 

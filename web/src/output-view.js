@@ -6,12 +6,15 @@ import { crashTemplate, diagnosticOf, diagnosticProperty } from './diagnostics.j
 const ASM_SHOWN = 20000;
 
 /** `command`: what ran, when the answer says (its compilationOptions); `signature`: the
- *  engine's signature of the crash the answer shows, or null. */
-export function renderOutput(result, what, command = '', onPick = null, signature = null) {
+ *  engine's signature of the crash the answer shows, or null; `offers`: other templates
+ *  ({label, property}) to pick. */
+export function renderOutput(result, what, command = '', onPick = null, signature = null, offers = []) {
   const parts = [h('p', `Answer for ${what}: exit code ${result.code}`, 'muted')];
   if (command) parts.push(h('h3', 'command'), h('pre', `$ ${command}`, 'command'));
   const block = (title, text) => text && parts.push(h('h3', title), h('pre', text));
   if (onPick) {
+    // (templates from elsewhere: wrong code across a Compiler Explorer link's two compilers)
+    for (const offer of offers) parts.push(pickButton(`Use ${offer.label} as the property`, () => onPick(offer.property, offer.label)));
     const crash = crashTemplate(signature);
     if (crash) parts.push(pickButton(`Use ${crash.label} as the property`, () => onPick(crash.property, crash.label)));
     if (result.stderr) parts.push(h('h3', 'stderr'), pickableStderr(result.stderr, onPick));

@@ -31,6 +31,7 @@ export class RunView {
       history: $('history'),
     });
     this.pairDiffSeq = 0;
+    this.offers = [];
   }
 
   /** A new run: empty panels, `info` where the result will be, `setup` what it tests. */
@@ -98,6 +99,11 @@ export class RunView {
 
   /** The Output tab: the endpoint's answers by side ('variant', 'seed'); `pair` names them;
    *  `compiler`: the id the answers are from (with their options, the command that ran). */
+  /** Templates the Output tab offers besides those its answers show ({label, property}). */
+  setOffers(offers) {
+    this.offers = offers;
+  }
+
   async showOutputs(bySide, what, pair, compiler = '') {
     const shown = (this.outputsShown = (this.outputsShown ?? 0) + 1);
     const sides = Object.keys(bySide);
@@ -110,7 +116,7 @@ export class RunView {
       const r = bySide[side];
       const command = r.options ? commandLine(compiler, r.options) : '';
       return renderOutput(r, `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`, command,
-        pickable ? (property, label) => this.onPick(side, property, label) : null, signatures[i]);
+        pickable ? (property, label) => this.onPick(side, property, label) : null, signatures[i], side === 'variant' ? this.offers : []);
     });
     $('output').replaceChildren(...parts);
   }
