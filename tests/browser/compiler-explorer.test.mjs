@@ -52,7 +52,11 @@ async function startInstance(whittle) {
     });
   });
   await new Promise((r) => srv.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${srv.address().port}`, seen, close: () => srv.close() };
+  const kill = () => {
+    srv.close();
+    srv.closeAllConnections();
+  };
+  return { base: `http://127.0.0.1:${srv.address().port}`, seen, close: () => srv.close(), kill };
 }
 
 /** Client state with two C editors, as /api/shortlinkinfo answers. */
@@ -210,6 +214,34 @@ test('a link with two builds offers wrong code across them; the page reduces it,
   assert.match(await page.textContent('#status'), /^done/);
   const reduced = await page.evaluate(() => window.whittle.result());
   assert.ok(!reduced.includes('twice') && reduced.includes('printf'), `reduced: ${reduced}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a pool of two instances: compiles go to both; one killed mid-run, the reduction finishes on the other', async () => {
+  const second = await startInstance(server.url);
+  const page = await openPage(browser, server.url);
+  await page.evaluate((text) => window.whittle.setProgram(text), ORIGINAL.source);
+  await page.selectOption('#endpoint', 'ce');
+  await page.fill('#ce-base', instance.base);
+  await page.fill('#pool', second.base);
+  await page.waitForSelector('#compiler option[value="cg152"]', { state: 'attached' });
+  await page.selectOption('#compiler', 'cg152');
+  await page.fill('#flags', '-O2 -Wall');
+  await page.fill('#prop-regex', 'unused variable');
+  await page.waitForFunction(() => !document.querySelector('#reduce').disabled, null, { polling: 100 });
+  const compiles = (i) => i.seen.filter((r) => r.startsWith('POST /api/compiler/cg152/compile')).length;
+  const before = compiles(instance);
+  await page.click('#reduce');
+  await page.waitForFunction(() => Number(document.querySelector('#progress-queries').textContent) >= 6, null, { polling: 50, timeout: 60000 });
+  assert.ok(compiles(second) > 0 && compiles(instance) > before, `both instances compile (${compiles(instance) - before} and ${compiles(second)})`);
+  second.kill();
+  const killedAt = compiles(second);
+  await finished(page, 120000);
+  assert.match(await page.textContent('#status'), /^done/);
+  const reduced = await page.evaluate(() => window.whittle.result());
+  assert.match(reduced, /int\s+\w+\s*;/, `the unused variable is kept: ${reduced}`);
+  assert.equal(compiles(second), killedAt, 'nothing reached the killed instance');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -120,3 +120,41 @@ test('regex properties: streams, negation, exit codes', async () => {
   assert.equal(await p({ regex: '', exitOf: 'run', exitOp: 'eq', exitValue: 1 }), true);
   assert.throws(() => regexProperty({ regex: '(' }), PropertyError);
 });
+
+/** A stand-in instance that answers every compile with exit code 0, or `status` when set. */
+async function instance(status = 0) {
+  const got = [];
+  const srv = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      got.push(JSON.parse(body || '{}').source);
+      if (status) return res.writeHead(status).end('down');
+      res.setHeader('Content-Type', 'application/json');
+      setTimeout(() => res.end(JSON.stringify({ code: 0, stdout: [], stderr: [], asm: [] })), 20);
+    });
+  });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  return { base: `http://127.0.0.1:${srv.address().port}`, got, close: () => new Promise((r) => srv.close(r)) };
+}
+
+test('a pool spreads compiles over its instances, and passes over one that fails or is gone', async () => {
+  const [a, b] = [await instance(), await instance()];
+  const pooled = new Compiler(config({ endpoint: { kind: 'ce', base: a.base, pool: ` ${b.base}/ ` } }));
+  await Promise.all(['p1;', 'p2;', 'p3;', 'p4;'].map((s) => pooled.compile(s, signal())));
+  assert.equal(a.got.length, 2, 'the fewest in flight first');
+  assert.equal(b.got.length, 2);
+
+  const broken = await instance(500);
+  const gone = await instance();
+  await gone.close();
+  const c = new Compiler(config({ endpoint: { kind: 'ce', base: broken.base, pool: `${gone.base} ${b.base}` } }));
+  for (const s of ['q1;', 'q2;', 'q3;']) assert.equal((await c.compile(s, signal())).code, 0);
+  assert.ok(b.got.includes('q3;'), 'the live instance answers');
+  assert.ok(broken.got.length <= 1, `the failing instance is backed off after its failure (${broken.got.length} requests)`);
+
+  // Every instance failing: the query fails, naming the last failure.
+  const alone = new Compiler(config({ endpoint: { kind: 'ce', base: broken.base, pool: gone.base } }));
+  await assert.rejects(alone.compile('r;', signal()), EndpointError);
+  for (const s of [a, b, broken]) await s.close();
+});

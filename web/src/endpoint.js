@@ -5,7 +5,8 @@
 // with each stream as one string, plus `coverage` ({file: {function: [line]}}) when the
 // endpoint measured the compiler's (whittle serve's `tcc`). Failures a person must act on (dead endpoint, 5xx, 4xx,
 // malformed JSON, timeout) throw EndpointError; HTTP 429, and 503 with Retry-After, are waited
-// out (Retry-After).
+// out (Retry-After). An endpoint may have a pool of other instances (`endpoint.pool`), as the
+// CLI's repeated --endpoint: compiles spread over them, and a failing one is passed over.
 
 /** Compiler Explorer's language ids for ours. */
 const CE_LANG = { c: 'c', cpp: 'c++', rust: 'rust', javascript: 'javascript', java: 'java' };
@@ -14,11 +15,28 @@ export const DEFAULT_CE_BASE = 'https://godbolt.org';
 
 export class EndpointError extends Error {}
 
+/** Failed attempts per query and instance of a pool before the query fails (a 429 is no
+ *  failure: the query waits as told). */
+const FAILURES_PER_ENDPOINT = 4;
+
 /** The API's base URL for an endpoint: '' (this origin) for whittle serve. */
 export function apiBase(endpoint) {
   if (endpoint.kind !== 'ce') return '';
   return (endpoint.base || DEFAULT_CE_BASE).trim().replace(/\/+$/, '');
 }
+
+/** The pool's other instances (`endpoint.pool`: base URLs separated by spaces or commas),
+ *  with the same API and compiler ids as the first. */
+export function poolBases(endpoint) {
+  if (endpoint.kind === 'none') return [];
+  return String(endpoint.pool ?? '').split(/[\s,]+/).map((b) => b.trim().replace(/\/+$/, '')).filter(Boolean);
+}
+
+/** Every instance a run compiles on: the endpoint's, then its pool's. */
+export const apiBases = (endpoint) => (endpoint.kind === 'none' ? [] : [apiBase(endpoint), ...poolBases(endpoint)]);
+
+/** An instance for messages: whittle serve (this origin) or its URL. */
+const describeBase = (endpoint, base) => (base === apiBase(endpoint) ? describe(endpoint) : base);
 
 /** Describes an endpoint for messages: "whittle serve at http://…" etc. */
 export function describe(endpoint) {
@@ -59,10 +77,12 @@ export class Compiler {
   constructor(cfg, onEvent = () => {}) {
     this.cfg = cfg;
     this.base = apiBase(cfg.endpoint);
+    // The pool: each instance with its compiles in flight and its back-off. A query goes to
+    // the one with the fewest in flight that is not backed off; one that fails (no answer,
+    // 5xx) is backed off, doubling up to a minute, and the query goes to another.
+    this.pool = apiBases(cfg.endpoint).map((base) => ({ base, inFlight: 0, notBefore: 0, backoffMs: 0 }));
     this.onEvent = onEvent;
     this.cacheHits = 0;
-    this.notBefore = 0; // no request before this time (ms), set by a 429
-    this.backoffMs = 0;
   }
 
   /** The answer for `source` of the run's main compile, or of step `step` of its
@@ -90,28 +110,65 @@ export class Compiler {
     return { ...this.cfg, compiler: own.compiler, flags: own.flags, execute: own.execute };
   }
 
+  /** The answer from one of the pool's instances. With one instance its failure is the
+   *  query's (the run pauses, and resumes when it is back); with several, a failing one is
+   *  backed off and another tried, until each failed FAILURES_PER_ENDPOINT times. */
   async fetchWithBackoff(source, signal, cfg = this.cfg) {
+    let failures = 0;
     for (;;) {
-      const wait = this.notBefore - Date.now();
-      if (wait > 0) await sleep(wait, signal);
-      const res = await this.post(source, signal, cfg);
+      const e = await this.acquire(signal);
+      e.inFlight++;
+      let res;
+      try {
+        res = await this.post(e.base, source, signal, cfg);
+      } catch (err) {
+        e.inFlight--;
+        if (signal.aborted || this.pool.length === 1 || ++failures >= FAILURES_PER_ENDPOINT * this.pool.length) throw err;
+        this.backOff(e);
+        continue;
+      }
+      e.inFlight--;
       // 429, or 503 with Retry-After (a server at its connection or body cap): busy, not broken.
       const busy = res.status === 429 || (res.status === 503 && res.headers.get('Retry-After') !== null);
-      if (!busy) {
-        this.backoffMs = 0;
-        return parseAnswer(res, describe(this.cfg.endpoint));
+      if (busy) {
+        // Rate limited: wait as told (Retry-After, seconds or a date), else back off exponentially.
+        const ms = retryAfterMs(res.headers.get('Retry-After')) ?? this.backOff(e);
+        e.notBefore = Math.max(e.notBefore, Date.now() + ms);
+        this.onEvent({ type: 'backoff', seconds: Math.ceil(ms / 1000) });
+        continue;
       }
-      // Rate limited: wait as told (Retry-After, seconds or a date), else back off exponentially.
-      this.backoffMs = Math.min(Math.max(this.backoffMs * 2, 2000), 120000);
-      const ms = retryAfterMs(res.headers.get('Retry-After')) ?? this.backoffMs;
-      this.notBefore = Math.max(this.notBefore, Date.now() + ms);
-      this.onEvent({ type: 'backoff', seconds: Math.ceil(ms / 1000) });
+      const where = describeBase(cfg.endpoint, e.base);
+      if (res.status >= 500 && this.pool.length > 1 && ++failures < FAILURES_PER_ENDPOINT * this.pool.length) {
+        this.backOff(e);
+        continue;
+      }
+      e.backoffMs = 0;
+      return parseAnswer(res, where);
     }
   }
 
-  async post(source, signal, cfg) {
+  /** The instance to send to: the fewest in flight among those not backed off; when all are,
+   *  waits for the first to come back. */
+  async acquire(signal) {
+    for (;;) {
+      const now = Date.now();
+      const ready = this.pool.filter((e) => e.notBefore <= now);
+      if (ready.length) return ready.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+      await sleep(Math.min(...this.pool.map((e) => e.notBefore)) - now, signal);
+    }
+  }
+
+  /** Backs `e` off (2 s, doubling up to two minutes); returns the wait. */
+  backOff(e) {
+    e.backoffMs = Math.min(Math.max(e.backoffMs * 2, 2000), 120000);
+    e.notBefore = Math.max(e.notBefore, Date.now() + e.backoffMs);
+    return e.backoffMs;
+  }
+
+  async post(base, source, signal, cfg) {
     const { endpoint, compiler, flags, execute, timeoutMs } = cfg;
-    const url = `${this.base}/api/compiler/${encodeURIComponent(compiler)}/compile`;
+    const where = describeBase(endpoint, base);
+    const url = `${base}/api/compiler/${encodeURIComponent(compiler)}/compile`;
     const body = {
       source,
       options: {
@@ -131,7 +188,7 @@ export class Compiler {
       const key = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
       headers['X-Whittle-Job'] = key;
       signal.addEventListener('abort', () => {
-        fetch(`${this.base}/api/cancel/${key}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).catch(() => {});
+        fetch(`${base}/api/cancel/${key}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).catch(() => {});
       }, { once: true });
     }
     try {
@@ -144,9 +201,9 @@ export class Compiler {
     } catch (e) {
       if (signal.aborted) throw e;
       if (timeout.aborted) {
-        throw new EndpointError(`${describe(endpoint)} did not answer within ${Math.round(timeoutMs / 1000)} s. It may be overloaded; resume to try again, or raise the timeout.`);
+        throw new EndpointError(`${where} did not answer within ${Math.round(timeoutMs / 1000)} s. It may be overloaded; resume to try again, or raise the timeout.`);
       }
-      throw new EndpointError(`cannot reach ${describe(endpoint)} (${e.message}). Is it running? Resume when it is back.`);
+      throw new EndpointError(`cannot reach ${where} (${e.message}). Is it running? Resume when it is back.`);
     }
   }
 }

@@ -11,6 +11,7 @@ export function writeForm(state, propSide = 'variant') {
   $('skip-passes').value = state.skipPasses;
   $('endpoint').value = state.endpoint.kind;
   $('ce-base').value = state.endpoint.base ?? '';
+  $('pool').value = state.endpoint.pool ?? '';
   $('flags').value = state.flags;
   $('execute').checked = !!state.execute;
   writeProperty(propertyOf(state, propSide));
@@ -54,7 +55,7 @@ export function readForm() {
     lang: $('lang').value,
     strategy: $('strategy').value,
     skipPasses: $('skip-passes').value.trim(),
-    endpoint: { kind: $('endpoint').value, base: $('ce-base').value.trim() },
+    endpoint: { kind: $('endpoint').value, base: $('ce-base').value.trim(), pool: $('pool').value.trim() },
     compiler: $('compiler').value,
     flags: $('flags').value,
     execute: $('execute').checked,
@@ -91,6 +92,7 @@ export function readForm() {
 export function showFields(state, propSide = 'variant') {
   const p = propertyOf(state, propSide);
   $('ce-base-field').hidden = state.endpoint.kind !== 'ce';
+  $('pool-field').hidden = state.endpoint.kind === 'none';
   $('compiler-fields').hidden = state.endpoint.kind === 'none';
   $('prop-regex-fields').hidden = p.kind !== 'regex';
   $('prop-js-fields').hidden = p.kind !== 'js';

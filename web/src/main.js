@@ -576,7 +576,7 @@ let showOutputAfterCheck = false;
  *  so that its answer's diagnostics can be picked as the property. */
 function openFromCe({ lang, source, compiler, flags, execute, others, second }, base) {
   let next = S.setText(S.setMode(S.setLang(state, lang), 'single'), 'variant', source);
-  next = S.setSettings({ ...next, endpoint: { kind: 'ce', base }, compiler, flags, execute }, { k: S.defaultK('ce') });
+  next = S.setSettings({ ...next, endpoint: { kind: 'ce', base, pool: '' }, compiler, flags, execute }, { k: S.defaultK('ce') });
   state = next;
   link = null;
   untrustedLink = true;

@@ -9,7 +9,7 @@ import { DEFAULT_PROPERTY, isGenerator } from './state.js';
 const sameProperty = (p, q) => ['kind', 'regex', 'negate', 'exitOf', 'exitOp', 'exitValue'].every((k) => p[k] === q[k]) &&
   JSON.stringify(p.streams ?? []) === JSON.stringify(q.streams ?? []);
 
-const C_SETUP = { endpoint: { kind: 'whittle', base: '' }, property: DEFAULT_PROPERTY };
+const C_SETUP = { endpoint: { kind: 'whittle', base: '', pool: '' }, property: DEFAULT_PROPERTY };
 
 const isSetup = (state, setup) => state.endpoint.kind === setup.endpoint.kind && sameProperty(state.property, setup.property);
 

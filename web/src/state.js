@@ -24,7 +24,7 @@
  */
 import { SAMPLE_PROGRAM, SAMPLE_SEED } from './sample.js';
 import { SAMPLE_GENERATOR } from './generator-sample.js';
-import { apiBase } from './endpoint.js';
+import { apiBase, apiBases, poolBases } from './endpoint.js';
 import { describeStep, wrongCodeSteps } from './wrong-code.js';
 
 export const DEFAULT_JS_PROPERTY = `(result, input) =>
@@ -66,7 +66,7 @@ export function defaultState() {
     seed: SAMPLE_SEED, // pair mode only
     strategy: 'perses',
     skipPasses: '', // passes the strategy leaves out, by name: 'rename, types'
-    endpoint: { kind: 'whittle', base: '' },
+    endpoint: { kind: 'whittle', base: '', pool: '' }, // pool: other instances' base URLs
     compiler: '',
     flags: '-O2 -Wall',
     execute: false,
@@ -338,7 +338,7 @@ export function shareableState(state, { run = null, link = null, engineId = null
 /**
  * What acting on `state` (checking, reducing) would ask of this machine and the network, for
  * the page to show when the state came from a link: [{key, text, warn}], where key is one of
- * 'endpoint', 'compiler', 'flags', 'execute', 'wrong-code', 'parallel', 'js', 'nothing'; warn marks what
+ * 'endpoint', 'pool', 'compiler', 'flags', 'execute', 'wrong-code', 'parallel', 'js', 'nothing'; warn marks what
  * reaches beyond this page and this machine's compiler, or runs code.
  */
 export function linkRequests(state) {
@@ -352,6 +352,8 @@ export function linkRequests(state) {
     asks.push(ce
       ? { key: 'endpoint', text: `sends the program to an outside endpoint: Compiler Explorer at ${apiBase(endpoint)}`, warn: true }
       : { key: 'endpoint', text: 'compiles on this page’s own whittle serve (the server this page came from)', warn: false });
+    const pool = poolBases(endpoint);
+    if (pool.length) asks.push({ key: 'pool', text: `and to ${pool.length === 1 ? 'another instance' : `${pool.length} other instances`} with the same compilers: ${pool.join(', ')}`, warn: true });
     asks.push({ key: 'compiler', text: state.compiler ? `with the compiler ${state.compiler}` : 'with a compiler you choose (the link names none)', warn: false });
     const flags = (state.flags ?? '').trim();
     asks.push({ key: 'flags', text: flags ? `with the flags ${flags} (passed to the compiler as they are)` : 'with no flags', warn: false });
@@ -476,7 +478,8 @@ export function reduceConfig(state, lang, guardFlags = null) {
     seed: isPair(state) ? state.seed : undefined,
     strategy: state.strategy,
     skipPasses: state.skipPasses,
-    k: state.settings.k,
+    // k compiles in flight on each instance of the pool.
+    k: state.settings.k * Math.max(1, apiBases(state.endpoint).length),
     generator: isGenerator(state) ? { ...state.generator } : undefined,
     witness: isWitness(state) || autoSeeded(state) ? { ...state.witness } : undefined,
     ...testConfig(state, 'variant', guardFlags),

@@ -76,7 +76,7 @@
  * @property {string} seed  a pair's seed program
  * @property {string} strategy
  * @property {string} skipPasses  passes the strategy leaves out, by name: 'rename, types'
- * @property {{kind: string, base: string}} endpoint
+ * @property {{kind: string, base: string, pool?: string}} endpoint  pool: other instances' base URLs
  * @property {string} compiler
  * @property {string} flags
  * @property {boolean} execute
