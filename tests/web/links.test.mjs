@@ -139,7 +139,7 @@ test("a link's numbers are clamped to the settings' ranges", async () => {
   assert.match(textOf(S.linkRequests(state), 'parallel'), /up to 16 compile requests/);
   // Too small, fractional, or no number at all (JSON has no NaN: a hand-made state may).
   const low = S.withDefaults({ settings: { k: 0, timeoutS: 0.2 }, witness: { budget: 1.6 } });
-  assert.deepEqual([low.settings.k, low.settings.timeoutS, low.witness.budget], [1, 1, 2]);
+  assert.deepEqual([low.settings.k, low.settings.timeoutS, low.witness.budget], [1, 0, 2], '(timeout 0: adaptive)');
   const nan = S.withDefaults({ settings: { k: NaN, timeoutS: Infinity } });
   assert.deepEqual([nan.settings.k, nan.settings.timeoutS], [S.defaultState().settings.k, S.defaultState().settings.timeoutS]);
   // What the worker gets follows: at most 16 in flight, a timeout of at most 600 s.

@@ -201,3 +201,33 @@ test('an engine that refuses its input fails the run with its message', { timeou
   const messages = await runToEnd(engine, config(false));
   assert.deepEqual(messages, [{ type: 'finished', state: 'failed', message: 'the program does not parse as c (line 2, column 3: …)', run: 7 }]);
 });
+
+test('an adaptive limit: ten times the original’s compile; a candidate past it is not interesting, counted apart, the run goes on', { timeout: 10000 }, async () => {
+  // A stand-in compiler: the original takes 150 ms, 'loop' never ends (until its limit).
+  const asked = [];
+  const compilers = () => ({
+    cacheHits: 0,
+    compile(text, signal, { timeoutMs = 0, fresh = false } = {}) {
+      asked.push({ text, timeoutMs, fresh });
+      if (text.includes('loop')) {
+        return new Promise((_, reject) => setTimeout(() => reject(new EndpointError(`no answer within ${timeoutMs} ms`, { timedOut: true })), Math.min(timeoutMs, 50)));
+      }
+      return new Promise((resolve) => setTimeout(() => resolve({ code: 0, stdout: '', stderr: '', asm: '', run: null }), text.includes('int c') ? 150 : 1));
+    },
+  });
+  const { engine, log } = fakeEngine({ pair: false, candidates: [{ variant: 'x < 3; loop' }, { variant: 'x < 3;' }] });
+  const messages = await new Promise((resolve) => {
+    const all = [];
+    new Reduction(engine, { type: 'reduce', run: 7, config: config(false, { adaptive: true, timeoutMs: 60000 }) }, (m) => {
+      all.push(m);
+      if (m.type === 'finished') resolve(all);
+    }, compilers).start();
+  });
+  const finished = messages.at(-1);
+  assert.equal(finished.state, 'done');
+  assert.deepEqual(log.reports.map((r) => r.verdict), ['interesting', 'boring', 'interesting']);
+  assert.equal(finished.timedOut, 1);
+  assert.ok(finished.limitMs >= 1500 && finished.limitMs < 5000, `limit ${finished.limitMs}`);
+  assert.deepEqual(asked.map((a) => [a.timeoutMs > 0, a.fresh]), [[false, true], [true, false], [true, false]], 'the original timed afresh; the others under the limit');
+  assert.ok(!messages.some((m) => m.type === 'state' && m.state === 'paused'), 'a slow candidate pauses nothing');
+});

@@ -182,7 +182,10 @@ test("the worker's config: the variant's text and property, and the seed's in pa
   assert.equal(c.variant, PROGRAM);
   assert.equal(c.seed, undefined);
   assert.equal(c.seedProperty, undefined);
-  assert.equal(c.timeoutMs, single.settings.timeoutS * 1000);
+  // No timeout set: adaptive, with a minute for what comes before the original's answer.
+  assert.deepEqual([c.timeoutMs, c.adaptive], [60000, true]);
+  const fixed = S.reduceConfig(S.setSettings(single, { timeoutS: 5 }), 'c');
+  assert.deepEqual([fixed.timeoutMs, fixed.adaptive], [5000, false]);
   const pair = S.setMode(single, 'pair');
   const p = S.reduceConfig(pair, 'c');
   assert.equal(p.seed, pair.seed);

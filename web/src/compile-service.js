@@ -4,6 +4,9 @@
 // sandbox's code sends, it can have no other compile than one the run could make anyway.
 import { Compiler, EndpointError } from './endpoint.js';
 
+/** The longest time limit a query may ask for (the settings' own ceiling). */
+const MAX_TIMEOUT_MS = 600000;
+
 export class CompileService {
   /** answer(msg): to the engine; onNotice(text): a back-off to tell the person;
    *  refusal: why this page compiles nothing at all (an embed), or null. */
@@ -33,7 +36,8 @@ export class CompileService {
     this.run = null;
   }
 
-  /** A request from the engine: {type: 'compile', run, id, text, step?} or {type: 'uncompile', run, id}. */
+  /** A request from the engine: {type: 'compile', run, id, text, step?, timeoutMs?, fresh?}
+   *  or {type: 'uncompile', run, id}. */
   handle(msg) {
     if (msg.type === 'uncompile') {
       this.inflight.get(msg.id)?.abort();
@@ -50,9 +54,11 @@ export class CompileService {
     const abort = new AbortController();
     this.inflight.set(msg.id, abort);
     const { compiler } = this;
-    compiler.compile(msg.text, abort.signal, step).then(
+    // A query's own time limit (the run's adaptive one), within the page's ceiling.
+    const timeoutMs = Number.isFinite(msg.timeoutMs) ? Math.min(Math.max(msg.timeoutMs, 100), MAX_TIMEOUT_MS) : 0;
+    compiler.compile(msg.text, abort.signal, { step, timeoutMs, fresh: !!msg.fresh }).then(
       (result) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, result, cacheHits: compiler.cacheHits }),
-      (e) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, error: e.message, endpoint: e instanceof EndpointError, cacheHits: compiler.cacheHits }),
+      (e) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, error: e.message, endpoint: e instanceof EndpointError, timedOut: !!e.timedOut, cacheHits: compiler.cacheHits }),
     ).finally(() => this.inflight.get(msg.id) === abort && this.inflight.delete(msg.id));
   }
 }

@@ -13,7 +13,13 @@ const CE_LANG = { c: 'c', cpp: 'c++', rust: 'rust', javascript: 'javascript', ja
 
 export const DEFAULT_CE_BASE = 'https://godbolt.org';
 
-export class EndpointError extends Error {}
+export class EndpointError extends Error {
+  /** `timedOut`: the query passed its time limit (a slow candidate, or a slow endpoint). */
+  constructor(message, { timedOut = false } = {}) {
+    super(message);
+    this.timedOut = timedOut;
+  }
+}
 
 /** Failed attempts per query and instance of a pool before the query fails (a 429 is no
  *  failure: the query waits as told). */
@@ -85,14 +91,15 @@ export class Compiler {
     this.cacheHits = 0;
   }
 
-  /** The answer for `source` of the run's main compile, or of step `step` of its
-   *  `steps` (a wrong-code property's builds: wrong-code.js). */
-  async compile(source, signal, step = null) {
-    const cfg = this.stepConfig(step);
+  /** The answer for `source` of the run's main compile, or of `step` of its `steps` (a
+   *  wrong-code property's builds: wrong-code.js); `timeoutMs`: this query's own limit;
+   *  `fresh`: compiled again even when cached (to time it). */
+  async compile(source, signal, { step = null, timeoutMs = 0, fresh = false } = {}) {
+    const cfg = { ...this.stepConfig(step), ...(timeoutMs > 0 ? { timeoutMs } : {}) };
     const { endpoint, compiler, flags, execute } = cfg;
     if (endpoint.kind === 'none') return { code: 0, stdout: '', stderr: '', asm: '', run: null };
     const key = await sha256(JSON.stringify([this.base, compiler, flags, !!execute, source]));
-    const cached = cacheGet(key);
+    const cached = !fresh && cacheGet(key);
     if (cached) {
       this.cacheHits++;
       return cached;
@@ -201,7 +208,8 @@ export class Compiler {
     } catch (e) {
       if (signal.aborted) throw e;
       if (timeout.aborted) {
-        throw new EndpointError(`${where} did not answer within ${Math.round(timeoutMs / 1000)} s. It may be overloaded; resume to try again, or raise the timeout.`);
+        const seconds = timeoutMs < 10000 ? (timeoutMs / 1000).toFixed(1) : Math.round(timeoutMs / 1000);
+        throw new EndpointError(`${where} did not answer within ${seconds} s. It may be overloaded; resume to try again, or raise the timeout.`, { timedOut: true });
       }
       throw new EndpointError(`cannot reach ${where} (${e.message}). Is it running? Resume when it is back.`);
     }

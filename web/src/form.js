@@ -16,7 +16,7 @@ export function writeForm(state, propSide = 'variant') {
   $('execute').checked = !!state.execute;
   writeProperty(propertyOf(state, propSide));
   $('k').value = String(state.settings.k);
-  $('timeout').value = String(state.settings.timeoutS);
+  $('timeout').value = state.settings.timeoutS ? String(state.settings.timeoutS) : ''; // '': adaptive
   $('share-verdicts').checked = state.settings.shareVerdicts !== false;
   $('auto-seed').checked = !!state.witness.autoSeed;
   $('wit-budget').value = String(state.witness.budget);
@@ -77,7 +77,7 @@ export function readForm() {
     },
     settings: {
       k: clamp(Number($('k').value) || defaultK($('endpoint').value), 1, 16),
-      timeoutS: clamp(Number($('timeout').value) || 60, 1, 600),
+      timeoutS: $('timeout').value.trim() === '' ? 0 : clamp(Number($('timeout').value) || 0, 0, 600),
       shareVerdicts: $('share-verdicts').checked,
     },
     witness: {

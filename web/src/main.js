@@ -320,7 +320,7 @@ $('check').addEventListener('click', async () => {
     const compiler = new Compiler(config);
     const signal = new AbortController().signal;
     const steps = Object.keys(config.steps ?? {}).filter((step) => step !== 'a'); // (a: the compile itself)
-    const [result, ...more] = await Promise.all([compiler.compile(text, signal), ...steps.map((step) => compiler.compile(text, signal, step))]).finally(stopCounting);
+    const [result, ...more] = await Promise.all([compiler.compile(text, signal), ...steps.map((step) => compiler.compile(text, signal, { step }))]).finally(stopCounting);
     const answers = Object.fromEntries(steps.map((step, i) => [step, more[i]]));
     runView.showOutputs({ [side]: result }, `the ${name} as it is now`, S.isPair(state), config.compiler);
     if (showOutputAfterCheck) showTab('output'); // a Compiler Explorer link's first compile: pick its property there

@@ -30,6 +30,7 @@ import { engineConfig, loadGenerator, picksOf } from './generator-module.js';
 const PROGRESS_EVERY_MS = 100;
 const REPLAY_STEP = 64; // candidates per replay slice: small enough to hear "cancel" at once
 const REPLAY_STUCK_SLICES = 200;
+const MAX_LIMIT_MS = 600000; // the settings' longest timeout
 
 /** How a run gets its compiler: directly from the endpoint (node's tests), or in the page's
  *  worker through the page (worker.js passes a RemoteCompiler's maker). */
@@ -57,6 +58,12 @@ export class Reduction {
     this.lastProgress = 0;
     this.progressTimer = 0;
     this.propertyErrors = 0;
+    // The time limit of a query: the settings' (limitMs null), or, when they leave it to the
+    // run (config.adaptive), one from the original's compiles, set once it is judged.
+    this.adaptive = !!msg.config.adaptive;
+    this.limitMs = null;
+    this.originalMs = 0;
+    this.timedOut = 0; // candidates cut at the adaptive limit
   }
 
   async start() {
@@ -170,13 +177,36 @@ export class Reduction {
     );
   }
 
-  /** Compiles the query's program and tests its side's property on the answer. */
+  /** Compiles the query's program and tests its side's property on the answer. Under the
+   *  adaptive limit, a candidate whose compile passes it is not interesting (counted apart). */
   async test(query, signal) {
-    const result = await this.compiler.compile(query.text, signal);
-    if (query.original) this.send({ type: 'original', result, side: query.side });
-    const more = { original: query.original, compile: (step) => this.compiler.compile(query.text, signal, step) };
     try {
-      return (await this.properties[query.side].test(result, query.text, more)) ? 'interesting' : 'boring';
+      return await this.judge(query, signal);
+    } catch (e) {
+      if (!e?.timedOut || this.limitMs === null || query.original) throw e;
+      this.timedOut++;
+      return 'boring';
+    }
+  }
+
+  /** One of the query's compiles (`step`: another than the first); the original's are timed,
+   *  afresh, for the adaptive limit. */
+  async compile(query, signal, step = null) {
+    const started = performance.now();
+    const result = await this.compiler.compile(query.text, signal, { step, timeoutMs: this.limitMs ?? 0, fresh: query.original && this.adaptive });
+    if (query.original) this.originalMs = Math.max(this.originalMs, performance.now() - started);
+    return result;
+  }
+
+  async judge(query, signal) {
+    const result = await this.compile(query, signal);
+    if (query.original) this.send({ type: 'original', result, side: query.side });
+    const more = { original: query.original, compile: (step) => this.compile(query, signal, step) };
+    try {
+      const verdict = (await this.properties[query.side].test(result, query.text, more)) ? 'interesting' : 'boring';
+      // The adaptive limit: ten times the original's slowest compile, at least a second.
+      if (query.original && this.adaptive) this.limitMs = Math.min(MAX_LIMIT_MS, Math.max(1000, 10 * this.originalMs));
+      return verdict;
     } catch (e) {
       if (!(e instanceof PropertyError)) throw e;
       if (query.original) throw e; // nothing to reduce if the original fails
@@ -267,7 +297,8 @@ export class Reduction {
   figures(type) {
     const stats = this.session.stats();
     const guardRefused = this.properties?.variant?.refused; // (a wrong-code property's)
-    return { type, stats, elapsedMs: this.elapsedMs(), engineMs: this.engineMs, clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size, guardRefused };
+    const limit = this.limitMs === null ? {} : { limitMs: this.limitMs, timedOut: this.timedOut };
+    return { type, stats, elapsedMs: this.elapsedMs(), engineMs: this.engineMs, clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size, guardRefused, ...limit };
   }
 
   /** Runs one of the engine's calls, adding its time to `engineMs`. */

@@ -1,8 +1,8 @@
 // The engine worker's compiler: it asks the page, which does every compile (the worker lives in
 // the sandbox, where nothing can reach the network). One message out per query, one answer back.
 //
-// Out: {type: 'compile', run, id, text, step}   {type: 'uncompile', run, id} (no longer needed)
-// In:  {type: 'compiled', id, result} | {type: 'compiled', id, error, endpoint: bool, cacheHits}
+// Out: {type: 'compile', run, id, text, step, timeoutMs, fresh}   {type: 'uncompile', run, id} (no longer needed)
+// In:  {type: 'compiled', id, result} | {type: 'compiled', id, error, endpoint: bool, timedOut: bool, cacheHits}
 import { EndpointError } from './endpoint.js';
 
 const waiting = new Map(); // id -> {resolve, reject}
@@ -16,8 +16,9 @@ export class RemoteCompiler {
     this.cacheHits = 0;
   }
 
-  /** `step`: one of the run's other compiles (a wrong-code property's builds), or null. */
-  compile(text, signal, step = null) {
+  /** `step`: one of the run's other compiles (a wrong-code property's builds), or null;
+   *  `timeoutMs`: the query's own limit; `fresh`: not from the cache (see Compiler). */
+  compile(text, signal, { step = null, timeoutMs = 0, fresh = false } = {}) {
     const id = ++lastId;
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
@@ -33,10 +34,10 @@ export class RemoteCompiler {
         },
         reject: (msg) => {
           this.cacheHits = msg.cacheHits ?? this.cacheHits;
-          reject(msg.endpoint ? new EndpointError(msg.error) : new Error(msg.error));
+          reject(msg.endpoint ? new EndpointError(msg.error, { timedOut: !!msg.timedOut }) : new Error(msg.error));
         },
       });
-      this.post({ type: 'compile', run: this.run, id, text, step });
+      this.post({ type: 'compile', run: this.run, id, text, step, timeoutMs, fresh });
     });
   }
 }

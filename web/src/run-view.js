@@ -27,6 +27,7 @@ export class RunView {
       elapsed: $('progress-elapsed'),
       engine: $('progress-engine'),
       guard: $('progress-guard'),
+      limit: $('progress-limit'),
       passes: $('passes'),
       history: $('history'),
     });

@@ -72,7 +72,8 @@ export function defaultState() {
     execute: false,
     property: { ...DEFAULT_PROPERTY }, // the variant's
     seedProperty: seedPropertyFrom(DEFAULT_PROPERTY),
-    settings: { k: defaultK('whittle'), timeoutS: 60, shareVerdicts: true },
+    // timeoutS 0: adaptive (ten times the original's slowest compile, at least a second)
+    settings: { k: defaultK('whittle'), timeoutS: 0, shareVerdicts: true },
     generator: { ...DEFAULT_GENERATOR }, // generator mode only
     witness: { ...DEFAULT_WITNESS }, // witness mode, and pair mode's automatic seed
   };
@@ -206,7 +207,7 @@ export function withDefaults(saved) {
  *  compiles at once or a timeout of years gets the nearest sane value. */
 export const LIMITS = Object.freeze({
   k: [1, 16],
-  timeoutS: [1, 600],
+  timeoutS: [0, 600],
   budget: [2, 100000],
   rngSeed: [0, 0xffffffff],
   exitValue: [-(2 ** 31), 2 ** 32 - 1],
@@ -458,7 +459,9 @@ export function testConfig(state, side = 'variant', guardFlags = null) {
     steps,
     property: steps ? { kind: 'wrong-code', steps } : propertyConfig(p),
     seedProperty: isPair(state) && side === 'variant' ? propertyConfig(state.seedProperty) : undefined,
-    timeoutMs: state.settings.timeoutS * 1000,
+    // (a check, and the original's first compiles, under the adaptive limit: a minute)
+    timeoutMs: (state.settings.timeoutS || 60) * 1000,
+    adaptive: !state.settings.timeoutS,
   };
 }
 
