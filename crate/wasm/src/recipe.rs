@@ -28,7 +28,7 @@ fn build_of(name: Option<String>) -> Result<Option<Build>, JsError> {
 /// The signature of the crash in a compiler's output and exit status: `{fragments, code}`
 /// (every fragment must appear; `code` is the signal's status, or null), or null when the
 /// answer shows no crash.
-#[wasm_bindgen(js_name = crashSignature)]
+#[wasm_bindgen(js_name = crashSignature, unchecked_return_type = "CrashSignature | null")]
 pub fn crash_signature(output: &str, code: i32) -> Result<JsValue, JsError> {
     to_js(&recipe::crash_signature(output, code))
 }
@@ -36,7 +36,9 @@ pub fn crash_signature(output: &str, code: i32) -> Result<JsValue, JsError> {
 /// The flags a wrong-code step adds to its compiler's (`'a' | 'b' | 'warnings' |
 /// 'sanitized'`): the guard's warnings made errors, or its sanitizers.
 #[wasm_bindgen(js_name = wrongCodeFlags)]
-pub fn wrong_code_flags(step: JsValue) -> Result<String, JsError> {
+pub fn wrong_code_flags(
+    #[wasm_bindgen(unchecked_param_type = "WrongCodeStep")] step: JsValue,
+) -> Result<String, JsError> {
     let step: Step =
         serde_wasm_bindgen::from_value(step).map_err(|e| JsError::new(&e.to_string()))?;
     Ok(step.extra_flags())
@@ -45,8 +47,11 @@ pub fn wrong_code_flags(step: JsValue) -> Result<String, JsError> {
 /// What a wrong-code property needs after `answers` (`[{code, run: {code, stdout, stderr} |
 /// null}]`, in the order asked): `{verdict: boolean}` or `{need: 'a' | 'b' | 'warnings' |
 /// 'sanitized'}`. `reference`: 'A', 'B', or null without the guard.
-#[wasm_bindgen(js_name = wrongCodeNext)]
-pub fn wrong_code_next(answers: JsValue, reference: Option<String>) -> Result<JsValue, JsError> {
+#[wasm_bindgen(js_name = wrongCodeNext, unchecked_return_type = "WrongCodeNext")]
+pub fn wrong_code_next(
+    #[wasm_bindgen(unchecked_param_type = "CompileAnswer[]")] answers: JsValue,
+    reference: Option<String>,
+) -> Result<JsValue, JsError> {
     to_js(&answers::next(&answers_of(answers)?, build_of(reference)?))
 }
 
@@ -55,7 +60,7 @@ pub fn wrong_code_next(answers: JsValue, reference: Option<String>) -> Result<Js
 /// code or the guard refuses it.
 #[wasm_bindgen(js_name = wrongCodeCalibrate)]
 pub fn wrong_code_calibrate(
-    answers: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "CompileAnswer[]")] answers: JsValue,
     guard: bool,
     a: &str,
     b: &str,

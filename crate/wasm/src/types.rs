@@ -259,5 +259,24 @@ export interface RuleStats {
 }
 
 /** A JavaScript generator: makes every choice through `g`, returns the program. */
+/** The signature of a compiler's crash: every fragment appears in its output; `code` is the
+ *  signal's exit status, or null. */
+export interface CrashSignature {
+  fragments: string[];
+  code: number | null;
+}
+
+/** A compile answer as the wrong-code judge reads it. */
+export interface CompileAnswer {
+  code: number;
+  run: { code: number; stdout: string; stderr: string } | null;
+}
+
+/** A wrong-code property's compiles, in the order the judge asks for them. */
+export type WrongCodeStep = "a" | "b" | "warnings" | "sanitized";
+
+/** What the wrong-code judge says after the answers so far. */
+export type WrongCodeNext = { verdict: boolean } | { need: WrongCodeStep };
+
 export type GenerateFn = (g: GeneratorDecisions) => string;
 "#;
