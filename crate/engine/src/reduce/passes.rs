@@ -3,9 +3,9 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    chunks, ddmin, definitions, dependencies, effects, error_regions, format, hdd, implicit_int,
-    inline, local, lone_tokens, merge, perses, rename, tag_into_use, transform, types, unwrap,
-    update, Pass, Program,
+    chains, chunks, ddmin, definitions, dependencies, effects, error_regions, format, hdd,
+    implicit_int, inline, local, lone_tokens, merge, perses, rename, tag_into_use, transform,
+    types, unwrap, update, Pass, Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -35,6 +35,7 @@ pub enum PassKind {
     Unused,
     Bodies,
     Terminators,
+    Chains,
 }
 
 /// A row of the table.
@@ -207,6 +208,12 @@ pub const PASSES: &[PassInfo] = &[
         "JavaScript: deletes the `;` a statement may end without (automatic semicolon insertion), all at once, then in chunks",
         |p, _| Box::new(lone_tokens::terminators(p)),
     ),
+    row(
+        PassKind::Chains,
+        "chains",
+        "a node nested in its own kind again and again loses levels by ddmin (`((((x))))`)",
+        |p, _| Box::new(chains::pass(p)),
+    ),
 ];
 
 impl PassKind {
@@ -240,6 +247,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::Terminators as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::Chains as usize + 1);
     }
 }

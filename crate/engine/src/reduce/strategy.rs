@@ -97,6 +97,8 @@ const PERSES: &[Step] = &[
     // C++ headers' first minute for little, and the bulk passes come too late.)
     coarse_only(PassKind::Bodies),
     coarse_only(PassKind::Unused),
+    // Deep nesting loses levels in bulk, where Perses would take one a query.
+    coarse_only(PassKind::Chains),
     every_round(PassKind::Perses),
     // Once statements stop falling: what is left of them may end without a terminator.
     fine_only(PassKind::Terminators),

@@ -901,3 +901,61 @@ fn a_coarse_round_leaves_out_a_step_that_found_nothing_before() {
     assert!(!ran(1, "chunks"), "{asked:?}");
     assert!(!s.best().contains("junk"), "{}", s.best());
 }
+
+#[test]
+fn deep_nesting_loses_levels_in_bulk_down_to_what_the_test_needs() {
+    // A compiler that crashes on nesting 300 deep or more: the chain goes down to 300 in a
+    // few dozen queries (Perses alone would take a level a query), the noise beside it too.
+    let depth = |t: &str| t.chars().filter(|&c| c == '(').count();
+    let text = format!(
+        "int noise(int a) {{ return a * 3; }}\nint deep(void) {{ return {}1{}; }}\n",
+        "(".repeat(1000),
+        ")".repeat(1000)
+    );
+    let crashes = |t: &str| t.contains("return") && depth(t) >= 300 && t.contains(&"(".repeat(300));
+    let s = drive(
+        session(Lang::C, &text, Strategy::Perses),
+        2,
+        false,
+        &crashes,
+    );
+    let best = s.best().to_string();
+    assert!(crashes(&best) && !best.contains("noise"), "{best}");
+    assert_eq!(depth(&best), 300, "1-minimal over the levels");
+    let chains = s
+        .stats()
+        .passes
+        .iter()
+        .find(|p| p.pass == "chains")
+        .expect("the chains pass ran");
+    assert!(chains.tokens_removed >= 1400, "{:?}", chains);
+    let figures: Vec<_> = s
+        .stats()
+        .passes
+        .iter()
+        .map(|p| (p.pass, p.queries, p.accepted))
+        .collect();
+    assert!(
+        s.stats().queries < 200,
+        "{} queries: {figures:?}",
+        s.stats().queries
+    );
+
+    // Other kinds of chain: unary minus, casts, nested blocks (a level goes, the one below it
+    // takes its place), each chain all at once first, the longest first.
+    let candidates = candidates(
+        Lang::C,
+        "int f(int x) { { { { { x = - - - - - x; } } } } return (int)(int)(int)(int)(int)x; }",
+        super::chains::pass,
+    );
+    let squeeze = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let all: Vec<String> = candidates.iter().map(|c| squeeze(c)).collect();
+    assert!(
+        all.iter()
+            .any(|c| c.contains("{ x = - - - - - x; }") && !c.contains("{ {")),
+        "{all:?}"
+    );
+    // (The innermost `-x` and `(int)x` have no level below them: Perses's to take.)
+    assert!(all.iter().any(|c| c.contains("x = - x;")), "{all:?}");
+    assert!(all.iter().any(|c| c.contains("return (int)x;")), "{all:?}");
+}

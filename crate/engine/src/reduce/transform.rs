@@ -135,7 +135,11 @@ pub fn pass(prog: &Program) -> Sites<Site> {
             // `{}` and `x;` are no bigger than `0;`; `continue;` is not either, but a loop
             // around it may go once it is `0;`.
             statements.push((prog.size_of(n), n));
-        } else if k.trivial_expression.is_some() && node.named && is_a(tree, kind, k.expression) {
+        } else if k.trivial_expression.is_some()
+            && node.named
+            && is_a(tree, kind, k.expression)
+            && !super::chains::is_inner(tree, n)
+        {
             let size = prog.size_of(n);
             if size >= 3 {
                 let texts: Vec<&str> = kept_tokens(prog, n)
