@@ -37,9 +37,14 @@ const out = option('--out', null) ?? mkdtempSync(join(tmpdir(), 'whittle-bench-c
 mkdirSync(out, { recursive: true });
 
 const INC = '-I/usr/include/csmith';
+// Where a stack overflows depends on where the stack starts: with address-space randomization
+// a program near the threshold crashes one time in two, and the environment's size moves it.
+// The compiler runs with neither (`env -i setarch -R`), so the threshold is one depth
+// (13,439 parentheses for tcc here) under every tool, and every judge.
+const FIXED = 'env -i setarch x86_64 -R';
 const CASES = {
-  tcc: { depth: 20000, cmd: `tcc -w ${INC} -c {} -o whittle-crash.o`, need: ['tcc', 'apt-get install -y tcc'] },
-  gcc: { depth: 50000, cmd: `gcc -O2 -w ${INC} -c {} -o whittle-crash.o`, need: ['gcc', 'apt-get install -y gcc'] },
+  tcc: { depth: 20000, cmd: `${FIXED} tcc -w ${INC} -c {} -o whittle-crash.o`, need: ['tcc', 'apt-get install -y tcc'] },
+  gcc: { depth: 50000, cmd: `${FIXED} gcc -O2 -w ${INC} -c {} -o whittle-crash.o`, need: ['gcc', 'apt-get install -y gcc'] },
 };
 const spec = CASES[which];
 if (!spec) {
