@@ -19,21 +19,17 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runWithLimit } from './process.mjs';
 import { findCommand, measure, place, runReducer } from './tools.mjs';
+import { buildWhittle, csmithProgram, need, option, runTemplate } from './template-run.mjs';
 import { formatTable, seconds } from './table.mjs';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const limit = Number(option('--limit', '900'));
-const jobs = Number(option('--jobs', '2'));
-const only = option('--only', 'whittle,cvise,creduce').split(',');
-const which = option('--case', 'tcc');
-const out = option('--out', null) ?? mkdtempSync(join(tmpdir(), 'whittle-bench-crash-'));
+const limit = Number(option(args, '--limit', '900'));
+const jobs = Number(option(args, '--jobs', '2'));
+const only = option(args, '--only', 'whittle,cvise,creduce').split(',');
+const which = option(args, '--case', 'tcc');
+const out = option(args, '--out', null) ?? mkdtempSync(join(tmpdir(), 'whittle-bench-crash-'));
 mkdirSync(out, { recursive: true });
 
 const INC = '-I/usr/include/csmith';
@@ -54,25 +50,16 @@ if (!spec) {
 const SEED = 5017;
 const NAME = 'p.c';
 
-function need(command, hint) {
-  if (!findCommand(command)) {
-    console.error(`bench:crash: ${command} is missing (${hint})`);
-    process.exit(2);
-  }
-}
-need('csmith', 'apt-get install -y csmith');
-need(...spec.need);
-const build = spawnSync('cargo', ['build', '--release', '-p', 'whittle-cli'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(2);
-const whittle = join(root, 'target/release/whittle');
+need('bench:crash', 'csmith', 'apt-get install -y csmith');
+need('bench:crash', ...spec.need);
+const whittle = buildWhittle(root);
 
 // The case: csmith's program, then the nesting.
 const caseDir = join(out, 'case');
 mkdirSync(caseDir, { recursive: true });
 const program = join(caseDir, NAME);
-const csmith = spawnSync('csmith', ['--no-packed-struct', '--max-expr-complexity', '20', '--seed', String(SEED)], { encoding: 'utf8', maxBuffer: 1 << 26 });
 const deep = `int whittle_deep(void) { return ${'('.repeat(spec.depth)}1${')'.repeat(spec.depth)}; }\n`;
-writeFileSync(program, csmith.stdout + deep);
+writeFileSync(program, csmithProgram(SEED) + deep);
 const printed = spawnSync(whittle, ['reduce', '--crash', '--cmd', spec.cmd, '--print-test', NAME], { cwd: caseDir, encoding: 'utf8' });
 if (printed.status !== 0) {
   console.error(`bench:crash: the case does not crash here (${spec.cmd}):\n${printed.stderr}`);
@@ -85,16 +72,8 @@ const bench = { file: program, name: NAME, check };
 console.error(`bench:crash: ${which}: csmith seed ${SEED} and ${spec.depth} nested parentheses, ${readFileSync(program).length} bytes; in ${out}`);
 
 async function runWhittle(dir) {
-  place(program, dir, NAME);
-  const stats = join(dir, 'stats.json');
-  // --no-cache: each run earns its verdicts (a template's are kept by default).
-  const cmd = ['reduce', '--crash', '--cmd', spec.cmd, '--no-cache', NAME, '-j', String(jobs), '--quiet', '--stats-json', stats];
-  const run = await runWithLimit(whittle, cmd, { cwd: dir, logPath: join(dir, 'whittle.log'), limitSeconds: limit });
-  let queries = null;
-  try {
-    queries = JSON.parse(readFileSync(stats, 'utf8')).queries;
-  } catch {}
-  return { status: run.timedOut ? 'limit' : `exit ${run.code}`, wallSeconds: run.wallSeconds, result: join(dir, NAME), queries };
+  const run = await runTemplate({ whittle, program, name: NAME, dir, flags: ['--crash', '--cmd', spec.cmd], jobs, limit });
+  return { ...run, queries: run.stats?.queries ?? null };
 }
 
 /** Whether `result` still crashes with the original's signature (the printed test). */

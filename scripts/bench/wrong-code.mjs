@@ -13,24 +13,19 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runWithLimit } from './process.mjs';
 import { findCommand, measure, place, runReducer } from './tools.mjs';
+import { buildWhittle, csmithProgram, need, option, runTemplate } from './template-run.mjs';
 import { formatTable, seconds } from './table.mjs';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const limit = Number(option('--limit', '900'));
-const jobs = Number(option('--jobs', '2'));
-const only = option('--only', 'whittle,no-guard,cvise,creduce').split(',');
-const out = option('--out', null) ?? mkdtempSync(join(tmpdir(), 'whittle-bench-wrong-code-'));
+const limit = Number(option(args, '--limit', '900'));
+const jobs = Number(option(args, '--jobs', '2'));
+const only = option(args, '--only', 'whittle,no-guard,cvise,creduce').split(',');
+const out = option(args, '--out', null) ?? mkdtempSync(join(tmpdir(), 'whittle-bench-wrong-code-'));
 mkdirSync(out, { recursive: true });
 
 const SEED = 5017;
-const CSMITH = ['--no-packed-struct', '--max-expr-complexity', '20', '--seed', String(SEED)];
 const INC = '-I/usr/include/csmith';
 const A = `tcc -w ${INC} {} -o {out} -lm`;
 const B = `gcc -O0 -w ${INC} {} -o {out} -lm`;
@@ -41,26 +36,18 @@ function sh(cmd, cwd) {
   return spawnSync('sh', ['-c', cmd], { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
 }
 
-function need(command, hint) {
-  if (!findCommand(command)) {
-    console.error(`bench:wrong-code: ${command} is missing (${hint})`);
-    process.exit(2);
-  }
-}
-
-need('csmith', 'apt-get install -y csmith');
-need('tcc', 'apt-get install -y tcc');
-need('valgrind', 'apt-get install -y valgrind');
-need('clang', 'apt-get install -y clang');
-const build = spawnSync('cargo', ['build', '--release', '-p', 'whittle-cli'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(2);
-const whittle = join(root, 'target/release/whittle');
+const NEED = 'bench:wrong-code';
+need(NEED, 'csmith', 'apt-get install -y csmith');
+need(NEED, 'tcc', 'apt-get install -y tcc');
+need(NEED, 'valgrind', 'apt-get install -y valgrind');
+need(NEED, 'clang', 'apt-get install -y clang');
+const whittle = buildWhittle(root);
 
 // The case.
 const caseDir = join(out, 'case');
 mkdirSync(caseDir, { recursive: true });
 const program = join(caseDir, NAME);
-writeFileSync(program, sh(`csmith ${CSMITH.join(' ')}`, caseDir).stdout);
+writeFileSync(program, csmithProgram(SEED));
 const printTest = (extra) => {
   const r = spawnSync(whittle, ['reduce', '--wrong-code', A, B, '--guard-cc', GUARD, ...extra, '--print-test', NAME], {
     cwd: caseDir,
@@ -83,16 +70,9 @@ const bench = { file: program, name: NAME, check };
 console.error(`bench:wrong-code: csmith seed ${SEED}, ${readFileSync(program).length} bytes; in ${out}`);
 
 async function runWhittle(dir, extra) {
-  place(program, dir, NAME);
-  const stats = join(dir, 'stats.json');
-  // --no-cache: each run earns its verdicts (a template's are kept by default).
-  const cmd = ['reduce', '--wrong-code', A, B, '--guard-cc', GUARD, '--no-cache', ...extra, NAME, '-j', String(jobs), '--quiet', '--stats-json', stats];
-  const run = await runWithLimit(whittle, cmd, { cwd: dir, logPath: join(dir, 'whittle.log'), limitSeconds: limit });
-  let recipe = null;
-  try {
-    recipe = JSON.parse(readFileSync(stats, 'utf8')).recipe;
-  } catch {}
-  return { status: run.timedOut ? 'limit' : `exit ${run.code}`, wallSeconds: run.wallSeconds, result: join(dir, NAME), recipe };
+  const flags = ['--wrong-code', A, B, '--guard-cc', GUARD, ...extra];
+  const run = await runTemplate({ whittle, program, name: NAME, dir, flags, jobs, limit });
+  return { ...run, recipe: run.stats?.recipe ?? null };
 }
 
 /** What a judge said: "clean" or its first report line. */
