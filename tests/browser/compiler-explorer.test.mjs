@@ -110,6 +110,12 @@ test('a pasted Compiler Explorer link fills the page in; the clicked warning is 
   // (the variable's name is left free: reducing renames)
   assert.match(await page.inputValue('#prop-regex'), /^warning: unused variable (['‘])\.\*(['’])$/);
   assert.equal(await page.inputValue('#exit-op'), 'eq', 'a warning keeps the program compiling');
+  // The picked answer's errors (none) are what "no new compile error" allows.
+  await page.setChecked('#prop-no-new-errors', true);
+  assert.deepEqual(await page.evaluate(() => {
+    const p = window.whittle.state().property;
+    return [p.noNewErrors, p.allowedErrors];
+  }), [true, []]);
 
   await page.click('#reduce');
   await finished(page, 120000);

@@ -153,3 +153,18 @@ test('the engine reads a crash’s signature as the CLI does, for the page’s c
   assert.equal(await p.test(answer('internal compiler error: in expand_expr, at expr.cc:7', 4), ''), false);
   assert.ok(!engine.crashSignature('error: expected ‘;’', 1), 'an ordinary error is no crash');
 });
+
+test('a picked diagnostic with “no new compile error”: another error the original did not have is not interesting', async () => {
+  const { diagnosticOf, diagnosticProperty } = await import('../../web/src/diagnostics.js');
+  const { regexProperty } = await import('../../web/src/property.js');
+  const original = "x.c:3:5: error: 'y' undeclared (first use in this function)\nx.c:5:1: error: expected ';' before '}' token\n";
+  const errors = engine.compileErrors(original);
+  assert.deepEqual(errors, ["error: 'y' undeclared (first use in this function)", "error: expected ';' before '}' token"]);
+  const spec = { ...diagnosticProperty(diagnosticOf(original.split('\n')[0]), errors), noNewErrors: true };
+  const p = regexProperty(spec, engine);
+  const answer = (stderr) => ({ code: 1, stdout: '', stderr, asm: '', run: null });
+  assert.equal(await p.test(answer("a.c:1:9: error: 'y' undeclared (first use in this function)"), ''), true);
+  assert.equal(await p.test(answer("a.c:1:9: error: 'y' undeclared (first use in this function)\na.c:2:1: error: 'z' undeclared here"), ''), false, 'a new error');
+  assert.equal(await regexProperty({ ...spec, noNewErrors: false }, engine).test(answer("a.c:1:9: error: 'y' undeclared (first use in this function)\na.c:2:1: error: unknown type name 'q'"), ''), true, 'unticked: any other error');
+  assert.throws(() => regexProperty(spec), /needs the engine/);
+});

@@ -19,7 +19,7 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * an error takes any exit code. Names (in quotes) are left free to change, since reducing
  * renames.
  */
-export function diagnosticProperty(d) {
+export function diagnosticProperty(d, errors = []) {
   const regex = `${d.severity}: ${escape(d.message).replace(/(['‘"])[^'’"]*(['’"])/g, '$1.*$2')}`;
   return {
     kind: 'regex',
@@ -29,6 +29,8 @@ export function diagnosticProperty(d) {
     exitOf: 'compile',
     exitOp: d.severity === 'warning' ? 'eq' : 'any',
     exitValue: 0,
+    // The answer's errors, for "no error the original did not have" (off until ticked).
+    allowedErrors: [...errors],
   };
 }
 

@@ -107,10 +107,12 @@ export class EngineClient {
     return (await this.call({ type: 'test', property, result, text, answers })).verdict === true;
   }
 
-  /** The signature of the crash a compile answer shows ({fragments, code}), or null. */
-  async crashSignature(result) {
+  /** What the engine reads in a compile answer: the signature of its crash ({fragments,
+   *  code} or null) and its error messages. */
+  async readAnswer(result) {
     const output = `${result.stdout ?? ''}\n${result.stderr ?? ''}`;
-    return (await this.call({ type: 'signature', output, code: result.code | 0 })).signature;
+    const { signature, errors } = await this.call({ type: 'read-answer', output, code: result.code | 0 });
+    return { signature, errors };
   }
 
   post(msg) {

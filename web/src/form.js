@@ -29,6 +29,7 @@ function writeProperty(p) {
   $('prop-regex').value = p.regex ?? '';
   for (const c of document.querySelectorAll('input[name=stream]')) c.checked = (p.streams ?? []).includes(c.value);
   $('prop-negate').checked = !!p.negate;
+  $('prop-no-new-errors').checked = !!p.noNewErrors;
   $('exit-of').value = p.exitOf ?? 'compile';
   $('exit-op').value = p.exitOp ?? 'any';
   $('exit-value').value = String(p.exitValue ?? 0);
@@ -64,6 +65,7 @@ export function readForm() {
       regex: $('prop-regex').value,
       streams: [...document.querySelectorAll('input[name=stream]:checked')].map((c) => c.value),
       negate: $('prop-negate').checked,
+      noNewErrors: $('prop-no-new-errors').checked,
       exitOf: $('exit-of').value,
       exitOp: $('exit-op').value,
       exitValue: Number($('exit-value').value) || 0,

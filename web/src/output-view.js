@@ -5,10 +5,10 @@ import { crashTemplate, diagnosticOf, diagnosticProperty } from './diagnostics.j
 
 const ASM_SHOWN = 20000;
 
-/** `command`: what ran, when the answer says (its compilationOptions); `signature`: the
- *  engine's signature of the crash the answer shows, or null; `offers`: other templates
- *  ({label, property}) to pick. */
-export function renderOutput(result, what, command = '', onPick = null, signature = null, offers = []) {
+/** `command`: what ran, when the answer says (its compilationOptions); `signature` and
+ *  `errors`: what the engine reads in the answer (the crash's signature or null, its error
+ *  messages); `offers`: other templates ({label, property}) to pick. */
+export function renderOutput(result, what, command = '', onPick = null, { signature = null, errors = [] } = {}, offers = []) {
   const parts = [h('p', `Answer for ${what}: exit code ${result.code}`, 'muted')];
   if (command) parts.push(h('h3', 'command'), h('pre', `$ ${command}`, 'command'));
   const block = (title, text) => text && parts.push(h('h3', title), h('pre', text));
@@ -17,7 +17,7 @@ export function renderOutput(result, what, command = '', onPick = null, signatur
     for (const offer of offers) parts.push(pickButton(`Use ${offer.label} as the property`, () => onPick(offer.property, offer.label)));
     const crash = crashTemplate(signature);
     if (crash) parts.push(pickButton(`Use ${crash.label} as the property`, () => onPick(crash.property, crash.label)));
-    if (result.stderr) parts.push(h('h3', 'stderr'), pickableStderr(result.stderr, onPick));
+    if (result.stderr) parts.push(h('h3', 'stderr'), pickableStderr(result.stderr, onPick, errors));
   } else {
     block('stderr', result.stderr);
   }
@@ -42,7 +42,7 @@ export function coverageSummary(coverage) {
 }
 
 /** stderr with each diagnostic line a button that makes it the property. */
-function pickableStderr(text, onPick) {
+function pickableStderr(text, onPick, errors) {
   const pre = document.createElement('pre');
   pre.className = 'pickable';
   text.split('\n').forEach((line, i) => {
@@ -54,7 +54,7 @@ function pickableStderr(text, onPick) {
     el.setAttribute('role', 'button');
     el.tabIndex = 0;
     el.title = `Use as the property: the output keeps ${label}`;
-    const pick = () => onPick(diagnosticProperty(d), label);
+    const pick = () => onPick(diagnosticProperty(d, errors), label);
     el.addEventListener('click', pick);
     el.addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), pick()));
     pre.append(el);

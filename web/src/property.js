@@ -19,7 +19,7 @@ export class PropertyError extends Error {}
 /** Builds a tester {test(result, input) => Promise<boolean>, dispose()} for a property spec. */
 export function makeProperty(spec, { timeoutMs = 10000, engine = null } = {}) {
   if (spec.kind === 'wrong-code') return new WrongCodeProperty(engine, spec);
-  return spec.kind === 'js' ? new SandboxedProperty(spec.js, timeoutMs) : regexProperty(spec);
+  return spec.kind === 'js' ? new SandboxedProperty(spec.js, timeoutMs) : regexProperty(spec, engine);
 }
 
 /** The wrong-code property's tester: the engine says which step it needs next, then judges. */
@@ -76,8 +76,11 @@ export function compilesWithout(variant) {
   };
 }
 
-/** The regex property as a plain function (also used by the page to check a spec). */
-export function regexProperty(spec) {
+/** The regex property as a plain function; with `noNewErrors` it needs the engine (which reads
+ *  the errors as the CLI's --no-new-errors does). */
+export function regexProperty(spec, engine = null) {
+  if (spec.noNewErrors && !engine) throw new PropertyError('“no new compile error” needs the engine');
+  const allowed = new Set(Array.isArray(spec.allowedErrors) ? spec.allowedErrors.map(String) : []);
   let re = null;
   if (spec.regex) {
     try {
@@ -94,6 +97,7 @@ export function regexProperty(spec) {
         const text = streams.map((s) => streamText(result, input, s)).join('\n');
         if (re.test(text) === !!spec.negate) return false;
       }
+      if (spec.noNewErrors && !engine.compileErrors(`${result.stdout ?? ''}\n${result.stderr ?? ''}`).every((e) => allowed.has(e))) return false;
       if (spec.exitOp === 'any' || !spec.exitOp) return true;
       const code = spec.exitOf === 'run' ? result.run?.code : result.code;
       if (typeof code !== 'number') return false; // the program did not run

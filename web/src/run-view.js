@@ -109,15 +109,15 @@ export class RunView {
     const shown = (this.outputsShown = (this.outputsShown ?? 0) + 1);
     const sides = Object.keys(bySide);
     const pickable = this.onPick && !this.embed;
-    // The crash's signature is the engine's (the CLI's --crash reads it alike).
-    const signatures = await Promise.all(sides.map((side) =>
-      pickable ? this.engine.crashSignature(bySide[side]).catch(() => null) : null));
+    // The crash's signature and the errors are the engine's (the CLI's templates read them alike).
+    const read = await Promise.all(sides.map((side) =>
+      pickable ? this.engine.readAnswer(bySide[side]).catch(() => ({ signature: null, errors: [] })) : { signature: null, errors: [] }));
     if (shown !== this.outputsShown) return; // newer outputs are shown meanwhile
     const parts = sides.flatMap((side, i) => {
       const r = bySide[side];
       const command = r.options ? commandLine(compiler, r.options) : '';
       return renderOutput(r, `${what}${sides.length > 1 ? `: ${sideLabel(pair, side)}` : ''}`, command,
-        pickable ? (property, label) => this.onPick(side, property, label) : null, signatures[i], side === 'variant' ? this.offers : []);
+        pickable ? (property, label) => this.onPick(side, property, label) : null, read[i], side === 'variant' ? this.offers : []);
     });
     $('output').replaceChildren(...parts);
   }

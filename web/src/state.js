@@ -47,6 +47,9 @@ export const DEFAULT_PROPERTY = Object.freeze({
   exitValue: 0,
   js: DEFAULT_JS_PROPERTY,
   wrongCode: Object.freeze({ compiler: '', flags: '-O0', guard: true, guardCompiler: '' }),
+  // A regex's "and no compile error but those": the errors of the output it was picked from.
+  noNewErrors: false,
+  allowedErrors: [],
 });
 
 /** Generator mode's defaults: the paper's password generator; random seed '' is the module's own. */
@@ -174,7 +177,8 @@ export function generatorRngSeed(seed, moduleSeed) {
 export function applyForm(state, form, propSide) {
   const { property, settings, compiler, ...rest } = form;
   let next = { ...state, ...rest, compiler: compiler || state.compiler };
-  next = setProperty(next, propSide, property);
+  // (What the form does not show, a picked diagnostic's allowed errors, stays.)
+  next = setProperty(next, propSide, { ...propertyOf(state, propSide), ...property });
   next = setSettings(next, settings);
   // Keep k polite: the default follows the endpoint unless the person chose their own.
   if (next.endpoint.kind !== state.endpoint.kind && state.settings.k === defaultK(state.endpoint.kind)) {

@@ -39,6 +39,8 @@
  * @property {number} exitValue
  * @property {string} js
  * @property {WrongCode} wrongCode
+ * @property {boolean} [noNewErrors]  and no compile error but `allowedErrors`
+ * @property {string[]} [allowedErrors]  the errors of the output a diagnostic was picked from
  */
 
 /**
@@ -127,7 +129,7 @@
  *   | {type: 'pause' | 'resume' | 'cancel', run: number}
  *   | {type: 'diff', seq: number, a: string, b: string}
  *   | {type: 'test', seq: number, property: Property, result: any, text: string, answers?: Record<string, any>}
- *   | {type: 'signature', seq: number, output: string, code: number}
+ *   | {type: 'read-answer', seq: number, output: string, code: number}
  *   | {type: 'generate', seq: number, generator: GeneratorState}
  *   | {type: 'compiled', id: number, result?: any, error?: string, endpoint?: boolean, cacheHits?: number}
  * } WorkerRequest
@@ -140,7 +142,7 @@
  *   | {type: 'parsed', seq: number, report?: ParseReport, superseded?: boolean}
  *   | {type: 'diffed', seq: number, chunks: DiffOp[]}
  *   | {type: 'tested', seq: number, verdict: boolean}
- *   | {type: 'signature', seq: number, signature: {fragments: string[], code: number | null} | null}
+ *   | {type: 'read-answer', seq: number, signature: {fragments: string[], code: number | null} | null, errors: string[]}
  *   | {type: 'error', seq: number, request: string, message: string}
  *   | {type: 'generated', seq: number, output: string, trace: Trace, rngSeed: number, picks?: Record<string, string[]>}
  *   | {type: 'compile', run: number, id: number, text: string, step?: string | null}

@@ -12,12 +12,12 @@
 //               {type: 'diff', seq, a, b}
 //               {type: 'test', seq, property, result, text, answers?}: a property on one compile
 //                 answer (answers: a wrong-code property's other compiles, by step)
-//               {type: 'signature', seq, output, code}: the crash a compile answer shows
+//               {type: 'read-answer', seq, output, code}: the crash and the errors an answer shows
 //               {type: 'generate', seq, generator}: one free run of a generator module
 //               {type: 'compiled', id, ...}: the page's answer to a compile request
 // Messages out: {type: 'ready', ms, guardFlags} | {type: 'fatal', message}
 //               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
-//               {type: 'tested', seq, verdict} | {type: 'signature', seq, signature}
+//               {type: 'tested', seq, verdict} | {type: 'read-answer', seq, signature, errors}
 //               {type: 'error', seq, request, message}
 //               {type: 'generated', seq, output, trace, rngSeed}
 //               {type: 'compile' | 'uncompile', run, id, text?}: see remote-compiler.js
@@ -91,8 +91,8 @@ function handle(msg) {
     case 'test':
       test(msg);
       break;
-    case 'signature':
-      reply(msg, () => ({ type: 'signature', seq: msg.seq, signature: engine.crashSignature(msg.output, msg.code) ?? null }));
+    case 'read-answer':
+      reply(msg, () => ({ type: 'read-answer', seq: msg.seq, signature: engine.crashSignature(msg.output, msg.code) ?? null, errors: engine.compileErrors(msg.output) }));
       break;
     case 'generate':
       generateOnce(engine, msg.generator).then(

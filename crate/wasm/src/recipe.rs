@@ -33,6 +33,13 @@ pub fn crash_signature(output: &str, code: i32) -> Result<JsValue, JsError> {
     to_js(&recipe::crash_signature(output, code))
 }
 
+/// The error messages of a compiler's output, each from `error: ` on (what a diagnostic
+/// property's "no error the original did not have" compares).
+#[wasm_bindgen(js_name = compileErrors)]
+pub fn compile_errors(output: &str) -> Vec<String> {
+    recipe::errors(output)
+}
+
 /// The flags a wrong-code step adds to its compiler's (`'a' | 'b' | 'warnings' |
 /// 'sanitized'`): the guard's warnings made errors, or its sanitizers.
 #[wasm_bindgen(js_name = wrongCodeFlags)]
