@@ -55,7 +55,8 @@ export class CompileService {
     this.inflight.set(msg.id, abort);
     const { compiler } = this;
     // A query's own time limit (the run's adaptive one), within the page's ceiling.
-    const timeoutMs = Number.isFinite(msg.timeoutMs) ? Math.min(Math.max(msg.timeoutMs, 100), MAX_TIMEOUT_MS) : 0;
+    // (0, or none: the run's own setting.)
+    const timeoutMs = Number.isFinite(msg.timeoutMs) && msg.timeoutMs > 0 ? Math.min(Math.max(msg.timeoutMs, 100), MAX_TIMEOUT_MS) : 0;
     compiler.compile(msg.text, abort.signal, { step, timeoutMs, fresh: !!msg.fresh }).then(
       (result) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, result, cacheHits: compiler.cacheHits }),
       (e) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, error: e.message, endpoint: e instanceof EndpointError, timedOut: !!e.timedOut, cacheHits: compiler.cacheHits }),
