@@ -57,9 +57,16 @@ impl Server {
         configure(&mut command);
         let mut child = command.spawn().expect("start whittle serve");
         let mut out = BufReader::new(child.stdout.take().unwrap());
+        // "whittle serve: http://127.0.0.1:PORT/", after any notice of its start (job folders
+        // a killed server left, say).
         let mut first = String::new();
-        out.read_line(&mut first).unwrap();
-        // "whittle serve: http://127.0.0.1:PORT/"
+        for _ in 0..8 {
+            first.clear();
+            out.read_line(&mut first).unwrap();
+            if first.starts_with("whittle serve: http") || first.is_empty() {
+                break;
+            }
+        }
         let port = first
             .trim()
             .strip_prefix("whittle serve: http://127.0.0.1:")
