@@ -3,9 +3,10 @@
 // (never any a message names), only for the run under way, at most k at a time. Whatever the
 // sandbox's code sends, it can have no other compile than one the run could make anyway.
 import { Compiler, EndpointError } from './endpoint.js';
+import { LIMITS } from './state.js';
 
 /** The longest time limit a query may ask for (the settings' own ceiling). */
-const MAX_TIMEOUT_MS = 600000;
+const MAX_TIMEOUT_MS = LIMITS.timeoutS[1] * 1000;
 
 export class CompileService {
   /** answer(msg): to the engine; onNotice(text): a back-off to tell the person;

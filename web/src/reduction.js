@@ -24,13 +24,13 @@
 //   {type: 'finished', state: 'done' | 'failed' | 'cancelled', message?, best, stats, history, verdicts, elapsedMs}
 import { Compiler, EndpointError } from './endpoint.js';
 import { compilesWithout, makeProperty, PropertyError } from './property.js';
-import { sideLabel } from './state.js';
+import { LIMITS, sideLabel } from './state.js';
 import { engineConfig, loadGenerator, picksOf } from './generator-module.js';
 
 const PROGRESS_EVERY_MS = 100;
 const REPLAY_STEP = 64; // candidates per replay slice: small enough to hear "cancel" at once
 const REPLAY_STUCK_SLICES = 200;
-const MAX_LIMIT_MS = 600000; // the settings' longest timeout
+const MAX_LIMIT_MS = LIMITS.timeoutS[1] * 1000; // the settings' longest timeout
 
 /** How a run gets its compiler: directly from the endpoint (node's tests), or in the page's
  *  worker through the page (worker.js passes a RemoteCompiler's maker). */
