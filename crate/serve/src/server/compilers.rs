@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::family::Tools;
 use crate::coverage::Gcov;
 use crate::process;
 
-/// How a compiler is driven (see `compile.rs`): its family, as `user_args.rs` and `pragmas.rs` check it.
+/// How a compiler is driven: its family (what the server knows of each is `family.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Driver {
     Gcc,
@@ -42,36 +43,17 @@ pub struct Compiler {
 }
 
 impl Compiler {
-    /// Compiler Explorer's `compilerType`.
-    fn compiler_type(&self) -> &'static str {
-        match self.driver {
-            Driver::Gcc => "",
-            Driver::Clang => "clang",
-            Driver::Rustc => "rust",
-            Driver::Node => "nodejs",
-            Driver::Javac => "java",
-            Driver::Tcc => "tinyc",
-        }
-    }
-
-    fn instruction_set(&self) -> &'static str {
-        match self.driver {
-            Driver::Node => "javascript",
-            Driver::Javac => "java",
-            _ => native_instruction_set(),
-        }
-    }
-
     pub fn to_json(&self) -> Value {
+        let family = self.driver.family();
         json!({
             "id": self.id,
             "name": self.name,
             "lang": self.lang,
-            "compilerType": self.compiler_type(),
+            "compilerType": family.compiler_type(),
             "semver": self.semver,
-            "instructionSet": self.instruction_set(),
+            "instructionSet": family.instruction_set(),
             "supportsExecute": true,
-            "supportsBinary": self.driver == Driver::Javac || (matches!(self.driver, Driver::Gcc | Driver::Clang | Driver::Tcc) && self.disassembler.is_some()),
+            "supportsBinary": family.binary(self.disassembler.is_some()),
         })
     }
 
@@ -81,7 +63,7 @@ impl Compiler {
     }
 }
 
-fn native_instruction_set() -> &'static str {
+pub(super) fn native_instruction_set() -> &'static str {
     match std::env::consts::ARCH {
         "x86_64" => "amd64",
         "x86" => "x86",
@@ -93,7 +75,7 @@ fn native_instruction_set() -> &'static str {
 }
 
 /// Compiler Explorer's machine name for `x86_64` and friends, for display.
-fn native_arch_label() -> &'static str {
+pub(super) fn native_arch_label() -> &'static str {
     match std::env::consts::ARCH {
         "x86_64" => "x86-64",
         other => other,
@@ -273,19 +255,13 @@ fn probe_one(
     ),
 ) -> Result<Compiler, &'static str> {
     let exe = find_in_path(exe_name).ok_or(exe_name)?;
-    let (runner, disassembler) = match driver {
-        Driver::Javac => (
-            Some(find_in_path("java").ok_or("java")?),
-            find_in_path("javap"),
-        ),
-        Driver::Gcc | Driver::Clang => (None, find_in_path("objdump")),
-        _ => (None, None),
-    };
+    let family = driver.family();
+    let Tools {
+        runner,
+        disassembler,
+    } = family.tools()?;
     let semver = version(&exe).ok_or(exe_name)?;
-    let name = match driver {
-        Driver::Gcc | Driver::Clang => format!("{} {label} {semver}", native_arch_label()),
-        _ => format!("{label} {semver}"),
-    };
+    let name = family.display_name(label, &semver);
     Ok(Compiler {
         id,
         name,

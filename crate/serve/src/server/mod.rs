@@ -30,6 +30,7 @@ mod cancel;
 pub(crate) mod compile;
 pub use compile::sweep_stale_job_folders;
 mod compilers;
+mod family;
 mod http;
 mod jobs;
 mod memory;

@@ -33,7 +33,7 @@ static CONTINUATION: LazyLock<Regex> =
 /// `Err(message)` when a C source for `kind` carries a pragma that passes options or names
 /// files; other languages and pragmas pass.
 pub fn check(kind: Driver, source: &str) -> Result<(), String> {
-    if !matches!(kind, Driver::Gcc | Driver::Clang | Driver::Tcc) {
+    if !kind.family().reads_c() {
         return Ok(());
     }
     let joined = CONTINUATION.replace_all(source, "");

@@ -17,26 +17,23 @@ pub fn split(s: &str) -> Result<Vec<String>, String> {
 /// allowed. Only flags that change what the compiler makes of the source are allowed: none
 /// that names a file outside the job, loads code, or runs a program.
 pub fn check(kind: Driver, args: &[String]) -> Result<(), String> {
+    let family = kind.family();
+    let (name, what) = family.flags();
     let mut i = 0;
     while i < args.len() {
         let next = args.get(i + 1).map(String::as_str);
-        let c_family = matches!(kind, Driver::Gcc | Driver::Clang | Driver::Tcc);
-        if let Some(carrier) = carries_flags(&args[i]).filter(|_| c_family) {
+        if let Some(carrier) = carries_flags(&args[i]).filter(|_| family.reads_c()) {
             return Err(format!(
                 "argument {:?} is not allowed: {carrier} hands other flags on to the compiler or another tool (which could load a plugin or name files); whittle serve refuses every flag that carries flags. Write the flags themselves instead: it accepts only {} ({})",
-                args[i],
-                family(kind).what,
-                family(kind).name
+                args[i], what, name
             ));
         }
-        match allowed(kind, &args[i], next) {
+        match family.allowed(&args[i], next) {
             Some(taken) => i += taken,
             None => {
                 return Err(format!(
                     "argument {:?} is not allowed: whittle serve accepts only {} ({}); remove it",
-                    args[i],
-                    family(kind).what,
-                    family(kind).name
+                    args[i], what, name
                 ))
             }
         }
@@ -73,44 +70,6 @@ fn carries_flags(arg: &str) -> Option<&'static str> {
         .then_some("a flag whose value is a flag")
 }
 
-/// A compiler family's allowlist, described.
-struct Family {
-    name: &'static str,
-    what: &'static str,
-}
-
-fn family(kind: Driver) -> Family {
-    match kind {
-        // tcc takes a subset of gcc's flags; the others it refuses or ignores.
-        Driver::Gcc | Driver::Clang | Driver::Tcc => Family {
-            name: "gcc, clang and tcc",
-            what: "optimization levels (-O…), standards (-std=, -ansi), warnings (-W…, -w, -pedantic), defines (-D, -U), debug info (-g…), target and architecture choices (-m…, -march=, --target=), code generation and sanitizer flags (-f… with no path, plugin or linker), -x LANG, -I inside the job, -l, -pthread, -static, -c, -E, -P, -save-temps, -v",
-        },
-        Driver::Rustc => Family {
-            name: "rustc",
-            what: "-O, -g, --edition, --crate-type, --cfg, lint levels (-A, -W, -D, -F, --cap-lints), --target, and -C opt-level, debuginfo, target-cpu, target-feature, overflow-checks, debug-assertions, panic, codegen-units, lto, relocation-model",
-        },
-        Driver::Node => Family {
-            name: "node",
-            what: "--harmony…, --no-warnings, --trace-warnings, --trace-deprecation, --throw-deprecation, --pending-deprecation, --no-deprecation, --unhandled-rejections=, --jitless, --use-strict, --enable-source-maps, --stack-size=, --input-type=, --expose-gc, --allow-natives-syntax, --experimental-vm-modules, --experimental-wasm-…",
-        },
-        Driver::Javac => Family {
-            name: "javac",
-            what: "-Xlint…, -Werror, -nowarn, -deprecation, -g…, -parameters, -source, -target, --release, -Xdiags:…, -Xmaxerrs, -Xmaxwarns, --enable-preview, -proc:none, -implicit:…",
-        },
-    }
-}
-
-/// How many arguments an allowed flag takes up (1, or 2 with its value), or `None`.
-fn allowed(kind: Driver, arg: &str, next: Option<&str>) -> Option<usize> {
-    match kind {
-        Driver::Gcc | Driver::Clang | Driver::Tcc => c_allowed(arg, next),
-        Driver::Rustc => rustc_allowed(arg, next),
-        Driver::Node => node_allowed(arg).then_some(1),
-        Driver::Javac => javac_allowed(arg, next),
-    }
-}
-
 /// A word made only of these (no path, no list of further flags): `c++17`, `x86-64`.
 fn word(s: &str) -> bool {
     !s.is_empty()
@@ -118,7 +77,7 @@ fn word(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || "_-+.=".contains(c))
 }
 
-fn c_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
+pub(super) fn c_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
     const EXACT: &[&str] = &[
         "-O",
         "-w",
@@ -207,7 +166,7 @@ fn c_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
     None
 }
 
-fn rustc_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
+pub(super) fn rustc_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
     const CODEGEN: &[&str] = &[
         "opt-level",
         "debuginfo",
@@ -260,7 +219,7 @@ fn rustc_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
     None
 }
 
-fn node_allowed(arg: &str) -> bool {
+pub(super) fn node_allowed(arg: &str) -> bool {
     const EXACT: &[&str] = &[
         "--no-warnings",
         "--trace-warnings",
@@ -283,7 +242,7 @@ fn node_allowed(arg: &str) -> bool {
         || VALUED.iter().any(|p| arg.strip_prefix(p).is_some_and(word))
 }
 
-fn javac_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
+pub(super) fn javac_allowed(arg: &str, next: Option<&str>) -> Option<usize> {
     const EXACT: &[&str] = &[
         "-Werror",
         "-nowarn",

@@ -10,7 +10,7 @@ use whittle::witness::Coverage;
 
 /// What a job produced, before it is turned into JSON.
 #[derive(Default)]
-pub(super) struct JobResult {
+pub(in crate::server) struct JobResult {
     pub(super) compile: Exit,
     pub(super) asm: Vec<u8>,
     pub(super) asm_truncated: bool,

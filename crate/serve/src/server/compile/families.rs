@@ -53,7 +53,7 @@ pub(super) fn execution(
     Some(run())
 }
 
-pub(super) fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
+pub(in crate::server) fn c_like(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let c = &ctx.job.compiler;
     ctx.write_source(if c.lang == "c++" {
         "example.cpp"
@@ -139,7 +139,7 @@ pub(super) fn disassemble(ctx: &Ctx<'_>, objdump: &Path, intel: bool) -> (Vec<u8
 /// folder (its own, so parallel jobs never mix counters), reads them with gcov in the same
 /// sandbox, and shows `objdump -d` of the object. The build for executing counts into another
 /// folder: the answer's coverage is the one compile's.
-pub(super) fn tcc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
+pub(in crate::server) fn tcc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let c = &ctx.job.compiler;
     let gcov = c
         .gcov
@@ -186,7 +186,7 @@ pub(super) fn tcc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     })
 }
 
-pub(super) fn rustc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
+pub(in crate::server) fn rustc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let c = &ctx.job.compiler;
     ctx.write_source("example.rs")?;
     let src = ctx.source_name.clone();
@@ -248,7 +248,7 @@ pub(super) fn rustc(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     })
 }
 
-pub(super) fn node(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
+pub(in crate::server) fn node(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let c = &ctx.job.compiler;
     ctx.write_source(if source_facts::js_is_module(&ctx.job.source) {
         "example.mjs"
@@ -281,7 +281,7 @@ pub(super) fn node(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     })
 }
 
-pub(super) fn javac(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
+pub(in crate::server) fn javac(ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
     let c = &ctx.job.compiler;
     let names = source_facts::java_names(&ctx.job.source);
     ctx.write_source(&format!("{}.java", names.file_stem))?;

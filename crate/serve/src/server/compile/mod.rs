@@ -19,7 +19,7 @@
 //! written against one works against the other.
 
 mod answer;
-mod families;
+pub(in crate::server) mod families;
 mod folders;
 mod request;
 mod step;
@@ -29,18 +29,18 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::compilers::{Compiler, Driver};
+use super::compilers::Compiler;
 use super::jobs::Limits;
 use super::{pragmas, user_args};
 use answer::Budget;
-use families::{c_like, javac, node, rustc, tcc};
+pub(in crate::server) use answer::JobResult;
 use folders::{jobs_folder, wait_out_a_stop};
 pub use folders::{remove_job_folders, stop_jobs, sweep_stale_job_folders};
 pub use request::CompileRequest;
 use request::Filters;
 use request::ProgramArgs;
 use serde_json::Value;
-use step::Ctx;
+pub(in crate::server) use step::Ctx;
 
 /// A validated job, ready to run on a job thread.
 pub struct CompileJob {
@@ -103,13 +103,7 @@ pub fn run(job: CompileJob) -> Result<Value, String> {
         deadline: Instant::now() + job.limits.job_timeout,
         source_name: String::new(),
     };
-    let result = match job.compiler.driver {
-        Driver::Gcc | Driver::Clang => c_like(&mut ctx),
-        Driver::Rustc => rustc(&mut ctx),
-        Driver::Node => node(&mut ctx),
-        Driver::Javac => javac(&mut ctx),
-        Driver::Tcc => tcc(&mut ctx),
-    }?;
+    let result = job.compiler.driver.family().compile(&mut ctx)?;
     let mut budget = Budget {
         bytes: job.limits.output_bytes,
         lines: job.limits.output_lines,

@@ -6,11 +6,10 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::super::compilers::Driver;
 use super::CompileJob;
 use crate::process::{self, Confinement, Exit, Spec};
 
-pub(super) struct Ctx<'a> {
+pub(in crate::server) struct Ctx<'a> {
     pub(super) job: &'a CompileJob,
     pub(super) dir: PathBuf,
     pub(super) deadline: Instant,
@@ -128,7 +127,7 @@ impl Ctx<'_> {
             return None;
         }
         address_space.or(
-            matches!(self.job.compiler.driver, Driver::Node | Driver::Javac)
+            self.job.compiler.driver.family().virtual_machine()
                 .then_some(limits.memory_bytes),
         )
     }
