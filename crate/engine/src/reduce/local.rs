@@ -18,9 +18,8 @@ use std::collections::HashSet;
 
 /// Nodes of at most this many tokens are enumerated (56 subsets of 2 to 5 tokens each).
 const MAX_NODE_TOKENS: usize = 6;
-/// Programs larger than this are left alone: the search is for the last few tokens.
-const MAX_PROGRAM_TOKENS: usize = 400;
-/// At most this many candidates in one round.
+/// At most this many candidates in one round, the largest nodes' first: what bounds the
+/// search on a large program (a round that finds something is followed by another).
 const MAX_SITES: usize = 4000;
 
 pub fn pass(prog: &Program) -> Sites<Vec<TokenId>> {
@@ -32,9 +31,6 @@ pub fn pass(prog: &Program) -> Sites<Vec<TokenId>> {
 /// are left out: a token that can go alone is a node (an optional child, a list element)
 /// Perses tried.
 fn sites(prog: &Program) -> Vec<Vec<TokenId>> {
-    if prog.size() > MAX_PROGRAM_TOKENS {
-        return Vec::new();
-    }
     let tree = &prog.tree;
     let mut nodes: Vec<Vec<TokenId>> = (0..tree.nodes.len() as u32)
         .filter(|&n| !tree.node(n).extra && prog.alive(n))
@@ -112,8 +108,11 @@ mod tests {
     }
 
     #[test]
-    fn large_programs_are_left_alone() {
-        let big = "int a;\n".repeat(MAX_PROGRAM_TOKENS);
-        assert!(sites(&program(Lang::C, &big)).is_empty());
+    fn a_large_program_is_searched_up_to_the_cap() {
+        // No gate on the program's size: its largest nodes are tried, up to the cap.
+        let big = "int f() { return a + b * c; }\n".repeat(1000);
+        let s = sites(&program(Lang::C, &big));
+        assert_eq!(s.len(), MAX_SITES);
+        assert_eq!(s[0].len(), 4);
     }
 }
