@@ -52,6 +52,10 @@ pub struct Kinds {
     /// `;`, which automatic semicolon insertion supplies at a line break or a `}`); the
     /// validity check says where.
     pub optional_terminators: &'static [&'static str],
+    /// Keywords of compiler extensions that a program may go without, each with the
+    /// parenthesized argument after it (GNU C's `__attribute__((...))` and asm labels): the
+    /// grammar often cannot parse them (`namespace std __attribute__ ((...)) {`).
+    pub extensions: &'static [&'static str],
 }
 
 /// How a language names things: what renaming needs. A name is renamed only where the
@@ -222,6 +226,7 @@ pub const C: Kinds = Kinds {
     attributes: &[],
     return_expression: None,
     optional_terminators: &[],
+    extensions: &["__attribute__", "__attribute", "__asm__", "__asm", "__declspec"],
 };
 
 /// C++, whose grammar extends C's. Its names share one namespace (but labels): members are
@@ -307,6 +312,7 @@ const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     attributes: &[],
     return_expression: None,
     optional_terminators: &[],
+    extensions: &[],
 };
 
 /// Rust: one namespace for all names (conservative: a type and a value may share a name).
@@ -382,6 +388,7 @@ pub const JAVASCRIPT: Kinds = Kinds {
         ..NO_NAMES
     },
     optional_terminators: &[";"],
+    extensions: &[],
     ..STATEMENTS_AND_EXPRESSIONS
 };
 

@@ -3,17 +3,21 @@
 //! a language lets a statement end without (`Kinds::optional_terminators`: JavaScript's `;`,
 //! which automatic semicolon insertion supplies at a line break or a `}`; two statements on
 //! one line fail the validity check, a line the next would continue, `a = b` before `(c)`,
-//! fails the test).
+//! fails the test), and compiler extensions with their argument (`Kinds::extensions`:
+//! `__attribute__ ((__nothrow__))`), which go as one span.
 
 use super::ddmin::Chunks;
 use super::{Edit, Pass, Program};
 use crate::tree::TokenId;
+use std::ops::Range;
 use std::rc::Rc;
 
 #[derive(Clone)]
 pub struct LoneTokens {
-    tokens: Rc<Vec<TokenId>>,
+    spans: Rc<Vec<Range<TokenId>>>,
     chunks: Chunks,
+    /// Whether the test alone judges candidates (see [`Pass::tested_only`]).
+    tested_only: bool,
 }
 
 /// The `comments` pass.
@@ -34,16 +38,72 @@ pub fn terminators(prog: &Program) -> LoneTokens {
     LoneTokens::new(prog, |t| optional.contains(&prog.text_of(t)) && last(t))
 }
 
+/// The `extensions` pass. The grammar often parses the program better without them (it
+/// cannot parse `namespace std __attribute__ ((...)) {`), but where the braces then pair
+/// differently it may find an error elsewhere: the test alone judges.
+pub fn extensions(prog: &Program) -> LoneTokens {
+    let keywords = prog.tree.lang.kinds().extensions;
+    let kept: Vec<TokenId> = (0..prog.tree.tokens.len() as TokenId)
+        .filter(|&t| prog.kept(t) && !prog.tree.tokens[t as usize].comment)
+        .collect();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < kept.len() {
+        let at = i;
+        i += 1;
+        if !keywords.contains(&prog.text_of(kept[at])) {
+            continue;
+        }
+        if let Some(close) = closing(prog, &kept[at + 1..]) {
+            i = at + 1 + close + 1;
+            spans.push(kept[at]..kept[at + 1 + close] + 1);
+        }
+    }
+    LoneTokens {
+        tested_only: true,
+        ..LoneTokens::over(spans)
+    }
+}
+
+/// The index in `tokens` of the `)` that closes the `(` they start with.
+fn closing(prog: &Program, tokens: &[TokenId]) -> Option<usize> {
+    if tokens.first().map(|&t| prog.text_of(t)) != Some("(") {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, &t) in tokens.iter().enumerate() {
+        match prog.text_of(t) {
+            "(" => depth += 1,
+            ")" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            // An argument never holds a statement: the parenthesis is unbalanced.
+            ";" | "{" | "}" => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
 impl LoneTokens {
     /// Over the kept tokens `which` picks.
     fn new(prog: &Program, which: impl Fn(TokenId) -> bool) -> LoneTokens {
-        let tokens: Vec<TokenId> = (0..prog.tree.tokens.len() as TokenId)
+        let spans = (0..prog.tree.tokens.len() as TokenId)
             .filter(|&t| prog.kept(t) && which(t))
+            .map(|t| t..t + 1)
             .collect();
-        let chunks = Chunks::new((0..tokens.len() as u32).collect(), true);
+        LoneTokens::over(spans)
+    }
+
+    fn over(spans: Vec<Range<TokenId>>) -> LoneTokens {
+        let chunks = Chunks::new((0..spans.len() as u32).collect(), true);
         LoneTokens {
-            tokens: Rc::new(tokens),
+            spans: Rc::new(spans),
             chunks,
+            tested_only: false,
         }
     }
 }
@@ -51,12 +111,12 @@ impl LoneTokens {
 impl Pass for LoneTokens {
     fn propose(&mut self, _prog: &Program) -> Option<Edit> {
         let set = self.chunks.propose()?;
-        let delete = set
-            .iter()
-            .map(|&i| self.tokens[i as usize])
-            .map(|t| t..t + 1)
-            .collect();
+        let delete = set.iter().map(|&i| self.spans[i as usize].clone()).collect();
         Some(Edit::deleting(delete))
+    }
+
+    fn tested_only(&self) -> bool {
+        self.tested_only
     }
 
     fn accepted(&mut self, _prog: &Program) {

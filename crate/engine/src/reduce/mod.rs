@@ -234,6 +234,12 @@ pub trait Pass {
     fn beyond_grammar(&self) -> bool {
         false
     }
+    /// Whether its candidates skip the grammar's check in a program that already has errors,
+    /// parsed only once the test accepts one: the grammar's recovery may find errors
+    /// elsewhere in a candidate that it parses better as a whole (`extensions`).
+    fn tested_only(&self) -> bool {
+        false
+    }
 }
 
 impl Clone for Box<dyn Pass> {

@@ -36,6 +36,7 @@ pub enum PassKind {
     Bodies,
     Terminators,
     Chains,
+    Extensions,
 }
 
 /// A row of the table.
@@ -214,6 +215,12 @@ pub const PASSES: &[PassInfo] = &[
         "a node nested in its own kind again and again loses levels by ddmin (`((((x))))`)",
         |p, _| Box::new(chains::pass(p)),
     ),
+    row(
+        PassKind::Extensions,
+        "extensions",
+        "deletes compiler extensions with their argument (`__attribute__((...))`): all at once, then in chunks",
+        |p, _| Box::new(lone_tokens::extensions(p)),
+    ),
 ];
 
 impl PassKind {
@@ -247,6 +254,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::Chains as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::Extensions as usize + 1);
     }
 }

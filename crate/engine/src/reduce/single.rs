@@ -89,9 +89,12 @@ impl Single {
     fn candidate_text(
         &mut self,
         edit: &Edit,
-        beyond_grammar: bool,
+        pass: &dyn Pass,
         stats: &mut Stats,
     ) -> Option<(String, SingleChange)> {
+        let beyond_grammar = pass.beyond_grammar();
+        let flawed = || self.best_raw.as_ref().is_some_and(|r| r.root_node().has_error());
+        let unchecked = beyond_grammar || pass.tested_only() && flawed();
         if !edit.changes(&self.prog) {
             return None;
         }
@@ -100,8 +103,9 @@ impl Single {
         if text == self.best {
             return None;
         }
-        let raw = match (beyond_grammar, &self.best_raw) {
-            // Unchecked: a finale's pass, or a program too big to parse yet.
+        let raw = match (unchecked, &self.best_raw) {
+            // Unchecked: a finale's pass, one the test alone judges in a program with
+            // errors, or a program too big to parse yet.
             (true, _) | (false, None) => None,
             (false, Some(best_raw)) => {
                 let judge = |v: Validity| match v {
@@ -246,7 +250,7 @@ impl Subject for Single {
         let Some(edit) = running.pass.propose(&self.prog) else {
             return Proposal::Over;
         };
-        match self.candidate_text(&edit, running.pass.beyond_grammar(), stats) {
+        match self.candidate_text(&edit, running.pass.as_ref(), stats) {
             Some((text, change)) => Proposal::Candidate {
                 texts: vec![text],
                 change,

@@ -90,6 +90,8 @@ const PERSES: &[Step] = &[
     // Coarse rounds delete big parts of the tree first, error regions with them; then what is
     // left of the regions. Fine rounds start with the regions: once an extension the grammar
     // lacks is gone, the next parse gives Perses whole trees where there were error regions.
+    // Extensions the grammar cannot parse leave error regions that slow every check.
+    fine_only(PassKind::Extensions),
     fine_only(PassKind::ErrorRegions),
     // Function bodies, then the definitions nothing names now, in bulk, before Perses tries
     // them one node at a time: a header's templates, each used by the next, fall together.

@@ -959,3 +959,49 @@ fn deep_nesting_loses_levels_in_bulk_down_to_what_the_test_needs() {
     assert!(all.iter().any(|c| c.contains("x = - x;")), "{all:?}");
     assert!(all.iter().any(|c| c.contains("return (int)x;")), "{all:?}");
 }
+
+#[test]
+fn compiler_extensions_go_with_their_arguments() {
+    // The C++ grammar cannot parse an attribute after a namespace's name: the program has
+    // an error region, and the candidates go to the test unchecked.
+    let text = "namespace std __attribute__ ((__visibility__ (\"default\"))) {\n\
+                extern int g(int) throw () __attribute__ ((__nothrow__ , __leaf__)) __asm__ (\"\" \"g2\");\n\
+                struct __attribute__((packed)) S { char c; int i; };\n\
+                }\n";
+    let only_extensions = || Settings {
+        skipped: PASSES
+            .iter()
+            .map(|p| p.kind)
+            // Renaming's coarse round defers to the fine rounds, where the pass runs.
+            .filter(|&k| k != PassKind::Extensions && k != PassKind::Rename)
+            .collect(),
+        ..Settings::default()
+    };
+    let run = |lang: Lang, text: &str, oracle: &dyn Fn(&str) -> bool| {
+        drive(
+            Session::new(lang, text, only_extensions()).unwrap(),
+            2,
+            false,
+            oracle,
+        )
+    };
+    // The test needs the packed struct: that attribute alone stays.
+    let needed = |t: &str| t.contains("g(int)") && t.contains("((packed))");
+    let s = run(Lang::Cpp, text, &needed);
+    let best = s.best();
+    assert!(needed(best), "{best}");
+    assert_eq!(best.matches("__attribute__").count(), 1, "{best}");
+    assert!(!best.contains("__asm__") && !best.contains("__nothrow__"), "{best}");
+    let pass = s.stats().passes.iter().find(|p| p.pass == "extensions");
+    assert!(pass.is_some_and(|p| p.tokens_removed > 0), "{:?}", s.stats());
+    // C has them too; Rust has none, and nothing changes.
+    let c = run(
+        Lang::C,
+        "int f(void) __attribute__((noinline));\nint f(void) { return 1; }\n",
+        &|t: &str| t.contains("return 1"),
+    );
+    assert!(!c.best().contains("__attribute__"), "{}", c.best());
+    let rust = "fn main() { f(1) }\n";
+    let r = run(Lang::Rust, rust, &|t: &str| t.contains("1"));
+    assert_eq!(r.best(), rust);
+}
