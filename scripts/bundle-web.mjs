@@ -8,7 +8,8 @@
 //   node scripts/bundle-web.mjs           build once, print sizes (raw and gzipped)
 //   node scripts/bundle-web.mjs --watch   rebuild on change
 import * as esbuild from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +26,16 @@ const common = {
   logLevel: 'warning',
 };
 
+// The engine's build, for permalinks (engine-client.js): a hash of both wasm builds' bytes.
+const hash = createHash('sha256');
+for (const build of ['web/pkg/whittle_core_bg.wasm', 'web/pkg/whittle_bg.wasm']) {
+  if (existsSync(build)) hash.update(readFileSync(build));
+}
+const engineId = hash.digest('hex').slice(0, 12);
+
 const page = {
   ...common,
+  define: { 'globalThis.__ENGINE_ID__': JSON.stringify(engineId) },
   entryPoints: ['web/src/main.js'],
   outdir: 'web/dist',
   format: 'esm',

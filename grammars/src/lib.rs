@@ -55,10 +55,20 @@ impl Lang {
         }
     }
 
+    /// Whether this build has the language's grammar: every build but the page's first
+    /// download, which leaves C++ out (the `cpp` feature).
+    pub fn available(self) -> bool {
+        self != Lang::Cpp || cfg!(feature = "cpp")
+    }
+
+    /// The grammar. Only for an [`available`](Lang::available) language: callers check first.
     pub fn language(self) -> Language {
         match self {
             Lang::C => tree_sitter_c::LANGUAGE.into(),
+            #[cfg(feature = "cpp")]
             Lang::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            #[cfg(not(feature = "cpp"))]
+            Lang::Cpp => panic!("this build has no C++ grammar (the `cpp` feature)"),
             Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
             Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Lang::Java => tree_sitter_java::LANGUAGE.into(),
@@ -69,7 +79,10 @@ impl Lang {
     pub fn node_types_json(self) -> &'static str {
         match self {
             Lang::C => tree_sitter_c::NODE_TYPES,
+            #[cfg(feature = "cpp")]
             Lang::Cpp => tree_sitter_cpp::NODE_TYPES,
+            #[cfg(not(feature = "cpp"))]
+            Lang::Cpp => panic!("this build has no C++ grammar (the `cpp` feature)"),
             Lang::Rust => tree_sitter_rust::NODE_TYPES,
             Lang::JavaScript => tree_sitter_javascript::NODE_TYPES,
             Lang::Java => tree_sitter_java::NODE_TYPES,

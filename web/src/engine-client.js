@@ -12,18 +12,31 @@
  * @typedef {import('./types.js').RunMessage} RunMessage
  */
 
-const WASM_URL = new URL('../pkg/whittle_bg.wasm', import.meta.url);
+// Two builds of the engine: the core one, every grammar but C++'s (the largest tables), which
+// the page loads first, and the full one, which it loads when a program is C++ (the worker
+// asks for it: 'needs-grammar').
+const WASM_URLS = {
+  core: new URL('../pkg/whittle_core_bg.wasm', import.meta.url),
+  full: new URL('../pkg/whittle_bg.wasm', import.meta.url),
+};
 const SANDBOX_URL = new URL('../sandbox.html', import.meta.url);
+// The engine's build: a hash of both builds' bytes (scripts/bundle-web.mjs). A recorded
+// reduction replays exactly only on the engine that recorded it, so permalinks carry it.
+const ENGINE_ID = /** @type {any} */ (globalThis).__ENGINE_ID__ ?? 'unbuilt';
 
 export class EngineClient {
   constructor() {
     this.seq = 0;
-    this.waiting = new Map(); // seq -> {resolve, reject}
+    this.waiting = new Map(); // seq -> {resolve, reject, msg}
     /** @type {(msg: RunMessage) => void} */
     this.onReduction = () => {};
     /** @type {(request: WorkerReply & {type: 'compile' | 'uncompile'}) => void} */
     this.onCompile = () => {}; // (request) => void: the engine asks for a compile
-    this.wasm = loadWasm();
+    // The core build first (index.html preloads it): most programs need no more.
+    /** @type {'core' | 'full'} */
+    this.build = 'core';
+    this.wasm = loadWasm(this.build);
+    this.upgrading = null; // the full build's boot, once a request needed it
     // index.html holds the frame, so that it loads while the page's scripts do; it may have
     // said it is ready before this listens: a ping asks again.
     const given = /** @type {HTMLIFrameElement | null} */ (document.getElementById('engine-frame'));
@@ -46,13 +59,34 @@ export class EngineClient {
     this.start();
   }
 
-  /** Boots the engine worker in the frame. */
+  /** Boots the engine worker in the frame (a fresh one, if one runs). */
   start() {
     this.expectReady();
-    Promise.all([this.wasm, this.frameReady]).then(
-      ([{ bytes }]) => this.frame.contentWindow.postMessage({ type: 'boot', wasm: bytes }, '*'),
+    return Promise.all([this.wasm, this.frameReady]).then(
+      ([bytes]) => this.frame.contentWindow.postMessage({ type: 'boot', wasm: bytes }, '*'),
       (e) => this.booting.reject(e),
     );
+  }
+
+  /** The worker's build lacks the grammar `request` needs: boots the full build, then sends
+   *  it the request again, and every call still unanswered (the old worker is gone). */
+  needs(request) {
+    if (this.build === 'full') {
+      // Cannot happen (the full build has every grammar); never loop.
+      const waiting = this.waiting.get(request.seq);
+      waiting?.reject(new Error('the engine has no grammar for this language'));
+      this.waiting.delete(request.seq);
+      return;
+    }
+    if (!this.upgrading) {
+      this.build = 'full';
+      this.wasm = loadWasm('full');
+      this.upgrading = this.start().then(() => {
+        for (const { msg } of this.waiting.values()) this.post(msg);
+      });
+    }
+    // A call is in `waiting` and goes again with it; a run's start has no seq.
+    if (!('seq' in request)) this.upgrading.then(() => this.post(request));
   }
 
   /** A worker is starting: `ready` resolves once it says so. */
@@ -65,7 +99,8 @@ export class EngineClient {
   /** @param {WorkerReply | RunMessage} msg */
   heard(msg) {
     this.messages++;
-    if (msg.type === 'ready') this.wasm.then(({ engineId }) => this.booting.resolve({ ...msg, engineId }));
+    if (msg.type === 'ready') this.booting.resolve({ ...msg, engineId: ENGINE_ID, build: this.build });
+    else if (msg.type === 'needs-grammar') this.needs(msg.request);
     else if (msg.type === 'fatal') this.booting.reject(new Error(String(msg.message)));
     else if (msg.type === 'compile' || msg.type === 'uncompile') this.onCompile(msg);
     else this.dispatch(msg);
@@ -86,8 +121,9 @@ export class EngineClient {
   call(msg) {
     const seq = ++this.seq;
     return new Promise((resolve, reject) => {
-      this.waiting.set(seq, { resolve, reject });
-      this.post({ ...msg, seq });
+      const sent = { ...msg, seq };
+      this.waiting.set(seq, { resolve, reject, msg: sent });
+      this.post(sent);
     });
   }
 
@@ -136,17 +172,15 @@ export class EngineClient {
   }
 }
 
-/** The engine's bytes, and its build's name: a hash of them. A recorded reduction replays
- *  exactly only on the engine that recorded it, so permalinks carry this id. */
-async function loadWasm() {
+/** The bytes of the engine's `build` ('core' or 'full'). @param {'core' | 'full'} build */
+async function loadWasm(build) {
+  const url = WASM_URLS[build];
   let res;
   try {
-    res = await fetch(WASM_URL);
+    res = await fetch(url);
   } catch (e) {
-    throw new Error(`could not load the engine (${WASM_URL.pathname}): ${e.message}`);
+    throw new Error(`could not load the engine (${url.pathname}): ${e.message}`);
   }
-  if (!res.ok) throw new Error(`could not load the engine (web/pkg/whittle_bg.wasm): HTTP ${res.status}. Run \`npm run build\`.`);
-  const bytes = await res.arrayBuffer();
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return { bytes, engineId: Array.from(digest.subarray(0, 6), (b) => b.toString(16).padStart(2, '0')).join('') };
+  if (!res.ok) throw new Error(`could not load the engine (${url.pathname}): HTTP ${res.status}. Run \`npm run build\`.`);
+  return res.arrayBuffer();
 }

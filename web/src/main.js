@@ -61,7 +61,7 @@ let fromLink = false; // the state came from a permalink (its JavaScript propert
 // nor contacts its endpoint (not even for the compiler list) nor runs its JavaScript property
 // until they press Allow (or Run) once. A replay of its recorded verdicts needs none of that.
 let untrustedLink = false;
-let engineId = null; // this page's engine build (a hash of the wasm)
+let engineId = null; // this page's engine build (a hash of its wasm builds)
 let guardFlags = null; // the wrong-code guard's flags, the engine's (worker.js)
 let tab = 'tree';
 

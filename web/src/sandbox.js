@@ -5,7 +5,8 @@
 // JavaScript runs: generators and JavaScript properties. This script only relays: messages
 // from the page go to the worker, the worker's go to the page. The page does every compile.
 //
-// From the page: {type: 'boot', wasm} (the engine's bytes: this frame cannot fetch them),
+// From the page: {type: 'boot', wasm} (the engine's bytes: this frame cannot fetch them; again
+// with the full build's bytes when a program needs a grammar the first build lacks),
 // {type: 'restart'} (a worker stuck in users' code), {type: 'ping'} (say sandbox-ready again),
 // anything else for the worker.
 (() => {
@@ -35,6 +36,10 @@
     if (msg?.type === 'ping') {
       parent.postMessage({ type: 'sandbox-ready' }, '*'); // the page came after our hello
     } else if (msg?.type === 'boot') {
+      if (wasm) {
+        worker.terminate(); // another build: a fresh worker for it
+        spawn();
+      }
       wasm = msg.wasm;
       worker.postMessage({ type: 'boot', wasm });
       for (const m of early.splice(0)) worker.postMessage(m);

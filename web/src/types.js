@@ -139,6 +139,7 @@
  * What the worker answers (worker.js), besides a run's messages.
  * @typedef {{type: 'ready', ms: number, guardFlags: {warnings: string, sanitized: string}}
  *   | {type: 'fatal', message: string}
+ *   | {type: 'needs-grammar', lang: string, request: WorkerRequest}
  *   | {type: 'parsed', seq: number, report?: ParseReport, superseded?: boolean}
  *   | {type: 'diffed', seq: number, chunks: DiffOp[]}
  *   | {type: 'tested', seq: number, verdict: boolean}

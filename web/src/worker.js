@@ -16,6 +16,8 @@
 //               {type: 'generate', seq, generator}: one free run of a generator module
 //               {type: 'compiled', id, ...}: the page's answer to a compile request
 // Messages out: {type: 'ready', ms, guardFlags} | {type: 'fatal', message}
+//               {type: 'needs-grammar', lang, request}: this build lacks the grammar a request
+//                 needs (the core build has no C++): the page boots the full one and sends it again
 //               {type: 'parsed', seq, report} | {type: 'diffed', seq, chunks}
 //               {type: 'tested', seq, verdict} | {type: 'read-answer', seq, signature, errors}
 //               {type: 'error', seq, request, message}
@@ -77,8 +79,26 @@ onmessage = (event) => {
 /** @type {Map<string, WorkerRequest & {type: 'parse'}>} */
 const pendingParses = new Map(); // key -> message
 
+/** The language `msg` parses in that this build has no grammar for, or null.
+ *  @param {WorkerRequest} msg */
+function lacking(msg) {
+  let lang, text;
+  if (msg.type === 'parse') [lang, text] = [msg.lang, msg.text];
+  else if (msg.type === 'reduce' || msg.type === 'replay') [lang, text] = [msg.config?.lang, msg.config?.text ?? msg.config?.variant ?? ''];
+  else return null;
+  let name;
+  try {
+    name = engine.languageOf(lang ?? null, text ?? '');
+  } catch {
+    return null; // an unknown name: the request itself says so
+  }
+  return engine.grammars().includes(name) ? null : name;
+}
+
 /** @param {WorkerRequest} msg */
 function handle(msg) {
+  const lang = lacking(msg);
+  if (lang) return send({ type: 'needs-grammar', lang, request: msg });
   switch (msg.type) {
     case 'parse':
       if (pendingParses.has(msg.key)) send({ type: 'parsed', seq: pendingParses.get(msg.key).seq, superseded: true });

@@ -63,12 +63,43 @@ pub(crate) fn recording(s: &str) -> Result<Recording, JsError> {
     s.parse().map_err(|e: String| JsError::new(&e))
 }
 
-/// The language by name, or detected from the text when `lang` is empty or "auto".
+/// The language by name, or detected from the text when `lang` is empty or "auto"; an error
+/// for one whose grammar this build leaves out (the page's first download has no C++: the
+/// worker asks the page for the full build before it gets here, see `grammars`).
 pub(crate) fn lang_or_detect(lang: Option<&str>, text: &str) -> Result<Lang, JsError> {
+    let lang = named_or_detected(lang, text)?;
+    match lang.available() {
+        true => Ok(lang),
+        false => Err(JsError::new(&format!(
+            "this build of the engine has no {} grammar: reload the page to load the full build",
+            lang.name()
+        ))),
+    }
+}
+
+fn named_or_detected(lang: Option<&str>, text: &str) -> Result<Lang, JsError> {
     match lang.filter(|l| !l.is_empty() && *l != "auto") {
         Some(l) => catalog::lang(l).map_err(|e| JsError::new(&e)),
         None => Ok(whittle::grammars::detect(None, text)),
     }
+}
+
+/// The languages this build parses (`c`, `cpp`, ...): all but C++ in the build the page
+/// loads first.
+#[wasm_bindgen]
+pub fn grammars() -> Vec<String> {
+    Lang::ALL
+        .iter()
+        .filter(|l| l.available())
+        .map(|l| l.name().to_string())
+        .collect()
+}
+
+/// The language a request names, or detects in `text` when it names none (`auto`), whether
+/// or not this build has its grammar.
+#[wasm_bindgen(js_name = languageOf)]
+pub fn language_of(lang: Option<String>, text: &str) -> Result<String, JsError> {
+    Ok(named_or_detected(lang.as_deref(), text)?.name().to_string())
 }
 
 /// Settings from a config's optional strategy name (default perses) and the names of the

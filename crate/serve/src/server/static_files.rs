@@ -36,8 +36,9 @@ struct Gzipped {
 /// Smaller files are sent as they are: gzip would save little or nothing.
 pub const GZIP_MIN_LEN: u64 = 1024;
 
-/// The file that says whether the wasm build ran.
-pub const WASM_FILE: &str = "web/pkg/whittle_bg.wasm";
+/// The file that says whether the wasm build ran: the engine's core build, which the page
+/// loads first (the full one is built with it).
+pub const WASM_FILE: &str = "web/pkg/whittle_core_bg.wasm";
 
 impl StaticFiles {
     pub fn new(root: PathBuf) -> StaticFiles {
