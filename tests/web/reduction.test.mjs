@@ -228,6 +228,58 @@ test('an adaptive limit: ten times the original’s compile; a candidate past it
   assert.deepEqual(log.reports.map((r) => r.verdict), ['interesting', 'boring', 'interesting']);
   assert.equal(finished.timedOut, 1);
   assert.ok(finished.limitMs >= 1500 && finished.limitMs < 5000, `limit ${finished.limitMs}`);
-  assert.deepEqual(asked.map((a) => [a.timeoutMs > 0, a.fresh]), [[false, true], [true, false], [true, false]], 'the original timed afresh; the others under the limit');
+  assert.deepEqual(asked.map((a) => [a.timeoutMs > 0, a.fresh]), [[false, true], [false, true], [false, true], [true, false], [true, false]], 'the original timed afresh, three times; the others under the limit');
   assert.ok(!messages.some((m) => m.type === 'state' && m.state === 'paused'), 'a slow candidate pauses nothing');
+});
+
+test('a flaky property: the original’s three tests disagree, the run says so, and a step whose yes does not hold again is undone', { timeout: 10000 }, async () => {
+  // A stand-in compiler whose stdout says "yes" on a schedule: the original twice of three,
+  // the first candidate once and then no more (a flake), the second always.
+  const said = new Map();
+  const schedule = { 'x < 3;': [true, false], 'int c(int x) { return x < 3; }': [true, false, true] };
+  const compilers = () => ({
+    cacheHits: 0,
+    compile(text, signal, { fresh = false } = {}) {
+      const n = said.get(text) ?? 0;
+      said.set(text, n + 1);
+      const yes = (schedule[text] ?? [true])[n] ?? true;
+      assert.ok(n === 0 || fresh, 'a test asked again is never answered from a cache');
+      return Promise.resolve({ code: 0, stdout: yes ? 'yes' : 'no', stderr: '', asm: '', run: null });
+    },
+  });
+  const { engine, log } = fakeEngine({ pair: false, candidates: [{ variant: 'x < 3;' }, { variant: 'x < 3' }] });
+  const property = { kind: 'regex', regex: 'yes', streams: ['stdout'], negate: false, exitOp: 'any' };
+  const messages = await new Promise((resolve) => {
+    const all = [];
+    new Reduction(engine, { type: 'reduce', run: 7, config: config(false, { property }) }, (m) => {
+      all.push(m);
+      if (m.type === 'finished') resolve(all);
+    }, compilers).start();
+  });
+  const finished = messages.at(-1);
+  assert.equal(finished.state, 'done');
+  assert.ok(messages.some((m) => m.type === 'notice' && /flaky: 2 of 3 tests of the original/.test(m.message)), JSON.stringify(messages));
+  // The original holds (2 of 3); the first candidate's yes does not hold again: undone.
+  assert.deepEqual(log.reports.map((r) => r.verdict), ['interesting', 'boring', 'interesting']);
+  assert.equal(finished.undone, 1);
+  assert.equal(finished.confirm, 2);
+  assert.equal(finished.flaky, true);
+  assert.equal(said.get('x < 3'), 3, 'a yes confirmed twice more');
+  assert.equal(messages.filter((m) => m.type === 'original').length, 1, 'the page sees the original’s answer once');
+});
+
+test('a property that holds every time is not confirmed: one test per candidate', { timeout: 10000 }, async () => {
+  const asked = [];
+  const compilers = () => ({ cacheHits: 0, compile: (text) => (asked.push(text), Promise.resolve({ code: 0, stdout: '', stderr: '', asm: '', run: null })) });
+  const { engine } = fakeEngine({ pair: false, candidates: [{ variant: 'x < 3;' }, { variant: 'y;' }] });
+  const messages = await new Promise((resolve) => {
+    const all = [];
+    new Reduction(engine, { type: 'reduce', run: 7, config: config(false) }, (m) => {
+      all.push(m);
+      if (m.type === 'finished') resolve(all);
+    }, compilers).start();
+  });
+  assert.equal(messages.at(-1).state, 'done');
+  assert.equal(messages.at(-1).undone, undefined);
+  assert.deepEqual(asked.slice(3), ['x < 3;', 'y;']);
 });

@@ -17,6 +17,7 @@ export function writeForm(state, propSide = 'variant') {
   writeProperty(propertyOf(state, propSide));
   $('k').value = String(state.settings.k);
   $('timeout').value = state.settings.timeoutS ? String(state.settings.timeoutS) : ''; // '': adaptive
+  $('confirm').value = state.settings.confirm ? String(state.settings.confirm) : ''; // '': when flaky
   $('share-verdicts').checked = state.settings.shareVerdicts !== false;
   $('auto-seed').checked = !!state.witness.autoSeed;
   $('wit-budget').value = String(state.witness.budget);
@@ -80,6 +81,7 @@ export function readForm() {
     settings: {
       k: clamp(Number($('k').value) || defaultK($('endpoint').value), 1, 16),
       timeoutS: $('timeout').value.trim() === '' ? 0 : clamp(Number($('timeout').value) || 0, 0, 600),
+      confirm: clamp(Math.round(Number($('confirm').value)) || 0, 0, 10),
       shareVerdicts: $('share-verdicts').checked,
     },
     witness: {

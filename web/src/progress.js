@@ -2,8 +2,8 @@
 const SVG = 'http://www.w3.org/2000/svg';
 
 export class ProgressView {
-  constructor({ chart, tokens, queries, qps, cache, pass, elapsed, engine, guard, limit, passes, history }) {
-    this.el = { chart, tokens, queries, qps, cache, pass, elapsed, engine, guard, limit, passes, history };
+  constructor({ chart, tokens, queries, qps, cache, pass, elapsed, engine, guard, limit, undone, passes, history }) {
+    this.el = { chart, tokens, queries, qps, cache, pass, elapsed, engine, guard, limit, undone, passes, history };
     this.reset();
     new ResizeObserver(() => this.draw()).observe(chart);
   }
@@ -18,7 +18,7 @@ export class ProgressView {
     for (const k of ['tokens', 'qps', 'pass', 'elapsed', 'engine']) if (this.el[k]) this.el[k].textContent = '–';
     this.el.queries.textContent = '0';
     this.el.cache.textContent = '0';
-    for (const k of ['guard', 'limit']) if (this.el[k]) this.el[k].parentElement.hidden = true;
+    for (const k of ['guard', 'limit', 'undone']) if (this.el[k]) this.el[k].parentElement.hidden = true;
     this.el.history.replaceChildren();
     this.el.passes?.replaceChildren();
     this.draw();
@@ -35,7 +35,7 @@ export class ProgressView {
   }
 
   /** Takes a 'progress' or 'finished' message from the worker. */
-  update({ stats, elapsedMs, engineMs, clientCacheHits = 0, replayed, guardRefused, limitMs, timedOut }) {
+  update({ stats, elapsedMs, engineMs, clientCacheHits = 0, replayed, guardRefused, limitMs, timedOut, confirm, undone }) {
     if (!stats) return;
     this.before = stats.tokens_before;
     const queries = replayed ?? stats.queries; // a replay's x axis: the recorded verdicts used
@@ -56,6 +56,10 @@ export class ProgressView {
     if (this.el.limit && limitMs !== undefined) {
       this.el.limit.parentElement.hidden = false;
       this.el.limit.textContent = `${timedOut} (limit ${formatDuration(limitMs)})`;
+    }
+    if (this.el.undone && confirm) {
+      this.el.undone.parentElement.hidden = false;
+      this.el.undone.textContent = `${undone} (each step confirmed ${confirm} more times)`;
     }
     if (this.el.guard && guardRefused !== undefined) {
       this.el.guard.parentElement.hidden = false;

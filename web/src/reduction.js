@@ -64,6 +64,11 @@ export class Reduction {
     this.limitMs = null;
     this.originalMs = 0;
     this.timedOut = 0; // candidates cut at the adaptive limit
+    // A flaky property (the original's three tests disagree), or the settings' confirm N:
+    // a candidate's yes must hold this many more times, afresh, or its step is undone.
+    this.confirm = msg.config.confirm ?? 0;
+    this.flaky = false;
+    this.undone = 0;
   }
 
   async start() {
@@ -177,11 +182,14 @@ export class Reduction {
     );
   }
 
-  /** Compiles the query's program and tests its side's property on the answer. Under the
-   *  adaptive limit, a candidate whose compile passes it is not interesting (counted apart). */
+  /** Compiles the query's program and tests its side's property on the answer (the original
+   *  three times; a yes confirmed when the property is flaky). Under the adaptive limit, a
+   *  candidate whose compile passes it is not interesting (counted apart). */
   async test(query, signal) {
     try {
-      return await this.judge(query, signal);
+      if (query.original) return await this.original(query, signal);
+      const verdict = await this.judge(query, signal);
+      return verdict === 'interesting' ? await this.confirmed(query, signal) : verdict;
     } catch (e) {
       if (!e?.timedOut || this.limitMs === null || query.original) throw e;
       this.timedOut++;
@@ -189,24 +197,49 @@ export class Reduction {
     }
   }
 
-  /** One of the query's compiles (`step`: another than the first); the original's are timed,
-   *  afresh, for the adaptive limit. */
-  async compile(query, signal, step = null) {
+  /** The original, tested three times, each afresh: a property whose answers disagree is
+   *  flaky (the run says so, and confirms every step from then on), and the adaptive limit is
+   *  ten times its slowest compile, at least a second. */
+  async original(query, signal) {
+    const verdicts = [];
+    for (let i = 0; i < 3; i++) verdicts.push(await this.judge(query, signal, { again: i > 0, fresh: true }));
+    const yes = verdicts.filter((v) => v === 'interesting').length;
+    if (yes > 0 && yes < 3) {
+      this.confirm ||= 2;
+      this.flaky = true;
+      this.send({ type: 'notice', message: `the property is flaky: ${yes} of 3 tests of the original ${sideLabel(this.pair, query.side)} said interesting; each step is confirmed ${this.confirm} more times, and undone if it does not hold` });
+    }
+    if (this.adaptive) this.limitMs = Math.min(MAX_LIMIT_MS, Math.max(1000, 10 * this.originalMs));
+    return yes > 0 ? 'interesting' : verdicts[0];
+  }
+
+  /** A candidate's yes, asked again `confirm` times afresh; one no undoes it (counted). */
+  async confirmed(query, signal) {
+    for (let i = 0; i < this.confirm; i++) {
+      if ((await this.judge(query, signal, { again: true, fresh: true })) !== 'interesting') {
+        this.undone++;
+        return 'boring';
+      }
+    }
+    return 'interesting';
+  }
+
+  /** One of the query's compiles (`step`: another than the first); `fresh`: never from a
+   *  cache (the original's, timed for the adaptive limit; a confirmation's). */
+  async compile(query, signal, step = null, fresh = false) {
     const started = performance.now();
-    const result = await this.compiler.compile(query.text, signal, { step, timeoutMs: this.limitMs ?? 0, fresh: query.original && this.adaptive });
+    const result = await this.compiler.compile(query.text, signal, { step, timeoutMs: this.limitMs ?? 0, fresh });
     if (query.original) this.originalMs = Math.max(this.originalMs, performance.now() - started);
     return result;
   }
 
-  async judge(query, signal) {
-    const result = await this.compile(query, signal);
-    if (query.original) this.send({ type: 'original', result, side: query.side });
-    const more = { original: query.original, compile: (step) => this.compile(query, signal, step) };
+  /** The query's verdict from one test (`again`: a repeat, whose answer the page has seen). */
+  async judge(query, signal, { again = false, fresh = false } = {}) {
+    const result = await this.compile(query, signal, null, fresh);
+    if (query.original && !again) this.send({ type: 'original', result, side: query.side });
+    const more = { original: query.original, compile: (step) => this.compile(query, signal, step, fresh) };
     try {
-      const verdict = (await this.properties[query.side].test(result, query.text, more)) ? 'interesting' : 'boring';
-      // The adaptive limit: ten times the original's slowest compile, at least a second.
-      if (query.original && this.adaptive) this.limitMs = Math.min(MAX_LIMIT_MS, Math.max(1000, 10 * this.originalMs));
-      return verdict;
+      return (await this.properties[query.side].test(result, query.text, more)) ? 'interesting' : 'boring';
     } catch (e) {
       if (!(e instanceof PropertyError)) throw e;
       if (query.original) throw e; // nothing to reduce if the original fails
@@ -298,7 +331,8 @@ export class Reduction {
     const stats = this.session.stats();
     const guardRefused = this.properties?.variant?.refused; // (a wrong-code property's)
     const limit = this.limitMs === null ? {} : { limitMs: this.limitMs, timedOut: this.timedOut };
-    return { type, stats, elapsedMs: this.elapsedMs(), engineMs: this.engineMs, clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size, guardRefused, ...limit };
+    const confirm = this.confirm ? { confirm: this.confirm, undone: this.undone, flaky: this.flaky } : {};
+    return { type, stats, elapsedMs: this.elapsedMs(), engineMs: this.engineMs, clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size, guardRefused, ...limit, ...confirm };
   }
 
   /** Runs one of the engine's calls, adding its time to `engineMs`. */

@@ -28,6 +28,7 @@ export class RunView {
       engine: $('progress-engine'),
       guard: $('progress-guard'),
       limit: $('progress-limit'),
+      undone: $('progress-undone'),
       passes: $('passes'),
       history: $('history'),
     });

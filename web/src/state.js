@@ -76,7 +76,8 @@ export function defaultState() {
     property: { ...DEFAULT_PROPERTY }, // the variant's
     seedProperty: seedPropertyFrom(DEFAULT_PROPERTY),
     // timeoutS 0: adaptive (ten times the original's slowest compile, at least a second)
-    settings: { k: defaultK('whittle'), timeoutS: 0, shareVerdicts: true },
+    // confirm 0: steps are confirmed (twice) only when the original's three tests disagree
+    settings: { k: defaultK('whittle'), timeoutS: 0, confirm: 0, shareVerdicts: true },
     generator: { ...DEFAULT_GENERATOR }, // generator mode only
     witness: { ...DEFAULT_WITNESS }, // witness mode, and pair mode's automatic seed
   };
@@ -212,6 +213,7 @@ export function withDefaults(saved) {
 export const LIMITS = Object.freeze({
   k: [1, 16],
   timeoutS: [0, 600],
+  confirm: [0, 10],
   budget: [2, 100000],
   rngSeed: [0, 0xffffffff],
   exitValue: [-(2 ** 31), 2 ** 32 - 1],
@@ -234,6 +236,7 @@ function clamped(state) {
       ...state.settings,
       k: clampInt(state.settings.k, LIMITS.k, d.settings.k),
       timeoutS: clampInt(state.settings.timeoutS, LIMITS.timeoutS, d.settings.timeoutS),
+      confirm: clampInt(state.settings.confirm ?? 0, LIMITS.confirm, d.settings.confirm),
     },
     witness: {
       ...state.witness,
@@ -466,6 +469,7 @@ export function testConfig(state, side = 'variant', guardFlags = null) {
     // (a check, and the original's first compiles, under the adaptive limit: a minute)
     timeoutMs: (state.settings.timeoutS || 60) * 1000,
     adaptive: !state.settings.timeoutS,
+    confirm: state.settings.confirm ?? 0,
   };
 }
 

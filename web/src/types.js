@@ -84,7 +84,7 @@
  * @property {boolean} execute
  * @property {Property} property  the variant's
  * @property {Property} seedProperty
- * @property {{k: number, timeoutS: number, shareVerdicts: boolean}} settings  timeoutS 0: adaptive
+ * @property {{k: number, timeoutS: number, confirm?: number, shareVerdicts: boolean}} settings  timeoutS 0: adaptive; confirm 0: only when flaky
  * @property {GeneratorState} generator
  * @property {WitnessState} witness
  */
@@ -155,7 +155,7 @@
  * A run's messages (reduction.js, witness-search.js, auto-seed.js); each carries `run`.
  * @typedef {{run: number} & (
  *     {type: 'state', state: RunState, message?: string}
- *   | {type: 'progress', stats: any, elapsedMs: number, engineMs?: number, clientCacheHits?: number, inFlight?: number, guardRefused?: number, limitMs?: number, timedOut?: number,
+ *   | {type: 'progress', stats: any, elapsedMs: number, engineMs?: number, clientCacheHits?: number, inFlight?: number, guardRefused?: number, limitMs?: number, timedOut?: number, confirm?: number, undone?: number, flaky?: boolean,
  *      best?: string | PairBest, replayed?: number, trace?: Trace, witnesses?: ListedWitness[], ranking?: Ranking | null}
  *   | {type: 'original', result: any, side: Side}
  *   | {type: 'generated', original: string, trace: Trace, rngSeed?: number, picks?: Record<string, string[]>}
@@ -163,7 +163,7 @@
  *   | {type: 'seeding', stats: any, elapsedMs?: number}
  *   | {type: 'seed', seed: string, changes: Change[], stats: any}
  *   | {type: 'finished', state: RunState, message?: string, best?: string | PairBest, stats?: any,
- *      history?: HistoryStep[], verdicts?: string, elapsedMs?: number, engineMs?: number, guardRefused?: number, limitMs?: number, timedOut?: number, trace?: Trace,
+ *      history?: HistoryStep[], verdicts?: string, elapsedMs?: number, engineMs?: number, guardRefused?: number, limitMs?: number, timedOut?: number, confirm?: number, undone?: number, flaky?: boolean, trace?: Trace,
  *      witnesses?: ListedWitness[], ranking?: Ranking | null, rules?: RuleStats[]}
  * )} RunMessage
  */
