@@ -56,6 +56,8 @@ pub struct Kinds {
     /// parenthesized argument after it (GNU C's `__attribute__((...))` and asm labels): the
     /// grammar often cannot parse them (`namespace std __attribute__ ((...)) {`).
     pub extensions: &'static [&'static str],
+    /// Keywords of extensions that go alone (`__extension__`, `__restrict`).
+    pub extension_words: &'static [&'static str],
 }
 
 /// How a language names things: what renaming needs. A name is renamed only where the
@@ -226,7 +228,22 @@ pub const C: Kinds = Kinds {
     attributes: &[],
     return_expression: None,
     optional_terminators: &[],
-    extensions: &["__attribute__", "__attribute", "__asm__", "__asm", "__declspec"],
+    extensions: &[
+        "__attribute__",
+        "__attribute",
+        "__asm__",
+        "__asm",
+        "__declspec",
+        "alignas",
+        "_Alignas",
+    ],
+    extension_words: &[
+        "__extension__",
+        "__restrict",
+        "__restrict__",
+        "__inline",
+        "__inline__",
+    ],
 };
 
 /// C++, whose grammar extends C's. Its names share one namespace (but labels): members are
@@ -313,6 +330,7 @@ const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     return_expression: None,
     optional_terminators: &[],
     extensions: &[],
+    extension_words: &[],
 };
 
 /// Rust: one namespace for all names (conservative: a type and a value may share a name).
@@ -389,6 +407,7 @@ pub const JAVASCRIPT: Kinds = Kinds {
     },
     optional_terminators: &[";"],
     extensions: &[],
+    extension_words: &[],
     ..STATEMENTS_AND_EXPRESSIONS
 };
 

@@ -1,13 +1,14 @@
 //! Reduction where the grammar could not parse: the `error-regions` pass. Inside an error
 //! region the tree says nothing, so this pass works as C-Vise's grammar-free passes do, on
-//! the region's tokens: ddmin over compiler extensions the grammar may lack (`__attribute__
-//! ((...))`, `__asm__ (...)`, `__extension__`: each with its parenthesized part), then over
+//! the region's tokens: ddmin over compiler extensions the grammar may lack (the language's
+//! `Kinds::extensions`, as the `extensions` pass finds them in the whole program), then over
 //! whole regions, then over chunks ending at `;` or `}`, then over balanced bracket groups
 //! (whole, then their contents), then lines, then tokens (coarse rounds try only extensions,
 //! whole regions and whole groups). A program
 //! without error regions gives it nothing to do.
 
 use super::ddmin::Chunks;
+use super::lone_tokens::extension_spans;
 use super::{Edit, Pass, Program, COARSE_SHARE};
 use crate::tree::{TokenId, Tree};
 use std::ops::Range;
@@ -90,7 +91,7 @@ impl ErrorRegions {
         let mut units = Vec::new();
         for region in self.regions(prog) {
             match stage {
-                Stage::Extensions => units.extend(extensions(tree, &region)),
+                Stage::Extensions => units.extend(extension_spans(tree, &region)),
                 Stage::Regions => units.push(span(&region)),
                 Stage::Statements => units.extend(
                     region
@@ -117,42 +118,6 @@ impl ErrorRegions {
         units.retain(|u| !u.is_empty());
         units
     }
-}
-
-/// GNU and Microsoft extensions that a grammar may not know, as token ranges: the keyword,
-/// with the parenthesized part that follows it if it takes one.
-fn extensions(tree: &Tree, region: &[TokenId]) -> Vec<Range<TokenId>> {
-    const WITH_PARENS: &[&str] = &[
-        "__attribute__",
-        "__attribute",
-        "__asm__",
-        "__asm",
-        "__declspec",
-        "alignas",
-        "_Alignas",
-    ];
-    const ALONE: &[&str] = &[
-        "__extension__",
-        "__restrict",
-        "__restrict__",
-        "__inline",
-        "__inline__",
-    ];
-    let mut units = Vec::new();
-    for (i, &t) in region.iter().enumerate() {
-        let text = tree.token_text(t);
-        if ALONE.contains(&text) {
-            units.push(t..t + 1);
-        } else if WITH_PARENS.contains(&text) {
-            let rest = &region[i + 1..];
-            if let Some(&(open, close)) = outermost_groups(tree, rest).first() {
-                if open == 0 && tree.token_text(rest[0]) == "(" {
-                    units.push(t..rest[close] + 1);
-                }
-            }
-        }
-    }
-    units
 }
 
 /// Matching brackets among `region`'s tokens that no other pair encloses: index pairs.

@@ -8,7 +8,7 @@
 
 use super::ddmin::Chunks;
 use super::{Edit, Pass, Program};
-use crate::tree::TokenId;
+use crate::tree::{TokenId, Tree};
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -42,37 +42,45 @@ pub fn terminators(prog: &Program) -> LoneTokens {
 /// cannot parse `namespace std __attribute__ ((...)) {`), but where the braces then pair
 /// differently it may find an error elsewhere: the test alone judges.
 pub fn extensions(prog: &Program) -> LoneTokens {
-    let keywords = prog.tree.lang.kinds().extensions;
     let kept: Vec<TokenId> = (0..prog.tree.tokens.len() as TokenId)
         .filter(|&t| prog.kept(t) && !prog.tree.tokens[t as usize].comment)
         .collect();
-    let mut spans = Vec::new();
-    let mut i = 0;
-    while i < kept.len() {
-        let at = i;
-        i += 1;
-        if !keywords.contains(&prog.text_of(kept[at])) {
-            continue;
-        }
-        if let Some(close) = closing(prog, &kept[at + 1..]) {
-            i = at + 1 + close + 1;
-            spans.push(kept[at]..kept[at + 1 + close] + 1);
-        }
-    }
     LoneTokens {
         tested_only: true,
-        ..LoneTokens::over(spans)
+        ..LoneTokens::over(extension_spans(&prog.tree, &kept))
     }
 }
 
+/// The compiler extensions among `tokens` (in order, none deleted), as token ranges: a word of
+/// `Kinds::extension_words` alone, a keyword of `Kinds::extensions` with the parenthesized
+/// argument after it.
+pub fn extension_spans(tree: &Tree, tokens: &[TokenId]) -> Vec<Range<TokenId>> {
+    let kinds = tree.lang.kinds();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let (at, text) = (i, tree.token_text(tokens[i]));
+        i += 1;
+        if kinds.extension_words.contains(&text) {
+            spans.push(tokens[at]..tokens[at] + 1);
+        } else if kinds.extensions.contains(&text) {
+            if let Some(close) = closing(tree, &tokens[at + 1..]) {
+                i = at + 1 + close + 1;
+                spans.push(tokens[at]..tokens[at + 1 + close] + 1);
+            }
+        }
+    }
+    spans
+}
+
 /// The index in `tokens` of the `)` that closes the `(` they start with.
-fn closing(prog: &Program, tokens: &[TokenId]) -> Option<usize> {
-    if tokens.first().map(|&t| prog.text_of(t)) != Some("(") {
+fn closing(tree: &Tree, tokens: &[TokenId]) -> Option<usize> {
+    if tokens.first().map(|&t| tree.token_text(t)) != Some("(") {
         return None;
     }
     let mut depth = 0usize;
     for (i, &t) in tokens.iter().enumerate() {
-        match prog.text_of(t) {
+        match tree.token_text(t) {
             "(" => depth += 1,
             ")" => {
                 depth -= 1;
