@@ -227,7 +227,8 @@ test('an adaptive limit: ten times the original’s compile; a candidate past it
   assert.equal(finished.state, 'done');
   assert.deepEqual(log.reports.map((r) => r.verdict), ['interesting', 'boring', 'interesting']);
   assert.equal(finished.timedOut, 1);
-  assert.ok(finished.limitMs >= 1500 && finished.limitMs < 5000, `limit ${finished.limitMs}`);
+  // (A timer of 150 ms may fire a fraction of a millisecond early by performance.now().)
+  assert.ok(finished.limitMs >= 1400 && finished.limitMs < 5000, `limit ${finished.limitMs}`);
   assert.deepEqual(asked.map((a) => [a.timeoutMs > 0, a.fresh]), [[false, true], [false, true], [false, true], [true, false], [true, false]], 'the original timed afresh, three times; the others under the limit');
   assert.ok(!messages.some((m) => m.type === 'state' && m.state === 'paused'), 'a slow candidate pauses nothing');
 });
