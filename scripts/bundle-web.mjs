@@ -36,7 +36,7 @@ const engineId = hash.digest('hex').slice(0, 12);
 const page = {
   ...common,
   define: { 'globalThis.__ENGINE_ID__': JSON.stringify(engineId) },
-  entryPoints: ['web/src/main.js'],
+  entryPoints: ['web/src/main.js', 'web/src/engine-boot.js'],
   outdir: 'web/dist',
   format: 'esm',
   splitting: true, // the editor's language grammars load on demand

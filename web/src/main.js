@@ -11,7 +11,6 @@
 // the endpoint measures its coverage (witness-view.js). The sides are 'variant' (the program,
 // the pair's variant, or the generator's output) and 'seed'.
 import { createEditor } from './editor.js';
-import { EngineClient } from './engine-client.js';
 import { CompileService } from './compile-service.js';
 import { Compiler, describe } from './endpoint.js';
 import { ParsePanel } from './parse-panel.js';
@@ -45,7 +44,10 @@ if (embed) {
 
 setUpSidebarToggle();
 
-const engine = new EngineClient();
+// The engine's client: engine-boot.js, which index.html runs first, made it (and bundles it:
+// its wasm's address is relative to that bundle).
+/** @type {import('./engine-client.js').EngineClient} */
+const engine = /** @type {any} */ (globalThis).whittleEngine;
 // The engine (in its sandbox) asks the page for each compile; an embed never compiles.
 const compiles = new CompileService({
   answer: (msg) => engine.post(msg),
