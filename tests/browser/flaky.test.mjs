@@ -3,18 +3,13 @@
 // the Progress tab counts them. The result still has the property.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { finished, launchBrowser, openPage, startServer } from './harness.mjs';
+import { finished, openPage, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+let both;
+before(async () => ({ server, browser } = both = await startServerAndBrowser()));
+after(() => stopServerAndBrowser(both));
 
 const PROGRAM = 'int unrelated(int a) { return a * 2; }\nint needle(void) { return 7; }\nint main(void) { return unrelated(needle()); }\n';
 

@@ -58,8 +58,8 @@ pub(in crate::server) struct Tools {
 impl Driver {
     pub(in crate::server) fn family(self) -> &'static dyn Family {
         match self {
-            Driver::Gcc => &Gcc,
-            Driver::Clang => &Clang,
+            Driver::Gcc => &GCC,
+            Driver::Clang => &CLANG,
             Driver::Rustc => &Rustc,
             Driver::Node => &Node,
             Driver::Javac => &Javac,
@@ -72,57 +72,32 @@ impl Driver {
 /// refuses or ignores).
 const C_FLAGS: (&str, &str) = ("gcc, clang and tcc", "optimization levels (-O…), standards (-std=, -ansi), warnings (-W…, -w, -pedantic), defines (-D, -U), debug info (-g…), target and architecture choices (-m…, -march=, --target=), code generation and sanitizer flags (-f… with no path, plugin or linker), -x LANG, -I inside the job, -l, -pthread, -static, -c, -E, -P, -save-temps, -v");
 
-/// gcc and clang: compile to assembly, or to an object that objdump shows.
-fn c_tools() -> Result<Tools, &'static str> {
-    Ok(Tools {
-        runner: None,
-        disassembler: find_in_path("objdump"),
-    })
+/// gcc and clang, told apart by Compiler Explorer's `compilerType`.
+struct CLike {
+    compiler_type: &'static str,
 }
 
-struct Gcc;
-struct Clang;
+static GCC: CLike = CLike { compiler_type: "" };
+static CLANG: CLike = CLike {
+    compiler_type: "clang",
+};
 struct Tcc;
 struct Rustc;
 struct Node;
 struct Javac;
 
-impl Family for Gcc {
+impl Family for CLike {
     fn compiler_type(&self) -> &'static str {
-        ""
+        self.compiler_type
     }
     fn display_name(&self, label: &str, semver: &str) -> String {
         format!("{} {label} {semver}", native_arch_label())
     }
     fn tools(&self) -> Result<Tools, &'static str> {
-        c_tools()
-    }
-    fn binary(&self, disassembler: bool) -> bool {
-        disassembler
-    }
-    fn reads_c(&self) -> bool {
-        true
-    }
-    fn flags(&self) -> (&'static str, &'static str) {
-        C_FLAGS
-    }
-    fn allowed(&self, arg: &str, next: Option<&str>) -> Option<usize> {
-        user_args::c_allowed(arg, next)
-    }
-    fn compile(&self, ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
-        families::c_like(ctx)
-    }
-}
-
-impl Family for Clang {
-    fn compiler_type(&self) -> &'static str {
-        "clang"
-    }
-    fn display_name(&self, label: &str, semver: &str) -> String {
-        Gcc.display_name(label, semver)
-    }
-    fn tools(&self) -> Result<Tools, &'static str> {
-        c_tools()
+        Ok(Tools {
+            runner: None,
+            disassembler: find_in_path("objdump"),
+        })
     }
     fn binary(&self, disassembler: bool) -> bool {
         disassembler
