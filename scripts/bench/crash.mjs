@@ -37,7 +37,8 @@ const INC = '-I/usr/include/csmith';
 // a program near the threshold crashes one time in two, and the environment's size moves it.
 // The compiler runs with neither (`env -i setarch -R`), so the threshold is one depth
 // (13,439 parentheses for tcc here) under every tool, and every judge.
-const FIXED = 'env -i setarch x86_64 -R';
+// (A PATH of the system's folders only: gcc finds its cc1 from where PATH found gcc.)
+const FIXED = 'env -i PATH=/usr/bin:/bin setarch x86_64 -R';
 const CASES = {
   tcc: { depth: 20000, cmd: `${FIXED} tcc -w ${INC} -c {} -o whittle-crash.o`, need: ['tcc', 'apt-get install -y tcc'] },
   gcc: { depth: 50000, cmd: `${FIXED} gcc -O2 -w ${INC} -c {} -o whittle-crash.o`, need: ['gcc', 'apt-get install -y gcc'] },
