@@ -63,7 +63,7 @@ impl Driver {
             Driver::Rustc => &Rustc,
             Driver::Node => &Node,
             Driver::Javac => &Javac,
-            Driver::Tcc => &Tcc,
+            Driver::Tcc => &TCC,
         }
     }
 }
@@ -72,16 +72,26 @@ impl Driver {
 /// refuses or ignores).
 const C_FLAGS: (&str, &str) = ("gcc, clang and tcc", "optimization levels (-O…), standards (-std=, -ansi), warnings (-W…, -w, -pedantic), defines (-D, -U), debug info (-g…), target and architecture choices (-m…, -march=, --target=), code generation and sanitizer flags (-f… with no path, plugin or linker), -x LANG, -I inside the job, -l, -pthread, -static, -c, -E, -P, -save-temps, -v");
 
-/// gcc and clang, told apart by Compiler Explorer's `compilerType`.
+/// gcc, clang and tcc: one allowlist, C sources, objdump for the `binary` filter; told apart by
+/// Compiler Explorer's `compilerType` and the job they run (tcc's, from its coverage build,
+/// carries the compile's coverage; `compilers::probe_tcc` finds and names it, not PATH).
 struct CLike {
     compiler_type: &'static str,
+    compile: fn(&mut Ctx<'_>) -> Result<JobResult, String>,
 }
 
-static GCC: CLike = CLike { compiler_type: "" };
+static GCC: CLike = CLike {
+    compiler_type: "",
+    compile: families::c_like,
+};
 static CLANG: CLike = CLike {
     compiler_type: "clang",
+    compile: families::c_like,
 };
-struct Tcc;
+static TCC: CLike = CLike {
+    compiler_type: "tinyc",
+    compile: families::tcc,
+};
 struct Rustc;
 struct Node;
 struct Javac;
@@ -112,30 +122,7 @@ impl Family for CLike {
         user_args::c_allowed(arg, next)
     }
     fn compile(&self, ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
-        families::c_like(ctx)
-    }
-}
-
-/// tcc from its coverage build (found by `compilers::probe_tcc`, not on PATH): every answer
-/// carries the compile's coverage.
-impl Family for Tcc {
-    fn compiler_type(&self) -> &'static str {
-        "tinyc"
-    }
-    fn binary(&self, disassembler: bool) -> bool {
-        disassembler
-    }
-    fn reads_c(&self) -> bool {
-        true
-    }
-    fn flags(&self) -> (&'static str, &'static str) {
-        C_FLAGS
-    }
-    fn allowed(&self, arg: &str, next: Option<&str>) -> Option<usize> {
-        user_args::c_allowed(arg, next)
-    }
-    fn compile(&self, ctx: &mut Ctx<'_>) -> Result<JobResult, String> {
-        families::tcc(ctx)
+        (self.compile)(ctx)
     }
 }
 
