@@ -284,3 +284,86 @@ test('a property that holds every time is not confirmed: one test per candidate'
   assert.equal(messages.at(-1).undone, undefined);
   assert.deepEqual(asked.slice(3), ['x < 3;', 'y;']);
 });
+
+// The recipe functions are the engine's own (the wasm build), the session the fake's.
+const { default: wasm } = await import('../wasm/engine.mjs');
+const withRecipes = (engine) => ({ ...engine, flagCount: wasm.flagCount, withoutFlag: wasm.withoutFlag, slowCalibrate: wasm.slowCalibrate, slowVerdict: wasm.slowVerdict });
+
+/** Runs a reduction with a stand-in compiler to its end; returns its messages. */
+function runWith(engine, cfg, compilers) {
+  return new Promise((resolve) => {
+    const all = [];
+    new Reduction(engine, { type: 'reduce', run: 7, config: cfg }, (m) => {
+      all.push(m);
+      if (m.type === 'finished') resolve(all);
+    }, compilers).start();
+  });
+}
+
+test('the flags after the program: each tried away on the result, the fewest that keep the property reported', { timeout: 10000 }, async () => {
+  // The "warning" needs -Wall, nothing else.
+  const asked = [];
+  const compilers = (cfg) => ({
+    cacheHits: 0,
+    compile(text, signal, { flags = null } = {}) {
+      const f = flags ?? cfg.flags;
+      asked.push({ text, flags });
+      const answer = { code: 0, stdout: '', stderr: / -Wall( |$)/.test(` ${f}`) && text.includes('x < 3') ? 'warning: x' : '', asm: '', run: null };
+      // (a flag's test takes a while, as a compile does: progress is sent every 100 ms)
+      return new Promise((resolve) => setTimeout(() => resolve(answer), flags === null ? 0 : 60));
+    },
+  });
+  const { engine } = fakeEngine({ pair: false, candidates: [{ variant: 'x < 3;' }] });
+  const property = { kind: 'regex', regex: 'warning', streams: ['stderr'], negate: false, exitOp: 'any' };
+  const messages = await runWith(withRecipes(engine), config(false, { property, flags: '-O2 -Wall -I inc -g', reduceFlags: true }), compilers);
+  const finished = messages.at(-1);
+  assert.equal(finished.state, 'done');
+  assert.deepEqual(finished.flags, { main: '-Wall' });
+  assert.equal(finished.flagsTried, 4);
+  const tried = asked.filter((a) => a.flags !== null);
+  assert.ok(tried.every((a) => a.text === 'x < 3;'), 'the flags are tried on the result');
+  assert.deepEqual(tried.map((a) => a.flags), ['-O2 -Wall -I inc', '-O2 -Wall', '-O2', '-Wall']);
+  assert.ok(messages.some((m) => m.type === 'progress' && m.flagsTried !== undefined && m.flags), 'progress while trying flags');
+});
+
+test('no flag reduction unless asked: the run ends with the program', { timeout: 10000 }, async () => {
+  const compilers = () => ({ cacheHits: 0, compile: (text, signal, { flags = null } = {}) => (assert.equal(flags, null), Promise.resolve({ code: 0, stdout: '', stderr: '', asm: '', run: null })) });
+  const { engine } = fakeEngine({ pair: false, candidates: [{ variant: 'x < 3;' }] });
+  const finished = (await runWith(withRecipes(engine), config(false, { flags: '-O2 -Wall' }), compilers)).at(-1);
+  assert.equal(finished.state, 'done');
+  assert.equal(finished.flags, undefined);
+});
+
+test('a slow compile: kept while the compile is over the factor against its reference; cut at its limit it is slow', { timeout: 10000 }, async () => {
+  // Times (ms) of the main compile per program; the reference (-O0) takes 20 ms each time.
+  const mainMs = { 'int c(int x) { return x < 3; }': 300, 'x < 3;': 200, 'x;': 50, 'hang;': Infinity };
+  const asked = [];
+  const compilers = () => ({
+    cacheHits: 0,
+    compile(text, signal, { step = null, timeoutMs = 0 } = {}) {
+      asked.push({ text, step, timeoutMs });
+      if (step === 'reference') return Promise.resolve({ code: 0, stdout: '', stderr: '', asm: '', run: null, ms: 20 });
+      if (mainMs[text] === Infinity) return Promise.reject(new EndpointError('no answer in time', { timedOut: true }));
+      return Promise.resolve({ code: 0, stdout: '', stderr: '', asm: '', run: null, ms: mainMs[text] });
+    },
+  });
+  const { engine, log } = fakeEngine({ pair: false, candidates: [{ variant: 'x;' }, { variant: 'hang;' }, { variant: 'x < 3;' }] });
+  const steps = { reference: { compiler: 'cc', flags: '-O0', execute: false } };
+  const property = { kind: 'slow', steps, factor: 5, compile: 'cc -O2' };
+  const messages = await runWith(withRecipes(engine), config(false, { property, steps, endpoint: { kind: 'whittle', base: '' }, compiler: 'cc', flags: '-O2' }), compilers);
+  const finished = messages.at(-1);
+  assert.equal(finished.state, 'done', JSON.stringify(finished));
+  // 300 / 20 on the original; 50 / 20 is not over 5; cut at the limit is slow; 200 / 20 is.
+  assert.deepEqual(log.reports.map((r) => r.verdict), ['interesting', 'boring', 'interesting', 'interesting']);
+  const hang = asked.find((a) => a.text === 'hang;' && a.step === null);
+  assert.ok(Math.abs(hang.timeoutMs - 1600) < 1, `the limit: twice the original's slowest and a second (${hang.timeoutMs})`);
+});
+
+test('a slow compile the original does not have: the run fails saying how slow it was', { timeout: 10000 }, async () => {
+  const compilers = () => ({ cacheHits: 0, compile: (text, signal, { step = null } = {}) => Promise.resolve({ code: 0, stdout: '', stderr: '', asm: '', run: null, ms: step ? 100 : 150 }) });
+  const { engine } = fakeEngine({ pair: false, candidates: [{ variant: 'x;' }] });
+  const steps = { reference: { compiler: 'cc', flags: '-O0', execute: false } };
+  const finished = (await runWith(withRecipes(engine), config(false, { property: { kind: 'slow', steps, factor: 5, compile: 'cc -O2' }, steps }), compilers)).at(-1);
+  assert.equal(finished.state, 'failed');
+  assert.match(finished.message, /takes 0\.15 s, only 1\.5 times the 0\.10 s of `cc -O0`: give a factor below that/);
+});

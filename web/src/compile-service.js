@@ -26,6 +26,7 @@ export class CompileService {
     this.run = run;
     this.k = Math.max(1, config.k | 0);
     this.steps = config.steps ?? {}; // the only other compiles its requests may name
+    this.flags = config.flags ?? ''; // the main compile's
     this.compiler = new Compiler(config, (e) =>
       this.onNotice(e.seconds > 0 ? `rate limited (HTTP 429): waiting ${e.seconds} s before the next query` : 'rate limited'));
   }
@@ -37,7 +38,7 @@ export class CompileService {
     this.run = null;
   }
 
-  /** A request from the engine: {type: 'compile', run, id, text, step?, timeoutMs?, fresh?}
+  /** A request from the engine: {type: 'compile', run, id, text, step?, timeoutMs?, fresh?, flags?}
    *  or {type: 'uncompile', run, id}. */
   handle(msg) {
     if (msg.type === 'uncompile') {
@@ -52,15 +53,30 @@ export class CompileService {
     if (this.inflight.size >= this.k || this.inflight.has(msg.id)) return refuse(`more than ${this.k} compiles at once`);
     const step = msg.step ?? null;
     if (step !== null && !Object.hasOwn(this.steps, step)) return refuse(`the run has no compile step ${JSON.stringify(step)}`);
+    // A flag reduction's candidate: the step's own flags with some left out, nothing added.
+    const flags = msg.flags ?? null;
+    if (flags !== null && !(typeof flags === 'string' && fewer(flags, step === null ? this.flags : this.steps[step].flags))) {
+      return refuse('flags that are not the run’s own with some left out');
+    }
     const abort = new AbortController();
     this.inflight.set(msg.id, abort);
     const { compiler } = this;
     // A query's own time limit (the run's adaptive one), within the page's ceiling.
     // (0, or none: the run's own setting.)
     const timeoutMs = Number.isFinite(msg.timeoutMs) && msg.timeoutMs > 0 ? Math.min(Math.max(msg.timeoutMs, 100), MAX_TIMEOUT_MS) : 0;
-    compiler.compile(msg.text, abort.signal, { step, timeoutMs, fresh: !!msg.fresh }).then(
+    compiler.compile(msg.text, abort.signal, { step, timeoutMs, fresh: !!msg.fresh, flags }).then(
       (result) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, result, cacheHits: compiler.cacheHits }),
       (e) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, error: e.message, endpoint: e instanceof EndpointError, timedOut: !!e.timedOut, cacheHits: compiler.cacheHits }),
     ).finally(() => this.inflight.get(msg.id) === abort && this.inflight.delete(msg.id));
   }
+}
+
+/** Whether the words of `flags` are those of `of` with some left out (in their order). */
+export function fewer(flags, of) {
+  const own = String(of).split(/\s+/).filter(Boolean);
+  let i = 0;
+  return flags.split(/\s+/).filter(Boolean).every((w) => {
+    while (i < own.length && own[i] !== w) i++;
+    return i++ < own.length;
+  });
 }

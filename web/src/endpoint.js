@@ -1,8 +1,9 @@
 // Compile endpoints: the Compiler Explorer API, served either by Compiler Explorer itself or
 // by `whittle serve` (same JSON), or "none" (the property reads the program text only).
 //
-// Answers are normalized to {code, stdout, stderr, asm, run: {code, stdout, stderr} | null}
-// with each stream as one string, plus `coverage` ({file: {function: [line]}}) when the
+// Answers are normalized to {code, stdout, stderr, asm, run: {code, stdout, stderr} | null, ms}
+// with each stream as one string (`ms`: how long the endpoint took to answer, which a
+// slow-compile property compares), plus `coverage` ({file: {function: [line]}}) when the
 // endpoint measured the compiler's (whittle serve's `tcc`). Failures a person must act on (dead endpoint, 5xx, 4xx,
 // malformed JSON, timeout) throw EndpointError; HTTP 429, and 503 with Retry-After, are waited
 // out (Retry-After). An endpoint may have a pool of other instances (`endpoint.pool`), as the
@@ -93,9 +94,10 @@ export class Compiler {
 
   /** The answer for `source` of the run's main compile, or of `step` of its `steps` (a
    *  wrong-code property's builds: wrong-code.js); `timeoutMs`: this query's own limit;
-   *  `fresh`: compiled again even when cached (to time it). */
-  async compile(source, signal, { step = null, timeoutMs = 0, fresh = false } = {}) {
-    const cfg = { ...this.stepConfig(step), ...(timeoutMs > 0 ? { timeoutMs } : {}) };
+   *  `fresh`: compiled again even when cached (to time it); `flags`: instead of the step's
+   *  (a flag reduction's candidate). */
+  async compile(source, signal, { step = null, timeoutMs = 0, fresh = false, flags: instead = null } = {}) {
+    const cfg = { ...this.stepConfig(step), ...(timeoutMs > 0 ? { timeoutMs } : {}), ...(typeof instead === 'string' ? { flags: instead } : {}) };
     const { endpoint, compiler, flags, execute } = cfg;
     if (endpoint.kind === 'none') return { code: 0, stdout: '', stderr: '', asm: '', run: null };
     const key = await sha256(JSON.stringify([this.base, compiler, flags, !!execute, source]));
@@ -126,6 +128,7 @@ export class Compiler {
       const e = await this.acquire(signal);
       e.inFlight++;
       let res;
+      const started = performance.now();
       try {
         res = await this.post(e.base, source, signal, cfg);
       } catch (err) {
@@ -150,7 +153,9 @@ export class Compiler {
         continue;
       }
       e.backoffMs = 0;
-      return parseAnswer(res, where);
+      const answer = await parseAnswer(res, where);
+      answer.ms = performance.now() - started;
+      return answer;
     }
   }
 

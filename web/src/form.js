@@ -19,6 +19,7 @@ export function writeForm(state, propSide = 'variant') {
   $('timeout').value = state.settings.timeoutS ? String(state.settings.timeoutS) : ''; // '': adaptive
   $('confirm').value = state.settings.confirm ? String(state.settings.confirm) : ''; // '': when flaky
   $('share-verdicts').checked = state.settings.shareVerdicts !== false;
+  $('reduce-flags').checked = !!state.settings.reduceFlags;
   $('auto-seed').checked = !!state.witness.autoSeed;
   $('wit-budget').value = String(state.witness.budget);
   $('wit-rng-seed').value = String(state.witness.rngSeed);
@@ -39,6 +40,9 @@ function writeProperty(p) {
   for (const [id, value] of [['wrong-b-compiler', w.compiler], ['wrong-guard-compiler', w.guardCompiler]]) selectValue($(id), value);
   $('wrong-b-flags').value = w.flags;
   $('wrong-guard').checked = !!w.guard;
+  const slow = p.slow ?? DEFAULT_PROPERTY.slow;
+  $('slow-factor').value = String(slow.factor);
+  $('slow-flags').value = slow.flags;
 }
 
 /** Selects `value` in `select`, listing it first when the compiler list lacks it ('' is
@@ -77,12 +81,17 @@ export function readForm() {
         guard: $('wrong-guard').checked,
         guardCompiler: $('wrong-guard-compiler').value,
       },
+      slow: {
+        factor: clamp(Number($('slow-factor').value) || DEFAULT_PROPERTY.slow.factor, 1, 1000),
+        flags: $('slow-flags').value,
+      },
     },
     settings: {
       k: clamp(Number($('k').value) || defaultK($('endpoint').value), 1, 16),
       timeoutS: $('timeout').value.trim() === '' ? 0 : clamp(Number($('timeout').value) || 0, 0, 600),
       confirm: clamp(Math.round(Number($('confirm').value)) || 0, 0, 10),
       shareVerdicts: $('share-verdicts').checked,
+      reduceFlags: $('reduce-flags').checked,
     },
     witness: {
       autoSeed: $('auto-seed').checked,
@@ -101,6 +110,7 @@ export function showFields(state, propSide = 'variant') {
   $('prop-regex-fields').hidden = p.kind !== 'regex';
   $('prop-js-fields').hidden = p.kind !== 'js';
   $('prop-wrong-fields').hidden = p.kind !== 'wrong-code';
+  $('prop-slow-fields').hidden = p.kind !== 'slow';
   $('wrong-guard-field').hidden = !p.wrongCode?.guard;
   // A pair needs the search's settings only to find its seed, whose property is derived.
   $('witness-fields').hidden = isPair(state) && !state.witness.autoSeed;

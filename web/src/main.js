@@ -547,6 +547,15 @@ $('result-use').addEventListener('click', () => {
   setStatus('the result is in the editor: reduce it again, or edit it', 'idle');
 });
 
+$('result-flags-use').addEventListener('click', () => {
+  const { main, b } = run.flags;
+  let next = { ...state, flags: main };
+  if (b !== undefined) next = S.setProperty(next, 'variant', { ...state.property, wrongCode: { ...state.property.wrongCode, flags: b } });
+  changeState(next);
+  settings.write();
+  setStatus('the fewest flags are in the settings', 'idle');
+});
+
 function updateButtons() {
   const active = S.isActive(run);
   $('reduce').hidden = active;

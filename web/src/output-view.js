@@ -9,7 +9,8 @@ const ASM_SHOWN = 20000;
  *  `errors`: what the engine reads in the answer (the crash's signature or null, its error
  *  messages); `offers`: other templates ({label, property}) to pick. */
 export function renderOutput(result, what, command = '', onPick = null, { signature = null, errors = [] } = {}, offers = []) {
-  const parts = [h('p', `Answer for ${what}: exit code ${result.code}`, 'muted')];
+  const took = Number.isFinite(result.ms) ? `, in ${(result.ms / 1000).toFixed(2)} s` : '';
+  const parts = [h('p', `Answer for ${what}: exit code ${result.code}${took}`, 'muted')];
   if (command) parts.push(h('h3', 'command'), h('pre', `$ ${command}`, 'command'));
   const block = (title, text) => text && parts.push(h('h3', title), h('pre', text));
   if (onPick) {
@@ -17,6 +18,8 @@ export function renderOutput(result, what, command = '', onPick = null, { signat
     for (const offer of offers) parts.push(pickButton(`Use ${offer.label} as the property`, () => onPick(offer.property, offer.label)));
     const crash = crashTemplate(signature);
     if (crash) parts.push(pickButton(`Use ${crash.label} as the property`, () => onPick(crash.property, crash.label)));
+    // (how slow, against what: the property's Slow compile fields)
+    if (took) parts.push(pickButton('Use a slow compile as the property', () => onPick({ kind: 'slow' }, 'a slow compile (see the property’s fields for how slow)')));
     if (result.stderr) parts.push(h('h3', 'stderr'), pickableStderr(result.stderr, onPick, errors));
   } else {
     block('stderr', result.stderr);

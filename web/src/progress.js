@@ -35,7 +35,7 @@ export class ProgressView {
   }
 
   /** Takes a 'progress' or 'finished' message from the worker. */
-  update({ stats, elapsedMs, engineMs, clientCacheHits = 0, replayed, guardRefused, limitMs, timedOut, confirm, undone }) {
+  update({ type, stats, elapsedMs, engineMs, clientCacheHits = 0, replayed, guardRefused, limitMs, timedOut, confirm, undone, flagsTried }) {
     if (!stats) return;
     this.before = stats.tokens_before;
     const queries = replayed ?? stats.queries; // a replay's x axis: the recorded verdicts used
@@ -48,7 +48,9 @@ export class ProgressView {
     const seconds = elapsedMs / 1000;
     this.el.qps.textContent = seconds > 0.2 && replayed === undefined ? (stats.queries / seconds).toFixed(1) : '–';
     this.el.cache.textContent = String(stats.cache_hits + clientCacheHits);
-    this.el.pass.textContent = stats.done ? 'done' : `${stats.pass}${stats.round ? ` (round ${stats.round + 1})` : ''}`;
+    // (after the program, its flags: config.reduceFlags)
+    const flags = flagsTried !== undefined && type !== 'finished' ? `flags (${flagsTried} tried)` : null;
+    this.el.pass.textContent = flags ?? (stats.done ? 'done' : `${stats.pass}${stats.round ? ` (round ${stats.round + 1})` : ''}`);
     this.el.elapsed.textContent = formatDuration(elapsedMs);
     if (this.el.engine && engineMs !== undefined && elapsedMs > 0) {
       this.el.engine.textContent = `${Math.min(100, (100 * engineMs) / elapsedMs).toFixed(1)}% (${formatDuration(engineMs)})`;

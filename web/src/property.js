@@ -5,11 +5,14 @@
 //  - js: a function `(result, input) => boolean` (or a promise of one), run in a sandbox
 //    with no network;
 //  - wrong-code: the builds of wrong-code.js disagree and the guard passes, as the engine
-//    judges (it needs the engine: `makeProperty(spec, {engine})`).
+//    judges (it needs the engine: `makeProperty(spec, {engine})`);
+//  - slow: the compile is slower than a reference compile by a factor (slow-compile.js), as
+//    the engine judges.
 //
 // A tester's test(result, input, {compile, original}) gets the first compile's answer;
 // `compile(step)` makes another of the run's compiles (the wrong-code property's steps), and
-// `original` says the program is the original (which a wrong-code property calibrates on).
+// `original` says the program is the original (which a wrong-code or slow property calibrates
+// on).
 // A property that throws makes PropertyError, with the thrower's message.
 
 import { describeStep, STEPS } from './wrong-code.js';
@@ -19,6 +22,7 @@ export class PropertyError extends Error {}
 /** Builds a tester {test(result, input) => Promise<boolean>, dispose()} for a property spec. */
 export function makeProperty(spec, { timeoutMs = 10000, engine = null } = {}) {
   if (spec.kind === 'wrong-code') return new WrongCodeProperty(engine, spec);
+  if (spec.kind === 'slow') return new SlowProperty(engine, spec);
   return spec.kind === 'js' ? new SandboxedProperty(spec.js, timeoutMs) : regexProperty(spec, engine);
 }
 
@@ -55,6 +59,48 @@ class WrongCodeProperty {
       }
       answers.push(await compile(next.need));
     }
+  }
+
+  dispose() {}
+}
+
+/** The slow-compile property's tester: times the candidate's compile against its reference's
+ *  (answers carry `ms`, endpoint.js), calibrated on the original. */
+class SlowProperty {
+  /** @param {any} engine the wasm module @param {{factor: number, steps: Record<string, any>, compile: string}} spec */
+  constructor(engine, spec) {
+    if (!engine || !spec.steps?.reference) throw new PropertyError('the slow-compile property needs the engine and its reference compile');
+    this.engine = engine;
+    this.spec = spec;
+    this.code = null; // the original's exit code, once calibrated
+    // Past this a compile is slow at once (the run cuts the compile there: reduction.js).
+    this.slowAfterMs = null;
+  }
+
+  async test(first, input, { compile, original }) {
+    let reference;
+    try {
+      reference = await compile('reference');
+    } catch (e) {
+      if (e?.timedOut && !original) return false; // the reference is what was slow
+      throw e;
+    }
+    if (original) {
+      try {
+        this.slowAfterMs = this.engine.slowCalibrate(this.spec.factor, first.ms, reference.ms, first.code, this.spec.compile, describeStep(this.spec.steps.reference));
+      } catch (e) {
+        throw new PropertyError(e.message);
+      }
+      this.code = first.code;
+      return true;
+    }
+    if (this.code === null) throw new PropertyError('the slow-compile property judges candidates only after the original');
+    return this.engine.slowVerdict(this.spec.factor, this.code, first.ms, first.code, reference.ms);
+  }
+
+  /** A candidate's compile cut at `slowAfterMs`: slow. */
+  timedOut() {
+    return this.slowAfterMs !== null;
   }
 
   dispose() {}

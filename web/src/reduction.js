@@ -21,7 +21,9 @@
 //                                      (progress with a best, and finished, then carry `trace`,
 //                                      the best's trace)
 //   {type: 'notice', message}          back-off on 429, a property that threw on a candidate
-//   {type: 'finished', state: 'done' | 'failed' | 'cancelled', message?, best, stats, history, verdicts, elapsedMs}
+//   {type: 'finished', state: 'done' | 'failed' | 'cancelled', message?, best, stats, history, verdicts, elapsedMs,
+//    flags?}                           (flags: with config.reduceFlags, the fewest that keep the
+//                                      property: {main, b?}; progress carries them as they go)
 import { Compiler, EndpointError } from './endpoint.js';
 import { compilesWithout, makeProperty, PropertyError } from './property.js';
 import { LIMITS, sideLabel } from './state.js';
@@ -69,6 +71,12 @@ export class Reduction {
     this.confirm = msg.config.confirm ?? 0;
     this.flaky = false;
     this.undone = 0;
+    // After the program, the flags (config.reduceFlags): those left so far, the candidate
+    // under test, how many were tried.
+    this.flags = null;
+    this.flagsTrying = null;
+    this.flagsTried = 0;
+    this.flagsAbort = null;
   }
 
   async start() {
@@ -170,7 +178,45 @@ export class Reduction {
       return this.finish('failed', `the engine failed: ${e.message}`);
     }
     this.progress();
-    if (this.session.done() && this.retry.length === 0) this.finish('done');
+    if (this.session.done() && this.retry.length === 0 && !this.completing) this.complete();
+  }
+
+  /** The program is done: its flags next when asked for, then the end. */
+  async complete() {
+    this.completing = true;
+    const stats = this.session.stats();
+    if (this.config.reduceFlags && !this.pair && this.recording === null && stats.original_interesting) await this.reduceFlags();
+    this.finish('done');
+  }
+
+  /** The compile's flags (and a wrong-code property's build B's), each with its argument tried
+   *  away on the result, from the last: a flag goes when the property still holds without it
+   *  (the CLI's --reduce-flags). An endpoint that fails ends this early, keeping what is left. */
+  async reduceFlags() {
+    this.flags = { main: this.config.flags ?? '', ...(this.config.steps?.b ? { b: this.config.steps.b.flags } : {}) };
+    const query = { id: -1, candidate: -1, side: 'variant', text: this.session.best(), original: false };
+    for (const which of Object.keys(this.flags)) {
+      for (let i = this.engine.flagCount(this.flags[which]); i-- > 0; ) {
+        const candidate = { ...this.flags, [which]: this.engine.withoutFlag(this.flags[which], i) };
+        this.flagsTrying = candidate;
+        while (this.state === 'paused') await new Promise((resolve) => setTimeout(resolve, 100));
+        if (this.isOver()) return;
+        this.flagsAbort = new AbortController();
+        let verdict;
+        try {
+          verdict = await this.test(query, this.flagsAbort.signal);
+        } catch (e) {
+          if (!this.isOver()) this.send({ type: 'notice', message: `the flags were not reduced further: ${e.message}` });
+          return;
+        } finally {
+          this.flagsTrying = null;
+        }
+        if (this.isOver()) return;
+        if (verdict === 'interesting') this.flags = candidate;
+        this.flagsTried++;
+        this.progress();
+      }
+    }
   }
 
   launch(query) {
@@ -191,7 +237,10 @@ export class Reduction {
       const verdict = await this.judge(query, signal);
       return verdict === 'interesting' ? await this.confirmed(query, signal) : verdict;
     } catch (e) {
-      if (!e?.timedOut || this.limitMs === null || query.original) throw e;
+      if (!e?.timedOut || query.original) throw e;
+      // (a slow-compile property's compile cut at its limit: slow)
+      if (this.properties[query.side].timedOut?.()) return 'interesting';
+      if (this.limitMs === null) throw e;
       this.timedOut++;
       return 'boring';
     }
@@ -225,10 +274,14 @@ export class Reduction {
   }
 
   /** One of the query's compiles (`step`: another than the first); `fresh`: never from a
-   *  cache (the original's, timed for the adaptive limit; a confirmation's). */
+   *  cache (the original's, timed for the adaptive limit; a confirmation's). The first is cut
+   *  at a slow-compile property's limit, past which it is slow; under a flag reduction each
+   *  compile has the candidate's flags. */
   async compile(query, signal, step = null, fresh = false) {
     const started = performance.now();
-    const result = await this.compiler.compile(query.text, signal, { step, timeoutMs: this.limitMs ?? 0, fresh });
+    const slowAfterMs = step === null && !query.original ? this.properties[query.side].slowAfterMs : null;
+    const flags = this.flagsTrying?.[step ?? 'main'] ?? null;
+    const result = await this.compiler.compile(query.text, signal, { step, timeoutMs: slowAfterMs ?? this.limitMs ?? 0, fresh, flags });
     if (query.original) this.originalMs = Math.max(this.originalMs, performance.now() - started);
     return result;
   }
@@ -332,7 +385,8 @@ export class Reduction {
     const guardRefused = this.properties?.variant?.refused; // (a wrong-code property's)
     const limit = this.limitMs === null ? {} : { limitMs: this.limitMs, timedOut: this.timedOut };
     const confirm = this.confirm ? { confirm: this.confirm, undone: this.undone, flaky: this.flaky } : {};
-    return { type, stats, elapsedMs: this.elapsedMs(), engineMs: this.engineMs, clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size, guardRefused, ...limit, ...confirm };
+    const flags = this.flags ? { flags: this.flags, flagsTried: this.flagsTried } : {};
+    return { type, stats, elapsedMs: this.elapsedMs(), engineMs: this.engineMs, clientCacheHits: this.compiler?.cacheHits ?? 0, inFlight: this.inflight.size, guardRefused, ...limit, ...confirm, ...flags };
   }
 
   /** Runs one of the engine's calls, adding its time to `engineMs`. */
@@ -368,6 +422,7 @@ export class Reduction {
     clearTimeout(this.progressTimer);
     for (const { abort } of this.inflight.values()) abort.abort();
     this.inflight.clear();
+    this.flagsAbort?.abort();
     for (const p of Object.values(this.properties ?? {})) p.dispose();
     return elapsedMs;
   }

@@ -46,6 +46,7 @@ export class RunView {
     $('result-setup').textContent = setup;
     $('result-copy').hidden = true;
     $('result-use').hidden = true;
+    $('result-flags').hidden = true;
   }
 
   /** A 'progress' or 'finished' message; a finished one brings the history of accepted steps. */
@@ -62,6 +63,7 @@ export class RunView {
     $('result-copy').hidden = false;
     if (run.setup) $('result-setup').textContent = run.setup;
     $('result-use').hidden = this.embed;
+    this.showFlags(run, finished);
     if (!run.pair) {
       $('result').textContent = run.best;
       return;
@@ -74,6 +76,17 @@ export class RunView {
     // Mark the differing tokens once the engine has diffed the pair (the latest pair only).
     const seq = ++this.pairDiffSeq;
     this.engine.diff(run.best.seed, run.best.variant).then((chunks) => seq === this.pairDiffSeq && renderPair(run.best, chunks, els), () => {});
+  }
+
+  /** The fewest flags that keep the property, once a flag reduction tried them (a run with
+   *  reduceFlags), with build B's for a wrong-code property. */
+  showFlags(run, finished) {
+    $('result-flags').hidden = !run.flags;
+    if (!run.flags) return;
+    const { main, b } = run.flags;
+    const words = (f) => (f.trim() ? f.trim() : '(none)');
+    $('result-flags-text').textContent = `${finished ? 'Fewest flags' : 'Flags so far'} that keep the property: ${words(main)}${b !== undefined ? `; build B: ${words(b)}` : ''}`;
+    $('result-flags-use').hidden = this.embed || !finished;
   }
 
   /** The Diff tab: the original program (a pair's variant) against its reduced form. */

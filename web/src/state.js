@@ -26,6 +26,7 @@ import { SAMPLE_PROGRAM, SAMPLE_SEED } from './sample.js';
 import { SAMPLE_GENERATOR } from './generator-sample.js';
 import { apiBase, apiBases, poolBases } from './endpoint.js';
 import { describeStep, wrongCodeSteps } from './wrong-code.js';
+import { describeSlow, slowSteps } from './slow-compile.js';
 
 export const DEFAULT_JS_PROPERTY = `(result, input) =>
   result.code === 0 &&
@@ -47,6 +48,8 @@ export const DEFAULT_PROPERTY = Object.freeze({
   exitValue: 0,
   js: DEFAULT_JS_PROPERTY,
   wrongCode: Object.freeze({ compiler: '', flags: '-O0', guard: true, guardCompiler: '' }),
+  // A slow compile: more than `factor` times as long as the compiler with `flags`.
+  slow: Object.freeze({ factor: 5, flags: '-O0' }),
   // A regex's "and no compile error but those": the errors of the output it was picked from.
   noNewErrors: false,
   allowedErrors: [],
@@ -77,7 +80,8 @@ export function defaultState() {
     seedProperty: seedPropertyFrom(DEFAULT_PROPERTY),
     // timeoutS 0: adaptive (ten times the original's slowest compile, at least a second)
     // confirm 0: steps are confirmed (twice) only when the original's three tests disagree
-    settings: { k: defaultK('whittle'), timeoutS: 0, confirm: 0, shareVerdicts: true },
+    // reduceFlags: after the program, the flags that keep the property are reduced too
+    settings: { k: defaultK('whittle'), timeoutS: 0, confirm: 0, shareVerdicts: true, reduceFlags: false },
     generator: { ...DEFAULT_GENERATOR }, // generator mode only
     witness: { ...DEFAULT_WITNESS }, // witness mode, and pair mode's automatic seed
   };
@@ -117,6 +121,9 @@ export const propertySides = (state) => (autoSeeded(state) ? ['variant'] : sides
 /** Whether a property is JavaScript (which a link's state may not run unasked). */
 /** Whether a property of the run is wrong code (two builds, and perhaps the guard's). */
 export const usesWrongCode = (state) => propertySides(state).some((side) => propertyOf(state, side).kind === 'wrong-code');
+
+/** Whether a property of the run is a slow compile (timed against a reference compile). */
+export const usesSlow = (state) => propertySides(state).some((side) => propertyOf(state, side).kind === 'slow');
 
 export const usesJs = (state) => propertySides(state).some((side) => propertyOf(state, side).kind === 'js');
 
@@ -217,6 +224,7 @@ export const LIMITS = Object.freeze({
   budget: [2, 100000],
   rngSeed: [0, 0xffffffff],
   exitValue: [-(2 ** 31), 2 ** 32 - 1],
+  factor: [1, 1000],
 });
 
 /** `n` as a whole number in [lo, hi]; `fallback` when it is no finite number.
@@ -229,7 +237,8 @@ export function clampInt(n, [lo, hi], fallback) {
 /** The state with its numbers in their LIMITS. */
 function clamped(state) {
   const d = defaultState();
-  const exit = (p, dp) => ({ ...p, exitValue: clampInt(p.exitValue, LIMITS.exitValue, dp.exitValue) });
+  const factor = (n) => (typeof n === 'number' && Number.isFinite(n) ? Math.min(LIMITS.factor[1], Math.max(LIMITS.factor[0], n)) : d.property.slow.factor);
+  const exit = (p, dp) => ({ ...p, exitValue: clampInt(p.exitValue, LIMITS.exitValue, dp.exitValue), slow: { ...p.slow, factor: factor(p.slow.factor) } });
   return {
     ...state,
     settings: {
@@ -374,6 +383,9 @@ export function linkRequests(state) {
       if (steps.warnings) also.push(`${steps.warnings.compiler} with warnings as errors and with sanitizers (the undefined-behaviour guard)`);
       asks.push({ key: 'wrong-code', text: `also compiles and runs the program with ${also.join(', and ')}`, warn: false });
     }
+    if (usesSlow(state)) {
+      asks.push({ key: 'slow', text: `times each compile against the compiler with ${state.property.slow.flags || 'no flags'} (a slow-compile property: ${describeSlow(state, state.property)})`, warn: false });
+    }
     const k = state.settings?.k ?? 1;
     if (k > 1) asks.push({ key: 'parallel', text: `up to ${k} compile requests at a time`, warn: false });
   }
@@ -445,26 +457,44 @@ export function blocker(state, { reports, jsTrusted, untrustedLink = false, embe
     if (state.mode !== 'single') return 'the wrong-code property is for one program: choose the mode “one program”, or another property';
     if (state.endpoint.kind === 'none') return 'the wrong-code property compiles and runs two builds: choose an endpoint';
   }
+  if (usesSlow(state)) {
+    if (isPair(state) || isWitness(state)) return 'the slow-compile property is for one program or a generator: choose that mode, or another property';
+    if (state.endpoint.kind === 'none') return 'the slow-compile property times the compiler: choose an endpoint';
+  }
   return null;
 }
 
 // --- what the worker gets --------------------------------------------------------------------
 
-const propertyConfig = (p) => (p.kind === 'js' ? { kind: 'js', js: p.js } : { ...p, js: undefined, wrongCode: undefined });
+const propertyConfig = (p) => (p.kind === 'js' ? { kind: 'js', js: p.js } : { ...p, js: undefined, wrongCode: undefined, slow: undefined });
+
+/** A property's own compiles (a wrong-code property's builds, a slow one's reference) and
+ *  what the worker's tester needs of it; undefined for properties of one compile. */
+function stepsProperty(state, p, guardFlags) {
+  if (p.kind === 'wrong-code') {
+    const steps = wrongCodeSteps(state, p, guardFlags);
+    return { steps, execute: true, property: { kind: 'wrong-code', steps } };
+  }
+  if (p.kind === 'slow') {
+    const steps = slowSteps(state, p);
+    return { steps, execute: false, property: { kind: 'slow', steps, factor: p.slow.factor, compile: describeStep(state) } };
+  }
+  return undefined;
+}
 
 /** What the worker needs to query the endpoint and test a property (the variant's unless
  *  `side` says otherwise; a pair's reduction gets the seed's too). A wrong-code property's
  *  builds are the run's `steps` (its guard's flags, `guardFlags`, are the engine's). */
 export function testConfig(state, side = 'variant', guardFlags = null) {
   const p = propertyOf(state, side);
-  const steps = p.kind === 'wrong-code' ? wrongCodeSteps(state, p, guardFlags) : undefined;
+  const own = stepsProperty(state, p, guardFlags);
   return {
     endpoint: state.endpoint,
     compiler: state.compiler,
     flags: state.flags,
-    execute: steps ? true : state.execute,
-    steps,
-    property: steps ? { kind: 'wrong-code', steps } : propertyConfig(p),
+    execute: own ? own.execute : state.execute,
+    steps: own?.steps,
+    property: own ? own.property : propertyConfig(p),
     seedProperty: isPair(state) && side === 'variant' ? propertyConfig(state.seedProperty) : undefined,
     // (a check, and the original's first compiles, under the adaptive limit: a minute)
     timeoutMs: (state.settings.timeoutS || 60) * 1000,
@@ -493,6 +523,8 @@ export function reduceConfig(state, lang, guardFlags = null) {
     k: state.settings.k * Math.max(1, apiBases(state.endpoint).length),
     generator: isGenerator(state) ? { ...state.generator } : undefined,
     witness: isWitness(state) || autoSeeded(state) ? { ...state.witness } : undefined,
+    // (a pair's flags are its two programs' and stay; without an endpoint there are none)
+    reduceFlags: !!state.settings.reduceFlags && !isPair(state) && !isWitness(state) && state.endpoint.kind !== 'none',
     ...testConfig(state, 'variant', guardFlags),
   };
 }
@@ -554,13 +586,14 @@ export function runMessage(run, msg) {
       return { ...run, seeding: false, seedSearch: msg.stats, original: { ...run.original, seed: msg.seed } };
     case 'progress':
       if (run.witness) return witnessesIn(run, msg);
+      if (msg.flags) run = { ...run, flags: msg.flags };
       return msg.best === undefined ? run : { ...run, best: msg.best, stats: msg.stats, trace: msg.trace ?? run.trace };
     case 'original':
       return { ...run, outputs: { ...run.outputs, [msg.side]: msg.result } };
     case 'finished':
       if (run.witness) return msg.stats ? { ...witnessesIn({ ...run, witnesses: [] }, msg), state: msg.state } : { ...run, state: msg.state };
       return msg.stats
-        ? { ...run, state: msg.state, best: msg.best, stats: msg.stats, verdicts: msg.verdicts, trace: msg.trace ?? run.trace }
+        ? { ...run, state: msg.state, best: msg.best, stats: msg.stats, verdicts: msg.verdicts, trace: msg.trace ?? run.trace, flags: msg.flags ?? run.flags }
         : { ...run, state: msg.state };
     default:
       return run;

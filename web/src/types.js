@@ -27,10 +27,11 @@
 
 /**
  * What makes a compile answer interesting: a regex over some streams with an exit check, a
- * JavaScript function (`js`, run sandboxed), or wrong code (`wrongCode`: build B's compiler and
- * flags against the state's, and the undefined-behaviour guard; wrong-code.js).
+ * JavaScript function (`js`, run sandboxed), wrong code (`wrongCode`: build B's compiler and
+ * flags against the state's, and the undefined-behaviour guard; wrong-code.js), or a slow
+ * compile (`slow`: slower than the compiler with other flags by a factor; slow-compile.js).
  * @typedef {object} Property
- * @property {'regex' | 'js' | 'wrong-code'} kind
+ * @property {'regex' | 'js' | 'wrong-code' | 'slow'} kind
  * @property {string} regex
  * @property {string[]} streams
  * @property {boolean} negate
@@ -39,6 +40,7 @@
  * @property {number} exitValue
  * @property {string} js
  * @property {WrongCode} wrongCode
+ * @property {{factor: number, flags: string}} slow  more than `factor` times the compile with `flags`
  * @property {boolean} [noNewErrors]  and no compile error but `allowedErrors`
  * @property {string[]} [allowedErrors]  the errors of the output a diagnostic was picked from
  */
@@ -84,7 +86,7 @@
  * @property {boolean} execute
  * @property {Property} property  the variant's
  * @property {Property} seedProperty
- * @property {{k: number, timeoutS: number, confirm?: number, shareVerdicts: boolean}} settings  timeoutS 0: adaptive; confirm 0: only when flaky
+ * @property {{k: number, timeoutS: number, confirm?: number, shareVerdicts: boolean, reduceFlags?: boolean}} settings  timeoutS 0: adaptive; confirm 0: only when flaky; reduceFlags: the flags after the program
  * @property {GeneratorState} generator
  * @property {WitnessState} witness
  */
@@ -115,6 +117,7 @@
  * @property {RunState} state
  * @property {string | null} verdicts
  * @property {string | PairBest | null} best
+ * @property {{main: string, b?: string}} [flags]  the fewest flags that keep the property (a flag reduction)
  * @property {any} stats  Stats, PairStats, GeneratorStats or WitnessStats, by the run's kind
  * @property {Record<string, any>} outputs  the endpoint's answer for each side of the original
  * @property {boolean} [recorded]
@@ -156,7 +159,7 @@
  * @typedef {{run: number} & (
  *     {type: 'state', state: RunState, message?: string}
  *   | {type: 'progress', stats: any, elapsedMs: number, engineMs?: number, clientCacheHits?: number, inFlight?: number, guardRefused?: number, limitMs?: number, timedOut?: number, confirm?: number, undone?: number, flaky?: boolean,
- *      best?: string | PairBest, replayed?: number, trace?: Trace, witnesses?: ListedWitness[], ranking?: Ranking | null}
+ *      flags?: {main: string, b?: string}, flagsTried?: number, best?: string | PairBest, replayed?: number, trace?: Trace, witnesses?: ListedWitness[], ranking?: Ranking | null}
  *   | {type: 'original', result: any, side: Side}
  *   | {type: 'generated', original: string, trace: Trace, rngSeed?: number, picks?: Record<string, string[]>}
  *   | {type: 'notice', message: string}
@@ -164,7 +167,7 @@
  *   | {type: 'seed', seed: string, changes: Change[], stats: any}
  *   | {type: 'finished', state: RunState, message?: string, best?: string | PairBest, stats?: any,
  *      history?: HistoryStep[], verdicts?: string, elapsedMs?: number, engineMs?: number, guardRefused?: number, limitMs?: number, timedOut?: number, confirm?: number, undone?: number, flaky?: boolean, trace?: Trace,
- *      witnesses?: ListedWitness[], ranking?: Ranking | null, rules?: RuleStats[]}
+ *      flags?: {main: string, b?: string}, flagsTried?: number, witnesses?: ListedWitness[], ranking?: Ranking | null, rules?: RuleStats[]}
  * )} RunMessage
  */
 

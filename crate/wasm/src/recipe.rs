@@ -90,3 +90,43 @@ pub fn wrong_code_calibrate(
             ))
         })
 }
+
+/// The slow-compile property's limit from the original's compile times (ms): past it a
+/// compile counts as slow at once; throws, in words, when the original's compile is not
+/// already more than `factor` times its reference's (`cmd`, `reference`: the two compiles,
+/// for the message).
+#[wasm_bindgen(js_name = slowCalibrate)]
+pub fn slow_calibrate(
+    factor: f64,
+    cmd_ms: f64,
+    reference_ms: f64,
+    code: i32,
+    cmd: &str,
+    reference: &str,
+) -> Result<f64, JsError> {
+    match recipe::Recipe::slow(cmd, reference, factor, (cmd_ms / 1e3, reference_ms / 1e3), code) {
+        Ok(recipe::Recipe::Slow { limit, .. }) => Ok(limit * 1e3),
+        Ok(_) => unreachable!("Recipe::slow makes a slow recipe"),
+        Err(e) => Err(JsError::new(&e)),
+    }
+}
+
+/// Whether a candidate's compile is slow as the original's was: it took `cmd_ms` (null: cut
+/// at the limit) and exited `code`; the original's exited `expected`; the reference took
+/// `reference_ms`.
+#[wasm_bindgen(js_name = slowVerdict)]
+pub fn slow_verdict(factor: f64, expected: i32, cmd_ms: Option<f64>, code: i32, reference_ms: f64) -> bool {
+    recipe::is_slow(factor, expected, cmd_ms.map(|t| t / 1e3), code, reference_ms / 1e3)
+}
+
+/// How many flags (each with its argument) of a compiler's flags may be tried away.
+#[wasm_bindgen(js_name = flagCount)]
+pub fn flag_count(flags: &str) -> usize {
+    recipe::flag_count(flags)
+}
+
+/// The flags without their `i`th flag (with its argument), or undefined past the last.
+#[wasm_bindgen(js_name = withoutFlag)]
+pub fn without_flag(flags: &str, i: usize) -> Option<String> {
+    recipe::without_flag(flags, i)
+}

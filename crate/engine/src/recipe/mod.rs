@@ -20,6 +20,17 @@ pub mod status {
     pub const SLOW: i32 = 4;
 }
 
+/// The shortest reference time a slow-compile recipe divides by (seconds): a compile that
+/// took no measurable time is taken to take this long.
+pub const SLOW_FLOOR: f64 = 0.01;
+
+/// Whether a compile is slow: it took `cmd_s` seconds (`None`: cut at its limit, slow at
+/// once) and exited `code` as the original's did (`expected`), more than `factor` times the
+/// `reference_s` seconds of the reference compile (at least [`SLOW_FLOOR`]).
+pub fn is_slow(factor: f64, expected: i32, cmd_s: Option<f64>, code: i32, reference_s: f64) -> bool {
+    cmd_s.is_none_or(|t| code == expected && t > factor * reference_s.max(SLOW_FLOOR))
+}
+
 /// gcc warnings that flag undefined behaviour (or code whose meaning the compilers need not
 /// agree on), made errors by the guard's reference build.
 pub const UB_WARNINGS: &[&str] = &[
@@ -202,6 +213,19 @@ pub fn flag_groups(cmd: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// How many flag groups (see [`flag_groups`]) a compiler's flags have, the compiler not named.
+pub fn flag_count(flags: &str) -> usize {
+    flag_groups(&format!("cc {flags}")).len()
+}
+
+/// The flags without their `i`th group (see [`flag_groups`]); `None` past the last.
+pub fn without_flag(flags: &str, i: usize) -> Option<String> {
+    let cmd = format!("cc {flags}");
+    let group = flag_groups(&cmd).get(i)?.clone();
+    let rest = without_words(&cmd, group);
+    Some(rest.strip_prefix("cc").unwrap_or(&rest).trim_start().to_string())
+}
+
 /// `cmd` without the words `drop`.
 pub fn without_words(cmd: &str, drop: std::ops::Range<usize>) -> String {
     cmd.split_whitespace()
@@ -324,6 +348,48 @@ impl Recipe {
             message: message(line).to_string(),
             errors: no_new_errors.then(|| errors(output)),
         })
+    }
+
+    /// The slow-compile recipe from the original's compile times (seconds) and `cmd`'s exit
+    /// status: `cmd` must take more than `factor` times as long as `reference` (at least 10
+    /// ms); the error says so when the original does not already. Past twice the original's
+    /// time and a second a compile counts as slow at once.
+    pub fn slow(
+        cmd: &str,
+        reference: &str,
+        factor: f64,
+        (cmd_s, reference_s): (f64, f64),
+        code: i32,
+    ) -> Result<Recipe, String> {
+        let tr = reference_s.max(SLOW_FLOOR);
+        if cmd_s <= factor * tr {
+            return Err(format!(
+                "on the original `{cmd}` takes {cmd_s:.2} s, only {:.1} times the {tr:.2} s of `{reference}`: give a factor below that",
+                cmd_s / tr
+            ));
+        }
+        Ok(Recipe::Slow {
+            cmd: cmd.to_string(),
+            reference: reference.to_string(),
+            factor,
+            code,
+            limit: 2.0 * cmd_s + 1.0,
+        })
+    }
+
+    /// Whether a slow-compile recipe's compile is slow: it took `cmd_s` seconds (`None`: cut at
+    /// the limit, slow at once) and exited `code`, the reference took `reference_s`. The same
+    /// verdict as the script's; `None` for the other recipes.
+    pub fn slow_verdict(&self, cmd_s: Option<f64>, code: i32, reference_s: f64) -> Option<bool> {
+        let Recipe::Slow {
+            factor,
+            code: expected,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        Some(is_slow(*factor, *expected, cmd_s, code, reference_s))
     }
 
     /// Whether one compile's answer (exit status and output) is interesting, for the recipes
@@ -502,7 +568,8 @@ impl Recipe {
                     seconds(*limit),
                     sh_quote(&cmd.replace("{}", &f))
                 );
-                s += "ref=$((t1 - t0)); [ $ref -ge 10 ] || ref=10\n";
+                let floor = (SLOW_FLOOR * 1000.0) as i64;
+                s += &format!("ref=$((t1 - t0)); [ $ref -ge {floor} ] || ref={floor}\n");
                 s += "if [ $code -eq 124 ] || [ $code -eq 137 ]; then exit 0; fi\n";
                 s += &format!("[ $code -eq {code} ] || exit 1\n");
                 s += &format!(
@@ -531,6 +598,33 @@ impl Recipe {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_slow_compile_is_judged_against_its_reference() {
+        let too_fast = Recipe::slow("cc -O2 {}", "cc -O0 {}", 5.0, (0.4, 0.1), 0);
+        assert!(too_fast.unwrap_err().contains("only 4.0 times"));
+        let r = Recipe::slow("cc -O2 {}", "cc -O0 {}", 5.0, (2.0, 0.1), 0).unwrap();
+        assert!(matches!(r, Recipe::Slow { limit, .. } if limit == 5.0));
+        assert_eq!(r.slow_verdict(Some(0.6), 0, 0.1), Some(true));
+        assert_eq!(r.slow_verdict(Some(0.4), 0, 0.1), Some(false));
+        assert_eq!(r.slow_verdict(Some(0.6), 1, 0.1), Some(false), "another exit status");
+        assert_eq!(r.slow_verdict(Some(0.06), 0, 0.0), Some(true), "a reference of 10 ms at least");
+        assert_eq!(r.slow_verdict(None, 1, 0.1), Some(true), "cut at the limit");
+        let crash = Recipe::Crash { cmd: String::new(), signature: Signature::default() };
+        assert_eq!(crash.slow_verdict(Some(1.0), 0, 0.1), None);
+    }
+
+    #[test]
+    fn flags_are_tried_away_group_by_group() {
+        let flags = "-O2 -I inc -Wall -c -o x.o";
+        assert_eq!(flag_count(flags), 3);
+        assert_eq!(without_flag(flags, 0).unwrap(), "-I inc -Wall -c -o x.o");
+        assert_eq!(without_flag(flags, 1).unwrap(), "-O2 -Wall -c -o x.o");
+        assert_eq!(without_flag(flags, 2).unwrap(), "-O2 -I inc -c -o x.o");
+        assert_eq!(without_flag(flags, 3), None);
+        assert_eq!(flag_count("-DX='a b'"), 0, "quotes: nothing split");
+        assert_eq!(flag_count(""), 0);
+    }
 
     #[test]
     fn a_gcc_ice_loses_its_line_number() {
