@@ -104,7 +104,13 @@ pub fn slow_calibrate(
     cmd: &str,
     reference: &str,
 ) -> Result<f64, JsError> {
-    match recipe::Recipe::slow(cmd, reference, factor, (cmd_ms / 1e3, reference_ms / 1e3), code) {
+    match recipe::Recipe::slow(
+        cmd,
+        reference,
+        factor,
+        (cmd_ms / 1e3, reference_ms / 1e3),
+        code,
+    ) {
         Ok(recipe::Recipe::Slow { limit, .. }) => Ok(limit * 1e3),
         Ok(_) => unreachable!("Recipe::slow makes a slow recipe"),
         Err(e) => Err(JsError::new(&e)),
@@ -115,8 +121,20 @@ pub fn slow_calibrate(
 /// at the limit) and exited `code`; the original's exited `expected`; the reference took
 /// `reference_ms`.
 #[wasm_bindgen(js_name = slowVerdict)]
-pub fn slow_verdict(factor: f64, expected: i32, cmd_ms: Option<f64>, code: i32, reference_ms: f64) -> bool {
-    recipe::is_slow(factor, expected, cmd_ms.map(|t| t / 1e3), code, reference_ms / 1e3)
+pub fn slow_verdict(
+    factor: f64,
+    expected: i32,
+    cmd_ms: Option<f64>,
+    code: i32,
+    reference_ms: f64,
+) -> bool {
+    recipe::is_slow(
+        factor,
+        expected,
+        cmd_ms.map(|t| t / 1e3),
+        code,
+        reference_ms / 1e3,
+    )
 }
 
 /// How many flags (each with its argument) of a compiler's flags may be tried away.

@@ -27,7 +27,13 @@ pub const SLOW_FLOOR: f64 = 0.01;
 /// Whether a compile is slow: it took `cmd_s` seconds (`None`: cut at its limit, slow at
 /// once) and exited `code` as the original's did (`expected`), more than `factor` times the
 /// `reference_s` seconds of the reference compile (at least [`SLOW_FLOOR`]).
-pub fn is_slow(factor: f64, expected: i32, cmd_s: Option<f64>, code: i32, reference_s: f64) -> bool {
+pub fn is_slow(
+    factor: f64,
+    expected: i32,
+    cmd_s: Option<f64>,
+    code: i32,
+    reference_s: f64,
+) -> bool {
     cmd_s.is_none_or(|t| code == expected && t > factor * reference_s.max(SLOW_FLOOR))
 }
 
@@ -223,7 +229,12 @@ pub fn without_flag(flags: &str, i: usize) -> Option<String> {
     let cmd = format!("cc {flags}");
     let group = flag_groups(&cmd).get(i)?.clone();
     let rest = without_words(&cmd, group);
-    Some(rest.strip_prefix("cc").unwrap_or(&rest).trim_start().to_string())
+    Some(
+        rest.strip_prefix("cc")
+            .unwrap_or(&rest)
+            .trim_start()
+            .to_string(),
+    )
 }
 
 /// `cmd` without the words `drop`.
@@ -607,10 +618,21 @@ mod tests {
         assert!(matches!(r, Recipe::Slow { limit, .. } if limit == 5.0));
         assert_eq!(r.slow_verdict(Some(0.6), 0, 0.1), Some(true));
         assert_eq!(r.slow_verdict(Some(0.4), 0, 0.1), Some(false));
-        assert_eq!(r.slow_verdict(Some(0.6), 1, 0.1), Some(false), "another exit status");
-        assert_eq!(r.slow_verdict(Some(0.06), 0, 0.0), Some(true), "a reference of 10 ms at least");
+        assert_eq!(
+            r.slow_verdict(Some(0.6), 1, 0.1),
+            Some(false),
+            "another exit status"
+        );
+        assert_eq!(
+            r.slow_verdict(Some(0.06), 0, 0.0),
+            Some(true),
+            "a reference of 10 ms at least"
+        );
         assert_eq!(r.slow_verdict(None, 1, 0.1), Some(true), "cut at the limit");
-        let crash = Recipe::Crash { cmd: String::new(), signature: Signature::default() };
+        let crash = Recipe::Crash {
+            cmd: String::new(),
+            signature: Signature::default(),
+        };
         assert_eq!(crash.slow_verdict(Some(1.0), 0, 0.1), None);
     }
 

@@ -119,7 +119,10 @@ impl LoneTokens {
 impl Pass for LoneTokens {
     fn propose(&mut self, _prog: &Program) -> Option<Edit> {
         let set = self.chunks.propose()?;
-        let delete = set.iter().map(|&i| self.spans[i as usize].clone()).collect();
+        let delete = set
+            .iter()
+            .map(|&i| self.spans[i as usize].clone())
+            .collect();
         Some(Edit::deleting(delete))
     }
 

@@ -93,7 +93,11 @@ impl Single {
         stats: &mut Stats,
     ) -> Option<(String, SingleChange)> {
         let beyond_grammar = pass.beyond_grammar();
-        let flawed = || self.best_raw.as_ref().is_some_and(|r| r.root_node().has_error());
+        let flawed = || {
+            self.best_raw
+                .as_ref()
+                .is_some_and(|r| r.root_node().has_error())
+        };
         let unchecked = beyond_grammar || pass.tested_only() && flawed();
         if !edit.changes(&self.prog) {
             return None;

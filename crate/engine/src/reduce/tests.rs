@@ -991,9 +991,16 @@ fn compiler_extensions_go_with_their_arguments() {
     let best = s.best();
     assert!(needed(best), "{best}");
     assert_eq!(best.matches("__attribute__").count(), 1, "{best}");
-    assert!(!best.contains("__asm__") && !best.contains("__nothrow__"), "{best}");
+    assert!(
+        !best.contains("__asm__") && !best.contains("__nothrow__"),
+        "{best}"
+    );
     let pass = s.stats().passes.iter().find(|p| p.pass == "extensions");
-    assert!(pass.is_some_and(|p| p.tokens_removed > 0), "{:?}", s.stats());
+    assert!(
+        pass.is_some_and(|p| p.tokens_removed > 0),
+        "{:?}",
+        s.stats()
+    );
     // C has them too; Rust has none, and nothing changes.
     let c = run(
         Lang::C,

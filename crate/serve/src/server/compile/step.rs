@@ -126,10 +126,13 @@ impl Ctx<'_> {
         if limits.cgroups.is_some() {
             return None;
         }
-        address_space.or(
-            self.job.compiler.driver.family().virtual_machine()
-                .then_some(limits.memory_bytes),
-        )
+        address_space.or(self
+            .job
+            .compiler
+            .driver
+            .family()
+            .virtual_machine()
+            .then_some(limits.memory_bytes))
     }
 
     /// Runs a compiler (messages cleaned up, memory-limited unless `address_space` says not).
