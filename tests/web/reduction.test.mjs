@@ -8,6 +8,10 @@ import assert from 'node:assert/strict';
 import { Reduction } from '../../web/src/reduction.js';
 import { Compiler, EndpointError } from '../../web/src/endpoint.js';
 
+// The recipe rules are the engine's own (the wasm build); the session is the fake below.
+const { default: wasm } = await import('../wasm/engine.mjs');
+const RECIPES = Object.fromEntries(['originalRuns', 'confirmations', 'adaptiveLimit', 'flagCount', 'withoutFlag', 'slowCalibrate', 'slowVerdict'].map((f) => [f, wasm[f]]));
+
 /**
  * A fake (Pair)Session. `candidates`: [{seed?, variant}] after the original; each candidate's
  * variant query comes first, its seed query (pairs) only after the variant was reported
@@ -97,7 +101,7 @@ function fakeEngine({ pair, candidates }) {
       log.freed++;
     }
   }
-  return { engine: pair ? { PairSession: Fake } : { Session: Fake }, log };
+  return { engine: { ...RECIPES, ...(pair ? { PairSession: Fake } : { Session: Fake }) }, log };
 }
 
 const hasBug = { kind: 'regex', regex: 'x < 3', streams: ['source'], negate: false, exitOp: 'any' };
@@ -285,9 +289,6 @@ test('a property that holds every time is not confirmed: one test per candidate'
   assert.deepEqual(asked.slice(3), ['x < 3;', 'y;']);
 });
 
-// The recipe functions are the engine's own (the wasm build), the session the fake's.
-const { default: wasm } = await import('../wasm/engine.mjs');
-const withRecipes = (engine) => ({ ...engine, flagCount: wasm.flagCount, withoutFlag: wasm.withoutFlag, slowCalibrate: wasm.slowCalibrate, slowVerdict: wasm.slowVerdict });
 
 /** Runs a reduction with a stand-in compiler to its end; returns its messages. */
 function runWith(engine, cfg, compilers) {
@@ -315,7 +316,7 @@ test('the flags after the program: each tried away on the result, the fewest tha
   });
   const { engine } = fakeEngine({ pair: false, candidates: [{ variant: 'x < 3;' }] });
   const property = { kind: 'regex', regex: 'warning', streams: ['stderr'], negate: false, exitOp: 'any' };
-  const messages = await runWith(withRecipes(engine), config(false, { property, flags: '-O2 -Wall -I inc -g', reduceFlags: true }), compilers);
+  const messages = await runWith(engine, config(false, { property, flags: '-O2 -Wall -I inc -g', reduceFlags: true }), compilers);
   const finished = messages.at(-1);
   assert.equal(finished.state, 'done');
   assert.deepEqual(finished.flags, { main: '-Wall' });
@@ -329,7 +330,7 @@ test('the flags after the program: each tried away on the result, the fewest tha
 test('no flag reduction unless asked: the run ends with the program', { timeout: 10000 }, async () => {
   const compilers = () => ({ cacheHits: 0, compile: (text, signal, { flags = null } = {}) => (assert.equal(flags, null), Promise.resolve({ code: 0, stdout: '', stderr: '', asm: '', run: null })) });
   const { engine } = fakeEngine({ pair: false, candidates: [{ variant: 'x < 3;' }] });
-  const finished = (await runWith(withRecipes(engine), config(false, { flags: '-O2 -Wall' }), compilers)).at(-1);
+  const finished = (await runWith(engine, config(false, { flags: '-O2 -Wall' }), compilers)).at(-1);
   assert.equal(finished.state, 'done');
   assert.equal(finished.flags, undefined);
 });
@@ -350,7 +351,7 @@ test('a slow compile: kept while the compile is over the factor against its refe
   const { engine, log } = fakeEngine({ pair: false, candidates: [{ variant: 'x;' }, { variant: 'hang;' }, { variant: 'x < 3;' }] });
   const steps = { reference: { compiler: 'cc', flags: '-O0', execute: false } };
   const property = { kind: 'slow', steps, factor: 5, compile: 'cc -O2' };
-  const messages = await runWith(withRecipes(engine), config(false, { property, steps, endpoint: { kind: 'whittle', base: '' }, compiler: 'cc', flags: '-O2' }), compilers);
+  const messages = await runWith(engine, config(false, { property, steps, endpoint: { kind: 'whittle', base: '' }, compiler: 'cc', flags: '-O2' }), compilers);
   const finished = messages.at(-1);
   assert.equal(finished.state, 'done', JSON.stringify(finished));
   // 300 / 20 on the original; 50 / 20 is not over 5; cut at the limit is slow; 200 / 20 is.
@@ -363,7 +364,7 @@ test('a slow compile the original does not have: the run fails saying how slow i
   const compilers = () => ({ cacheHits: 0, compile: (text, signal, { step = null } = {}) => Promise.resolve({ code: 0, stdout: '', stderr: '', asm: '', run: null, ms: step ? 100 : 150 }) });
   const { engine } = fakeEngine({ pair: false, candidates: [{ variant: 'x;' }] });
   const steps = { reference: { compiler: 'cc', flags: '-O0', execute: false } };
-  const finished = (await runWith(withRecipes(engine), config(false, { property: { kind: 'slow', steps, factor: 5, compile: 'cc -O2' }, steps }), compilers)).at(-1);
+  const finished = (await runWith(engine, config(false, { property: { kind: 'slow', steps, factor: 5, compile: 'cc -O2' }, steps }), compilers)).at(-1);
   assert.equal(finished.state, 'failed');
   assert.match(finished.message, /takes 0\.15 s, only 1\.5 times the 0\.10 s of `cc -O0`: give a factor below that/);
 });

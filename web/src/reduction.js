@@ -246,19 +246,19 @@ export class Reduction {
     }
   }
 
-  /** The original, tested three times, each afresh: a property whose answers disagree is
-   *  flaky (the run says so, and confirms every step from then on), and the adaptive limit is
-   *  ten times its slowest compile, at least a second. */
+  /** The original, tested as the engine's rule says (three times), each afresh: a property
+   *  whose answers disagree is flaky (the run says so, and confirms every step from then on),
+   *  and the adaptive limit is ten times its slowest compile, at least a second. */
   async original(query, signal) {
     const verdicts = [];
-    for (let i = 0; i < 3; i++) verdicts.push(await this.judge(query, signal, { again: i > 0, fresh: true }));
+    for (let i = 0; i < this.engine.originalRuns(); i++) verdicts.push(await this.judge(query, signal, { again: i > 0, fresh: true }));
     const yes = verdicts.filter((v) => v === 'interesting').length;
-    if (yes > 0 && yes < 3) {
-      this.confirm ||= 2;
+    this.confirm = this.engine.confirmations(Uint8Array.from(verdicts, (v) => +(v === 'interesting')), this.confirm || undefined);
+    if (yes > 0 && yes < verdicts.length) {
       this.flaky = true;
-      this.send({ type: 'notice', message: `the property is flaky: ${yes} of 3 tests of the original ${sideLabel(this.pair, query.side)} said interesting; each step is confirmed ${this.confirm} more times, and undone if it does not hold` });
+      this.send({ type: 'notice', message: `the property is flaky: ${yes} of ${verdicts.length} tests of the original ${sideLabel(this.pair, query.side)} said interesting; each step is confirmed ${this.confirm} more times, and undone if it does not hold` });
     }
-    if (this.adaptive) this.limitMs = Math.min(MAX_LIMIT_MS, Math.max(1000, 10 * this.originalMs));
+    if (this.adaptive) this.limitMs = Math.min(MAX_LIMIT_MS, this.engine.adaptiveLimit(Float64Array.of(this.originalMs)));
     return yes > 0 ? 'interesting' : verdicts[0];
   }
 

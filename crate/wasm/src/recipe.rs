@@ -91,6 +91,29 @@ pub fn wrong_code_calibrate(
         })
 }
 
+/// How many times a run tests the original afresh before it reduces (its verdicts tell a
+/// flaky property, its times the adaptive limit).
+#[wasm_bindgen(js_name = originalRuns)]
+pub fn original_runs() -> usize {
+    recipe::ORIGINAL_RUNS
+}
+
+/// How many more times each accepted step is confirmed, from the original's verdicts: `set`
+/// (the settings' Confirm), else two for a flaky property and none for another.
+#[wasm_bindgen]
+pub fn confirmations(verdicts: Vec<u8>, set: Option<usize>) -> usize {
+    let verdicts: Vec<bool> = verdicts.iter().map(|&v| v != 0).collect();
+    recipe::confirmations(&verdicts, set)
+}
+
+/// A query's time limit (ms) from the original's compile times (ms): ten times the slowest,
+/// at least a second.
+#[wasm_bindgen(js_name = adaptiveLimit)]
+pub fn adaptive_limit(times_ms: Vec<f64>) -> f64 {
+    let seconds: Vec<f64> = times_ms.iter().map(|t| t / 1e3).collect();
+    recipe::adaptive_limit(&seconds) * 1e3
+}
+
 /// The slow-compile property's limit from the original's compile times (ms): past it a
 /// compile counts as slow at once; throws, in words, when the original's compile is not
 /// already more than `factor` times its reference's (`cmd`, `reference`: the two compiles,

@@ -225,16 +225,14 @@ pub fn prepare(
         true => (Vec::new(), Vec::new()),
         false => test_original(&test, name, text, limit)?,
     };
-    let confirm = if recipe::flaky(&verdicts) {
-        let n = args.confirm.unwrap_or(2);
+    let confirm = recipe::confirmations(&verdicts, args.confirm);
+    if recipe::flaky(&verdicts) {
         eprintln!(
-            "whittle reduce: the test is flaky: {} of 3 runs on the original said interesting; each accepted step is confirmed {n} more times",
-            verdicts.iter().filter(|&&v| v).count()
+            "whittle reduce: the test is flaky: {} of {} runs on the original said interesting; each accepted step is confirmed {confirm} more times",
+            verdicts.iter().filter(|&&v| v).count(),
+            verdicts.len()
         );
-        n
-    } else {
-        args.confirm.unwrap_or(0)
-    };
+    }
     let timeout = match run.common.timeout {
         Some(t) => Duration::from_secs_f64(t),
         None if verdicts.iter().any(|&v| v) => {
@@ -322,7 +320,7 @@ fn write_script(path: &Path, text: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot write the test script {}: {e}", path.display()))
 }
 
-/// The original tested three times, one after another, on the test pool (so a killed run
+/// The original tested [`recipe::ORIGINAL_RUNS`] times, one after another, on the test pool (so a killed run
 /// leaves no test behind): each verdict, and the time of each run (seconds).
 fn test_original(
     test: &Property,
@@ -339,7 +337,7 @@ fn test_original(
         limit,
     );
     let (mut verdicts, mut times) = (vec![], vec![]);
-    for id in 0..3 {
+    for id in 0..recipe::ORIGINAL_RUNS as u64 {
         let start = Instant::now();
         pool.submit(Job {
             id,

@@ -83,9 +83,26 @@ pub fn adaptive_limit(runs: &[f64]) -> f64 {
     (runs.iter().cloned().fold(0.0, f64::max) * 10.0).max(1.0)
 }
 
+/// How many times the test runs on the original before a reduction, afresh: its verdicts tell
+/// a flaky test ([`flaky`]), its times the adaptive limit ([`adaptive_limit`]).
+pub const ORIGINAL_RUNS: usize = 3;
+
+/// How many more times each accepted step of a flaky test is confirmed, unless the user says.
+pub const FLAKY_CONFIRMATIONS: usize = 2;
+
 /// Whether repeated verdicts on the same program disagree.
 pub fn flaky(verdicts: &[bool]) -> bool {
     verdicts.iter().any(|&v| v) && verdicts.iter().any(|&v| !v)
+}
+
+/// How many more times each accepted step is confirmed, from the original's verdicts: the
+/// user's number (`set`), else [`FLAKY_CONFIRMATIONS`] for a flaky test and none for another.
+pub fn confirmations(verdicts: &[bool], set: Option<usize>) -> usize {
+    set.unwrap_or(if flaky(verdicts) {
+        FLAKY_CONFIRMATIONS
+    } else {
+        0
+    })
 }
 
 /// Which of the two builds of a wrong-code recipe is the reference: the one whose run the
