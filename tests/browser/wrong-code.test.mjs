@@ -111,3 +111,39 @@ test('an original whose two builds agree is refused, saying so', async () => {
   assert.match(await page.textContent('#status'), /^failed.*agree on the original/s);
   await page.close();
 });
+
+test('a JavaScript property given another compile’s answer: the runs of -O0 and -O2 -ffast-math differ', async () => {
+  const page = await openPage(env.browser, env.server.url);
+  await page.evaluate((text) => window.whittle.setProgram(text), PROGRAM);
+  await page.selectOption('#endpoint', 'whittle');
+  await page.waitForSelector('#compiler option[value="gcc"]', { state: 'attached' });
+  await page.selectOption('#compiler', 'gcc');
+  await page.fill('#flags', '-O0');
+  await page.setChecked('#execute', true);
+  await page.click('.segmented label:has(input[name=prop-kind][value=js])');
+  // (the values the two builds compute, not just any difference: an argument printf reads
+  // from nowhere differs too, from run to run)
+  await page.fill('#prop-js', '(result, input, [a, b]) => !!(a.run && b && b.run) && a.run.stdout.startsWith("0\\n") && b.run.stdout.startsWith("1\\n")');
+  await page.fill('#prop-js-compiles', 'run gcc -O2 -ffast-math');
+  assert.deepEqual(await page.evaluate(() => window.whittle.state().property.compiles), [{ compiler: 'gcc', flags: '-O2 -ffast-math', execute: true }]);
+  await page.waitForFunction(() => !document.querySelector('#reduce').disabled, null, { polling: 100 });
+  await page.click('#check');
+  await page.waitForFunction(() => /✓|✗|cannot|error/.test(document.querySelector('#check-result').textContent), null, { polling: 100, timeout: 60000 });
+  assert.match(await page.textContent('#check-result'), /✓/);
+
+  await page.click('#reduce');
+  await finished(page, 240000);
+  assert.match(await page.textContent('#status'), /^done/);
+  const result = await page.evaluate(() => window.whittle.result());
+  assert.ok(result.length < PROGRAM.length / 2 && !result.includes('helper'), `reduced: ${result}`);
+  // Built here, the two builds still print different things.
+  const dir = mkdtempSync(join(tmpdir(), 'whittle-js-compiles-'));
+  try {
+    const [a, b] = [['-O0'], ['-O2', '-ffast-math']].map((flags) => buildAndRun(dir, result, flags));
+    assert.ok(a && b && a[1].startsWith('0\n') && b[1].startsWith('1\n'), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -1,5 +1,6 @@
 // The settings sidebar <-> the playground state's compile and property parts.
-import { autoSeeded, defaultK, DEFAULT_JS_PROPERTY, DEFAULT_PROPERTY, DEFAULT_WITNESS, isPair, propertyOf } from './state.js';
+import { autoSeeded, defaultK, DEFAULT_JS_PROPERTY, DEFAULT_PROPERTY, DEFAULT_WITNESS, isPair, LIMITS, propertyOf } from './state.js';
+import { compilesOf, compileText } from './setup-summary.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -36,6 +37,9 @@ function writeProperty(p) {
   $('exit-op').value = p.exitOp ?? 'any';
   $('exit-value').value = String(p.exitValue ?? 0);
   $('prop-js').value = p.js ?? DEFAULT_JS_PROPERTY;
+  // (left as typed while it reads as the same compiles: a half-typed line stays)
+  const compiles = p.compiles ?? [];
+  if (JSON.stringify(compilesOf($('prop-js-compiles').value, LIMITS.compiles)) !== JSON.stringify(compiles)) $('prop-js-compiles').value = compiles.map(compileText).join('\n');
   const w = p.wrongCode ?? DEFAULT_PROPERTY.wrongCode;
   for (const [id, value] of [['wrong-b-compiler', w.compiler], ['wrong-guard-compiler', w.guardCompiler]]) selectValue($(id), value);
   $('wrong-b-flags').value = w.flags;
@@ -75,6 +79,7 @@ export function readForm() {
       exitOp: $('exit-op').value,
       exitValue: Number($('exit-value').value) || 0,
       js: $('prop-js').value,
+      compiles: compilesOf($('prop-js-compiles').value, LIMITS.compiles),
       wrongCode: {
         compiler: $('wrong-b-compiler').value,
         flags: $('wrong-b-flags').value,

@@ -2,8 +2,9 @@
 //
 //  - regex: a regular expression over chosen streams (stdout, stderr, asm, run output, the
 //    program text), optionally negated, plus an exit-code condition;
-//  - js: a function `(result, input) => boolean` (or a promise of one), run in a sandbox
-//    with no network;
+//  - js: a function `(result, input, answers) => boolean` (or a promise of one), run in a
+//    sandbox with no network; `answers` holds `result` and then the answers of the
+//    property's other compiles (`compiles`, the run's steps);
 //  - wrong-code: the builds of wrong-code.js disagree and the guard passes, as the engine
 //    judges (it needs the engine: `makeProperty(spec, {engine})`);
 //  - slow: the compile is slower than a reference compile by a factor (slow-compile.js), as
@@ -23,7 +24,7 @@ export class PropertyError extends Error {}
 export function makeProperty(spec, { timeoutMs = 10000, engine = null } = {}) {
   if (spec.kind === 'wrong-code') return new WrongCodeProperty(engine, spec);
   if (spec.kind === 'slow') return new SlowProperty(engine, spec);
-  return spec.kind === 'js' ? new SandboxedProperty(spec.js, timeoutMs) : regexProperty(spec, engine);
+  return spec.kind === 'js' ? new SandboxedProperty(spec.js, timeoutMs, spec.compiles) : regexProperty(spec, engine);
 }
 
 /** The wrong-code property's tester: the engine says which step it needs next, then judges. */
@@ -115,8 +116,8 @@ const plain = (r) => ({ code: r.code, run: r.run ? { code: r.run.code, stdout: r
  */
 export function compilesWithout(variant) {
   return {
-    async test(result, input) {
-      return result.code === 0 && !(await variant.test(result, input));
+    async test(result, input, more) {
+      return result.code === 0 && !(await variant.test(result, input, more));
     },
     dispose() {},
   };
@@ -177,7 +178,7 @@ onmessage = async (e) => {
       if (typeof fn !== 'function') throw new Error('the property must be a function (result, input) => boolean');
       postMessage({ id: m.id, value: true });
     } else {
-      postMessage({ id: m.id, value: !!(await fn(m.result, m.input)) });
+      postMessage({ id: m.id, value: !!(await fn(m.result, m.input, m.answers)) });
     }
   } catch (err) {
     postMessage({ id: m.id, error: (err && err.message) || String(err) });
@@ -187,8 +188,10 @@ onmessage = async (e) => {
 let sandboxUrl = null; // one Blob URL for every property worker
 
 class SandboxedProperty {
-  constructor(source, timeoutMs) {
+  /** `compiles`: the steps whose answers the function gets after the first's. */
+  constructor(source, timeoutMs, compiles = []) {
     this.source = source;
+    this.compiles = compiles;
     this.timeoutMs = timeoutMs;
     this.seq = 0;
     this.waiting = new Map();
@@ -237,9 +240,12 @@ class SandboxedProperty {
     this.waiting.clear();
   }
 
-  async test(result, input) {
+  async test(result, input, more = null) {
+    const answers = [result];
+    if (this.compiles.length && !more) throw new PropertyError('the property’s other compiles are made only in a reduction or a check');
+    for (const step of this.compiles) answers.push(await more.compile(step));
     await this.ready;
-    return this.call({ type: 'test', result, input });
+    return this.call({ type: 'test', result, input, answers });
   }
 
   dispose() {

@@ -27,6 +27,7 @@ import { SAMPLE_GENERATOR } from './generator-sample.js';
 import { apiBase, apiBases, poolBases } from './endpoint.js';
 import { describeStep, wrongCodeSteps } from './wrong-code.js';
 import { describeSlow, slowSteps } from './slow-compile.js';
+import { compileText } from './setup-summary.js';
 
 export const DEFAULT_JS_PROPERTY = `(result, input) =>
   result.code === 0 &&
@@ -47,6 +48,9 @@ export const DEFAULT_PROPERTY = Object.freeze({
   exitOp: 'eq',
   exitValue: 0,
   js: DEFAULT_JS_PROPERTY,
+  // A JavaScript property's other compiles ({compiler, flags, execute}), whose answers it is
+  // given after the first's.
+  compiles: [],
   wrongCode: Object.freeze({ compiler: '', flags: '-O0', guard: true, guardCompiler: '' }),
   // A slow compile: more than `factor` times as long as the compiler with `flags`.
   slow: Object.freeze({ factor: 5, flags: '-O0' }),
@@ -225,6 +229,7 @@ export const LIMITS = Object.freeze({
   rngSeed: [0, 0xffffffff],
   exitValue: [-(2 ** 31), 2 ** 32 - 1],
   factor: [1, 1000],
+  compiles: 4,
 });
 
 /** `n` as a whole number in [lo, hi]; `fallback` when it is no finite number.
@@ -238,7 +243,14 @@ export function clampInt(n, [lo, hi], fallback) {
 function clamped(state) {
   const d = defaultState();
   const factor = (n) => (typeof n === 'number' && Number.isFinite(n) ? Math.min(LIMITS.factor[1], Math.max(LIMITS.factor[0], n)) : d.property.slow.factor);
-  const exit = (p, dp) => ({ ...p, exitValue: clampInt(p.exitValue, LIMITS.exitValue, dp.exitValue), slow: { ...p.slow, factor: factor(p.slow.factor) } });
+  const text = (v) => (typeof v === 'string' ? v : '');
+  const compiles = (list) => list.filter(isPlainObject).slice(0, LIMITS.compiles).map((c) => ({ compiler: text(c.compiler), flags: text(c.flags), execute: c.execute === true })).filter((c) => c.compiler);
+  const exit = (p, dp) => ({
+    ...p,
+    exitValue: clampInt(p.exitValue, LIMITS.exitValue, dp.exitValue),
+    slow: { ...p.slow, factor: factor(p.slow.factor) },
+    compiles: compiles(p.compiles),
+  });
   return {
     ...state,
     settings: {
@@ -383,6 +395,10 @@ export function linkRequests(state) {
       if (steps.warnings) also.push(`${steps.warnings.compiler} with warnings as errors and with sanitizers (the undefined-behaviour guard)`);
       asks.push({ key: 'wrong-code', text: `also compiles and runs the program with ${also.join(', and ')}`, warn: false });
     }
+    const compiles = propertySides(state).flatMap((side) => (propertyOf(state, side).kind === 'js' ? (propertyOf(state, side).compiles ?? []) : []));
+    if (compiles.length) {
+      asks.push({ key: 'compiles', text: `also compiles the program with ${compiles.map(compileText).join(', ')} for the JavaScript property`, warn: compiles.some((c) => c.execute) });
+    }
     if (usesSlow(state)) {
       asks.push({ key: 'slow', text: `times each compile against the compiler with ${state.property.slow.flags || 'no flags'} (a slow-compile property: ${describeSlow(state, state.property)})`, warn: false });
     }
@@ -457,6 +473,9 @@ export function blocker(state, { reports, jsTrusted, untrustedLink = false, embe
     if (state.mode !== 'single') return 'the wrong-code property is for one program: choose the mode “one program”, or another property';
     if (state.endpoint.kind === 'none') return 'the wrong-code property compiles and runs two builds: choose an endpoint';
   }
+  if (isWitness(state) && state.property.kind === 'js' && state.property.compiles?.length) {
+    return 'a witness search judges one compile a mutant: remove the JavaScript property’s other compiles, or reduce instead';
+  }
   if (usesSlow(state)) {
     if (isPair(state) || isWitness(state)) return 'the slow-compile property is for one program or a generator: choose that mode, or another property';
     if (state.endpoint.kind === 'none') return 'the slow-compile property times the compiler: choose an endpoint';
@@ -478,6 +497,11 @@ function stepsProperty(state, p, guardFlags) {
   if (p.kind === 'slow') {
     const steps = slowSteps(state, p);
     return { steps, execute: false, property: { kind: 'slow', steps, factor: p.slow.factor, compile: describeStep(state) } };
+  }
+  if (p.kind === 'js' && p.compiles?.length) {
+    // (named c1, c2, ... in the order the function gets their answers)
+    const steps = Object.fromEntries(p.compiles.map((c, i) => [`c${i + 1}`, { compiler: c.compiler, flags: c.flags, execute: !!c.execute }]));
+    return { steps, execute: state.execute, property: { kind: 'js', js: p.js, compiles: Object.keys(steps) } };
   }
   return undefined;
 }

@@ -39,6 +39,7 @@
  * @property {string} exitOp
  * @property {number} exitValue
  * @property {string} js
+ * @property {{compiler: string, flags: string, execute: boolean}[]} compiles  a JavaScript property's other compiles: their answers follow the first's in its `answers`
  * @property {WrongCode} wrongCode
  * @property {{factor: number, flags: string}} slow  more than `factor` times the compile with `flags`
  * @property {boolean} [noNewErrors]  and no compile error but `allowedErrors`

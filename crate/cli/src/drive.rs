@@ -1,6 +1,7 @@
-//! The test loop shared by `whittle reduce` and `whittle pair`: runs the session's queries
-//! on the [`Runner`], reports the verdicts back, kills tests whose verdicts no longer matter,
-//! saves each new best, draws the progress line; and the small helpers both commands use
+//! The test loop every command that runs tests shares ([`fly`]): runs the session's queries
+//! on the tests, reports the answers back, kills tests whose answers no longer matter; a
+//! reduction's flight ([`run_tests`]) saves each new best and draws the progress line, a
+//! witness search's its own (`commands/witness.rs`); and the small helpers the commands use
 //! (saving, Ctrl-C, properties from the command line).
 
 use crate::progress::Progress;
@@ -10,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use whittle::reduce::{Engine, Stats, Subject, Verdict};
-use whittle::Side;
+use whittle::{Queries, Side};
 
 /// What the loop needs of a command beyond its session.
 pub trait Shell<S: Subject> {
@@ -121,6 +122,204 @@ fn add_time(wall: &mut Vec<(String, Duration)>, name: &str, time: Duration) {
     }
 }
 
+/// What a command makes of its tests' results in [`fly`].
+pub trait Flight<Q: Queries> {
+    /// What a test gives back.
+    type Result;
+    /// Why a run ends before the session is done.
+    type End;
+    /// The file name a side's text is tested under.
+    fn file_name(&self, side: Side) -> String;
+    /// Each turn of the loop, first (a pass clock).
+    fn turn(&mut self, _session: &Q) {}
+    /// A test's result as the session's answer, nothing (a test called off), or the end.
+    fn land(
+        &mut self,
+        session: &Q,
+        result: Self::Result,
+    ) -> Result<Landed<Q::Answer, Self::End>, String>;
+    /// After an answer is reported (`reported`), and while no result comes: saving, progress;
+    /// `Some` ends the run.
+    fn after(&mut self, session: &mut Q, reported: bool) -> Result<Option<Self::End>, String>;
+}
+
+/// What [`Flight::land`] makes of a result.
+pub enum Landed<A, E> {
+    /// The answer to query `id`.
+    Answer(u64, A),
+    /// Nothing to report: the test was called off.
+    Nothing,
+    End(E),
+}
+
+/// How [`fly`] ended.
+pub enum Flown<E> {
+    Done,
+    Interrupted,
+    Ended(E),
+}
+
+/// What [`fly`] measured.
+pub struct Flew<E> {
+    pub ending: Flown<E>,
+    /// CPU time the session used (in next and report), on this thread.
+    pub engine: Duration,
+    /// Queries sent to the tests.
+    pub submitted: usize,
+}
+
+/// The one loop of every command that runs tests (`reduce`, `pair`, `generate`, a folder,
+/// `witness`): keeps up to `jobs` of the session's queries at the tests, turns each result into
+/// the session's answer, reports it, kills the tests whose answers the session no longer
+/// wants; until the session is done, the command ends the run, or Ctrl-C (which kills every
+/// test). A test that could not run ends the run with its error.
+pub fn fly<Q: Queries, F: Flight<Q>>(
+    session: &mut Q,
+    flight: &mut F,
+    tests: &dyn Tests<F::Result>,
+    jobs: usize,
+    interrupted: &AtomicBool,
+) -> Result<Flew<F::End>, String> {
+    let (mut engine, mut out, mut submitted) = (Duration::ZERO, 0usize, 0usize);
+    let ending = loop {
+        flight.turn(session);
+        if interrupted.load(Ordering::SeqCst) {
+            tests.cancel_all();
+            break Flown::Interrupted;
+        }
+        if out < jobs {
+            let (queries, cpu) = timed(|| session.next(jobs - out));
+            engine += cpu;
+            for q in queries {
+                tests.submit(Job {
+                    id: q.id,
+                    side: q.side,
+                    original: q.original,
+                    file: (flight.file_name(q.side), q.text),
+                });
+                out += 1;
+                submitted += 1;
+            }
+        }
+        if session.done() {
+            tests.cancel_all();
+            break Flown::Done;
+        }
+        if out == 0 {
+            continue; // the session is between passes or filtering invalid candidates
+        }
+        let Some(result) = tests.next_done(Duration::from_millis(100))? else {
+            if let Some(end) = flight.after(session, false)? {
+                tests.cancel_all();
+                break Flown::Ended(end);
+            }
+            continue;
+        };
+        out -= 1;
+        let landed = flight
+            .land(session, result)
+            .inspect_err(|_| tests.cancel_all())?;
+        match landed {
+            Landed::Nothing => continue,
+            Landed::End(end) => {
+                tests.cancel_all();
+                break Flown::Ended(end);
+            }
+            Landed::Answer(id, answer) => {
+                let ((), cpu) = timed(|| session.report(id, answer));
+                engine += cpu;
+            }
+        }
+        // Tests whose answers are no longer wanted are killed, freeing their cores.
+        for id in tests.running_ids() {
+            if !session.wants(id) {
+                tests.cancel(id);
+            }
+        }
+        if let Some(end) = flight.after(session, true)? {
+            tests.cancel_all();
+            break Flown::Ended(end);
+        }
+    };
+    Ok(Flew {
+        ending,
+        engine,
+        submitted,
+    })
+}
+
+/// A reduction's flight: verdicts from [`Done`]s, the best saved on each improvement, the
+/// progress line, the time per pass and the counts of timeouts and called-off tests.
+struct Reducing<'a, S: Subject, H: Shell<S>> {
+    shell: &'a H,
+    progress: Progress,
+    started: Instant,
+    saved_accepts: u64,
+    first_failure: Option<String>,
+    pass_wall: Vec<(String, Duration)>,
+    since: Instant,
+    timeouts: usize,
+    cancelled: usize,
+    subject: std::marker::PhantomData<S>,
+}
+
+impl<S: Subject, H: Shell<S>> Flight<Engine<S>> for Reducing<'_, S, H> {
+    type Result = Done;
+    type End = (Done, Verdict);
+
+    fn file_name(&self, side: Side) -> String {
+        self.shell.file_name(side)
+    }
+
+    fn turn(&mut self, session: &Engine<S>) {
+        let now = Instant::now();
+        add_time(&mut self.pass_wall, &session.stats().pass, now - self.since);
+        self.since = now;
+    }
+
+    fn land(
+        &mut self,
+        _session: &Engine<S>,
+        done: Done,
+    ) -> Result<Landed<Verdict, (Done, Verdict)>, String> {
+        let verdict = match &done.outcome {
+            TestOutcome::Interesting => Verdict::Interesting,
+            TestOutcome::Boring => Verdict::Boring,
+            TestOutcome::Timeout => {
+                self.timeouts += 1;
+                Verdict::Error("timeout".into())
+            }
+            TestOutcome::Failed(msg) => {
+                self.first_failure.get_or_insert(msg.clone());
+                Verdict::Error(msg.clone())
+            }
+            TestOutcome::Cancelled => {
+                self.cancelled += 1;
+                return Ok(Landed::Nothing);
+            }
+        };
+        if done.original && verdict != Verdict::Interesting {
+            return Ok(Landed::End((done, verdict)));
+        }
+        Ok(Landed::Answer(done.id, verdict))
+    }
+
+    fn after(
+        &mut self,
+        session: &mut Engine<S>,
+        reported: bool,
+    ) -> Result<Option<(Done, Verdict)>, String> {
+        if reported && session.stats().accepted != self.saved_accepts {
+            self.shell.save(session)?;
+            self.saved_accepts = session.stats().accepted;
+        }
+        let sizes = self.shell.sizes(session);
+        self.progress
+            .show(session.stats(), self.started.elapsed(), sizes);
+        Ok(None)
+    }
+}
+
 /// Runs `session` to its end with `jobs` tests at a time.
 pub fn run_tests<S: Subject>(
     session: &mut Engine<S>,
@@ -131,99 +330,36 @@ pub fn run_tests<S: Subject>(
     interrupted: &AtomicBool,
     started: Instant,
 ) -> Result<Run, String> {
-    let mut progress = Progress::new(quiet);
-    let mut engine = Duration::ZERO;
-    let mut out = 0usize;
-    let mut submitted = 0usize;
-    let mut cancelled = 0usize;
-    let mut saved_accepts = 0;
-    let mut first_failure: Option<String> = None;
-    let mut pass_wall = Vec::new();
-    let mut timeouts = 0;
-    let mut since = Instant::now();
-    let ending = loop {
-        let now = Instant::now();
-        add_time(&mut pass_wall, &session.stats().pass, now - since);
-        since = now;
-        if interrupted.load(Ordering::SeqCst) {
-            runner.cancel_all();
-            break Ending::Interrupted;
-        }
-        if out < jobs {
-            let (queries, cpu) = timed(|| session.next(jobs - out));
-            engine += cpu;
-            for q in queries {
-                runner.submit(Job {
-                    id: q.id,
-                    side: q.side,
-                    original: q.original,
-                    file: (shell.file_name(q.side), q.text),
-                });
-                out += 1;
-                submitted += 1;
-            }
-        }
-        if session.done() {
-            runner.cancel_all();
-            break Ending::Done;
-        }
-        if out == 0 {
-            continue; // the session is between passes or filtering invalid candidates
-        }
-        let done = match runner.next_done(Duration::from_millis(100))? {
-            Some(d) => d,
-            None => {
-                progress.show(session.stats(), started.elapsed(), shell.sizes(session));
-                continue;
-            }
-        };
-        out -= 1;
-        let verdict = match &done.outcome {
-            TestOutcome::Interesting => Verdict::Interesting,
-            TestOutcome::Boring => Verdict::Boring,
-            TestOutcome::Timeout => {
-                timeouts += 1;
-                Verdict::Error("timeout".into())
-            }
-            TestOutcome::Failed(msg) => {
-                first_failure.get_or_insert(msg.clone());
-                Verdict::Error(msg.clone())
-            }
-            TestOutcome::Cancelled => {
-                cancelled += 1;
-                continue;
-            }
-        };
-        if done.original && verdict != Verdict::Interesting {
-            runner.cancel_all();
-            break Ending::OriginalFails { done, verdict };
-        }
-        let ((), cpu) = timed(|| session.report(done.id, verdict));
-        engine += cpu;
-        // Tests whose verdicts are no longer wanted are killed, freeing their cores.
-        for id in runner.running_ids() {
-            if !session.wants(id) {
-                runner.cancel(id);
-            }
-        }
-        if session.stats().accepted != saved_accepts {
-            shell.save(session)?;
-            saved_accepts = session.stats().accepted;
-        }
-        progress.show(session.stats(), started.elapsed(), shell.sizes(session));
+    let mut flight = Reducing {
+        shell,
+        progress: Progress::new(quiet),
+        started,
+        saved_accepts: 0,
+        first_failure: None,
+        pass_wall: Vec::new(),
+        since: Instant::now(),
+        timeouts: 0,
+        cancelled: 0,
+        subject: std::marker::PhantomData,
     };
-    progress.clear();
+    let flew = fly(session, &mut flight, runner, jobs, interrupted)?;
+    flight.progress.clear();
     // The figures of a run that ended early are made exact too.
     session.stop();
+    let ending = match flew.ending {
+        Flown::Done => Ending::Done,
+        Flown::Interrupted => Ending::Interrupted,
+        Flown::Ended((done, verdict)) => Ending::OriginalFails { done, verdict },
+    };
     Ok(Run {
         ending,
-        engine,
-        first_failure,
-        pass_wall,
-        timeouts,
-        submitted,
+        engine: flew.engine,
+        first_failure: flight.first_failure,
+        pass_wall: flight.pass_wall,
+        timeouts: flight.timeouts,
+        submitted: flew.submitted,
         from_cache: runner.cached_verdicts(),
-        cancelled,
+        cancelled: flight.cancelled,
     })
 }
 

@@ -115,13 +115,14 @@ pub struct Pool<R> {
 /// The pool of interestingness tests.
 pub type Runner = Pool<Done>;
 
-/// Where the test loop ([`crate::drive::run_tests`]) sends its queries: the threads of this
-/// machine ([`Runner`]), a cluster ([`crate::cluster::Cluster`]), either behind the verdict
-/// cache ([`crate::cache::Cached`]).
-pub trait Tests {
+/// Where the test loop ([`crate::drive::fly`]) sends its queries: the threads of this
+/// machine ([`Pool`]: the [`Runner`] of interestingness tests, the witness checks), a cluster
+/// ([`crate::cluster::Cluster`]), either behind the verdict cache ([`crate::cache::Cached`]).
+/// `R`: what a test gives back.
+pub trait Tests<R = Done> {
     fn submit(&self, job: Job);
-    /// The next verdict, if one comes within `wait`; `Err` when no more can come.
-    fn next_done(&self, wait: Duration) -> Result<Option<Done>, String>;
+    /// The next result, if one comes within `wait`; `Err` when no more can come.
+    fn next_done(&self, wait: Duration) -> Result<Option<R>, String>;
     /// Kills the test of query `id` (its verdict is no longer wanted).
     fn cancel(&self, id: u64);
     fn running_ids(&self) -> Vec<u64>;
@@ -132,11 +133,11 @@ pub trait Tests {
     }
 }
 
-impl Tests for Runner {
+impl<R: Send + 'static> Tests<R> for Pool<R> {
     fn submit(&self, job: Job) {
         Pool::submit(self, job)
     }
-    fn next_done(&self, wait: Duration) -> Result<Option<Done>, String> {
+    fn next_done(&self, wait: Duration) -> Result<Option<R>, String> {
         Ok(self.results.recv_timeout(wait).ok())
     }
     fn cancel(&self, id: u64) {

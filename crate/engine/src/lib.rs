@@ -26,6 +26,6 @@ pub mod window;
 pub mod witness;
 
 pub use input_error::InputError;
-pub use query::{Query, Side};
+pub use query::{Queries, Query, Side};
 pub use recording::Recording;
 pub use whittle_grammars::{self as grammars, Lang};

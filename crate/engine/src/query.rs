@@ -35,3 +35,20 @@ pub struct Query {
     /// Whether this tests the original input: if it fails there is nothing to reduce.
     pub original: bool,
 }
+
+/// A run that hands out queries and takes back what their tests said: a reduction
+/// ([`crate::reduce::Engine`], answered by verdicts) or a witness search
+/// ([`crate::witness::WitnessSearch`], answered by observations). A shell drives every one
+/// with the same loop.
+pub trait Queries {
+    /// What a test says of a query.
+    type Answer;
+    /// Up to `k` queries to run now (maybe none while answers are awaited).
+    fn next(&mut self, k: usize) -> Vec<Query>;
+    /// The answer to query `id`.
+    fn report(&mut self, id: u64, answer: Self::Answer);
+    /// Whether query `id`'s answer is still wanted (a test not wanted may be killed).
+    fn wants(&self, id: u64) -> bool;
+    /// Whether the run is over.
+    fn done(&self) -> bool;
+}

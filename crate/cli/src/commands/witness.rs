@@ -7,7 +7,7 @@
 //! for a witness and for the original, `--coverage` (prints Coverage JSON on stdout, as
 //! `whittle coverage` does) or `--trace` (its output lines are the trace compared).
 
-use crate::drive::{interrupt_flag, jobs, save, write_stats};
+use crate::drive::{fly, interrupt_flag, jobs, save, write_stats, Flight, Flown, Landed};
 use crate::runner::{job_folder, run_in, script_path, Job, Pool, Property, TestOutcome};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -259,6 +259,87 @@ pub enum Searched {
     OriginalPasses(MutantOutcome, String),
 }
 
+/// What a witness check gives back: the query's id, whether it tested the original, and the
+/// observation with the test's output (or why the test could not run).
+type Checked = (u64, bool, Result<(Observation, String), String>);
+
+/// A witness search's flight: observations from the checks, the original's pointed lines as
+/// the search's focus, each new witness handed on, a progress line per answer.
+struct Searching<'a, W> {
+    name: String,
+    focus: Option<regex::Regex>,
+    quiet: bool,
+    started: Instant,
+    seen: usize,
+    /// The lines the original's output points at, once it is reported.
+    pointed: Vec<(usize, f64)>,
+    /// The original's test output, until it is reported (to say why it does not fail).
+    original: Option<String>,
+    on_witness: &'a mut W,
+}
+
+impl<W: FnMut(&WitnessSearch) -> Result<(), String>> Flight<WitnessSearch> for Searching<'_, W> {
+    type Result = Checked;
+    type End = Searched;
+
+    fn file_name(&self, _side: whittle::Side) -> String {
+        self.name.clone()
+    }
+
+    fn land(
+        &mut self,
+        _session: &WitnessSearch,
+        (id, original, result): Checked,
+    ) -> Result<Landed<Observation, Searched>, String> {
+        let (obs, output) = result.map_err(|e| format!("a test could not run: {e}"))?;
+        if original {
+            let focus = &self.focus;
+            self.pointed = whittle::witness::pointed_lines_of(
+                &self.name,
+                &format!("{output}\n{}", obs.trace.as_deref().unwrap_or("")),
+                |m| focus.as_ref().is_none_or(|re| re.is_match(m)),
+            );
+            self.original = Some(output);
+        }
+        Ok(Landed::Answer(id, obs))
+    }
+
+    fn after(
+        &mut self,
+        session: &mut WitnessSearch,
+        reported: bool,
+    ) -> Result<Option<Searched>, String> {
+        if !reported {
+            return Ok(None);
+        }
+        if !self.pointed.is_empty() {
+            session.focus_weighted(&std::mem::take(&mut self.pointed));
+        }
+        if let Some(output) = self.original.take() {
+            if let OriginalState::NotFailing(o) = session.original_state() {
+                return Ok(Some(Searched::OriginalPasses(o, output)));
+            }
+        }
+        if session.witnesses().len() != self.seen {
+            self.seen = session.witnesses().len();
+            (self.on_witness)(session)?;
+        }
+        if !self.quiet {
+            let s = session.stats();
+            eprintln!(
+                "whittle witness: {} queries, {} witnesses ({} failing, {} rejected, {} not diverse) in {:.0} s",
+                s.queries,
+                s.witnesses,
+                s.failing,
+                s.rejected,
+                s.not_diverse,
+                self.started.elapsed().as_secs_f64()
+            );
+        }
+        Ok(None)
+    }
+}
+
 /// Runs `session` with `jobs` tests at a time until it is done.
 pub fn search(
     session: &mut WitnessSearch,
@@ -268,84 +349,26 @@ pub fn search(
     interrupted: &AtomicBool,
     mut on_witness: impl FnMut(&WitnessSearch) -> Result<(), String>,
 ) -> Result<Searched, String> {
-    let name = checks.name.clone();
-    let focus = checks.focus.clone();
-    let pool = Pool::with(jobs, move |job, cancel, tether| {
+    let mut flight = Searching {
+        name: checks.name.clone(),
+        focus: checks.focus.clone(),
+        quiet,
+        started: Instant::now(),
+        seen: 0,
+        pointed: Vec::new(),
+        original: None,
+        on_witness: &mut on_witness,
+    };
+    let pool: Pool<Checked> = Pool::with(jobs, move |job, cancel, tether| {
         (job.id, job.original, checks.observe(job, &cancel, tether))
     });
-    let (mut out, mut seen) = (0usize, 0usize);
-    let started = Instant::now();
-    loop {
-        if interrupted.load(Ordering::SeqCst) {
-            pool.cancel_all();
-            return Ok(Searched::Interrupted);
-        }
-        if out < jobs {
-            for q in session.next(jobs - out) {
-                pool.submit(Job {
-                    id: q.id,
-                    side: q.side,
-                    original: q.original,
-                    file: (name.clone(), q.text),
-                });
-                out += 1;
-            }
-        }
-        if session.done() {
-            break;
-        }
-        if out == 0 {
-            continue;
-        }
-        let Ok((id, original, result)) = pool.results.recv_timeout(Duration::from_millis(100))
-        else {
-            continue;
-        };
-        out -= 1;
-        let (obs, output) = match result {
-            Ok(r) => r,
-            Err(e) => {
-                pool.cancel_all();
-                return Err(format!("a test could not run: {e}"));
-            }
-        };
-        let pointed = if original {
-            whittle::witness::pointed_lines_of(
-                &name,
-                &format!("{output}\n{}", obs.trace.as_deref().unwrap_or("")),
-                |m| focus.as_ref().is_none_or(|re| re.is_match(m)),
-            )
-        } else {
-            vec![]
-        };
-        session.report(id, obs);
-        if !pointed.is_empty() {
-            session.focus_weighted(&pointed);
-        }
-        if original {
-            if let OriginalState::NotFailing(o) = session.original_state() {
-                pool.cancel_all();
-                return Ok(Searched::OriginalPasses(o, output));
-            }
-        }
-        if session.witnesses().len() != seen {
-            seen = session.witnesses().len();
-            on_witness(session)?;
-        }
-        if !quiet {
-            let s = session.stats();
-            eprintln!(
-                "whittle witness: {} queries, {} witnesses ({} failing, {} rejected, {} not diverse) in {:.0} s",
-                s.queries,
-                s.witnesses,
-                s.failing,
-                s.rejected,
-                s.not_diverse,
-                started.elapsed().as_secs_f64()
-            );
-        }
-    }
-    Ok(Searched::Done)
+    Ok(
+        match fly(session, &mut flight, &pool, jobs, interrupted)?.ending {
+            Flown::Done => Searched::Done,
+            Flown::Interrupted => Searched::Interrupted,
+            Flown::Ended(end) => end,
+        },
+    )
 }
 
 pub fn run(args: WitnessArgs) -> i32 {

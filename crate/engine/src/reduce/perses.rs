@@ -8,7 +8,7 @@
 
 use super::lists::{deletion_edit, list_slots, optional_children, replacements, slot_may_be_empty};
 use super::sweep::Sweep;
-use super::{Edit, Pass, Program, COARSE_SHARE};
+use super::{chains, Edit, Pass, Program, COARSE_SHARE};
 use crate::tree::NodeId;
 use std::rc::Rc;
 
@@ -82,14 +82,25 @@ impl Perses {
     }
 
     fn start(&self, prog: &Program, node: NodeId) -> Work {
+        let tree = &prog.tree;
+        let mut with = replacements(tree, node, MAX_REPLACEMENTS, MAX_REPLACEMENT_DEPTH);
+        // A chain's inner level (`(((x)))`): replacing it by a level D below takes away the
+        // levels from it to D's parent, the same program as its parent replaced by D's parent
+        // when that level's own tokens are its parent's. Those repeats go unbuilt (a deep
+        // chain made one a level, each the whole program's text to build and look up).
+        if let Some(parent) = chains::outer_level(tree, node) {
+            let theirs = replacements(tree, parent, MAX_REPLACEMENTS, MAX_REPLACEMENT_DEPTH);
+            let frame = chains::frame(prog, parent);
+            with.retain(|&d| {
+                let above = tree.node(d).parent;
+                !(chains::is_below(tree, node, d)
+                    && above
+                        .is_some_and(|a| theirs.contains(&a) && chains::frame(prog, a) == frame))
+            });
+        }
         Work::Replace {
             node,
-            with: Rc::new(replacements(
-                &prog.tree,
-                node,
-                MAX_REPLACEMENTS,
-                MAX_REPLACEMENT_DEPTH,
-            )),
+            with: Rc::new(with),
             next: 0,
         }
     }

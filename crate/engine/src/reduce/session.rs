@@ -621,3 +621,19 @@ impl<S: Subject> Engine<S> {
         Recording(self.record.clone())
     }
 }
+
+impl<S: Subject> crate::query::Queries for Engine<S> {
+    type Answer = Verdict;
+    fn next(&mut self, k: usize) -> Vec<Query> {
+        Engine::next(self, k)
+    }
+    fn report(&mut self, id: u64, answer: Verdict) {
+        Engine::report(self, id, answer)
+    }
+    fn wants(&self, id: u64) -> bool {
+        Engine::wants(self, id)
+    }
+    fn done(&self) -> bool {
+        Engine::done(self)
+    }
+}

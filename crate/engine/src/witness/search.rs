@@ -801,5 +801,21 @@ fn text_hash(text: &str) -> u64 {
     h.finish()
 }
 
+impl crate::query::Queries for WitnessSearch {
+    type Answer = Observation;
+    fn next(&mut self, k: usize) -> Vec<Query> {
+        WitnessSearch::next(self, k)
+    }
+    fn report(&mut self, id: u64, answer: Observation) {
+        WitnessSearch::report(self, id, answer)
+    }
+    fn wants(&self, id: u64) -> bool {
+        WitnessSearch::wants(self, id)
+    }
+    fn done(&self) -> bool {
+        WitnessSearch::done(self)
+    }
+}
+
 #[cfg(test)]
 mod tests;
