@@ -48,11 +48,14 @@ def run_query(whittle, task):
             "put it on PATH or set WHITTLE_BIN",
         }
     key = worker.get_current_task()
+    # Once a task of this worker found the sandbox working, the others skip its probe.
+    env = dict(os.environ, WHITTLE_SANDBOX_PROBED="1") if getattr(worker, "whittle_sandbox", False) else None
     proc = subprocess.Popen(
         [exe, "cluster-task"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        env=env,
     )
     data = json.dumps(task).encode()
     while True:
@@ -72,7 +75,10 @@ def run_query(whittle, task):
                     proc.communicate()
                 return {"verdict": "cancelled"}
     try:
-        return json.loads(out)
+        verdict = json.loads(out)
+        if verdict.get("sandbox"):
+            worker.whittle_sandbox = True
+        return verdict
     except ValueError:
         return {
             "verdict": "failed",

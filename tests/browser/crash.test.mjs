@@ -6,8 +6,7 @@
 // program, as a real compiler's crash report does.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { finished, launchBrowser, openPage, startServer } from './harness.mjs';
+import { finished, launchBrowser, openPage, startServer, startStandIn } from './harness.mjs';
 
 const PROGRAM = `int jump(int n) {
   int i = 0;
@@ -48,7 +47,7 @@ let instance;
 let browser;
 before(async () => {
   server = await startServer();
-  instance = await startInstance();
+  instance = await startStandIn([{ id: 'ice', name: 'a crashing gcc', lang: 'c' }], 'ice', ({ source }) => compileAnswer(source));
   browser = await launchBrowser();
 });
 after(async () => {
@@ -56,24 +55,6 @@ after(async () => {
   instance?.close();
   await server?.stop();
 });
-
-async function startInstance() {
-  const srv = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      res.setHeader('Access-Control-Allow-Headers', 'content-type, accept');
-      if (req.method === 'OPTIONS') return res.writeHead(204).end();
-      res.setHeader('Content-Type', 'application/json');
-      if (req.url.startsWith('/api/compilers/c')) return res.end(JSON.stringify([{ id: 'ice', name: 'a crashing gcc', lang: 'c' }]));
-      if (req.url === '/api/compiler/ice/compile') return res.end(JSON.stringify(compileAnswer(JSON.parse(body).source)));
-      res.writeHead(404).end('{}');
-    });
-  });
-  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${srv.address().port}`, close: () => srv.close() };
-}
 
 test('the crash in the output becomes the property with its signature; the reduction keeps that crash', async () => {
   const page = await openPage(browser, server.url);

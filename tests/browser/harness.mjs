@@ -15,6 +15,7 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,4 +154,25 @@ export async function startServerAndBrowser(serverOpts) {
 export async function stopServerAndBrowser({ server, browser }) {
   await browser?.close();
   await server?.stop();
+}
+
+/** A stand-in Compiler Explorer instance on 127.0.0.1 (CORS open): it lists `compilers`
+ *  ([{id, name, lang}]) for C, and answers a compile of compiler `id` with what
+ *  `answer({source, options})` gives (or promises). Returns {base, close()}. */
+export async function startStandIn(compilers, id, answer) {
+  const srv = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', async () => {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Allow-Headers', 'content-type, accept');
+      if (req.method === 'OPTIONS') return res.writeHead(204).end();
+      res.setHeader('Content-Type', 'application/json');
+      if (req.url.startsWith('/api/compilers/c')) return res.end(JSON.stringify(compilers));
+      if (req.url !== `/api/compiler/${id}/compile`) return res.writeHead(404).end('{}');
+      res.end(JSON.stringify(await answer(JSON.parse(body))));
+    });
+  });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  return { base: `http://127.0.0.1:${srv.address().port}`, close: () => srv.close() };
 }

@@ -6,8 +6,7 @@
 // anything else, and 100 ms at -O0.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { finished, launchBrowser, openPage, startServer } from './harness.mjs';
+import { finished, launchBrowser, openPage, startServer, startStandIn } from './harness.mjs';
 
 const PROGRAM = `int jump(int n) {
   int i = 0;
@@ -38,7 +37,11 @@ let browser;
 const flagsSeen = new Set();
 before(async () => {
   server = await startServer();
-  instance = await startInstance();
+  instance = await startStandIn([{ id: 'slowcc', name: 'a slow compiler', lang: 'c' }], 'slowcc', ({ source, options }) => {
+    flagsSeen.add(options.userArguments);
+    const answer = { code: 0, stdout: [], stderr: [], asm: [{ text: 'main:' }] };
+    return new Promise((resolve) => setTimeout(() => resolve(answer), delay(source, options.userArguments)));
+  });
   browser = await launchBrowser();
 });
 after(async () => {
@@ -46,26 +49,6 @@ after(async () => {
   instance?.close();
   await server?.stop();
 });
-
-async function startInstance() {
-  const srv = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      res.setHeader('Access-Control-Allow-Headers', 'content-type, accept');
-      if (req.method === 'OPTIONS') return res.writeHead(204).end();
-      res.setHeader('Content-Type', 'application/json');
-      if (req.url.startsWith('/api/compilers/c')) return res.end(JSON.stringify([{ id: 'slowcc', name: 'a slow compiler', lang: 'c' }]));
-      if (req.url !== '/api/compiler/slowcc/compile') return res.writeHead(404).end('{}');
-      const { source, options } = JSON.parse(body);
-      flagsSeen.add(options.userArguments);
-      setTimeout(() => res.end(JSON.stringify({ code: 0, stdout: [], stderr: [], asm: [{ text: 'main:' }] })), delay(source, options.userArguments));
-    });
-  });
-  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${srv.address().port}`, close: () => srv.close() };
-}
 
 test('a slow compile picked in the output is kept, and the fewest flags that keep it are named', async () => {
   const page = await openPage(browser, server.url);

@@ -21,6 +21,9 @@ use whittle::Side;
 /// The client, run with `python -c`: its functions then travel to the workers by value.
 const CLIENT: &str = include_str!("../../../clients/cluster/whittle_dask.py");
 
+/// Set by the client for a worker's tasks once one found the sandbox working there.
+const SANDBOX_PROBED: &str = "WHITTLE_SANDBOX_PROBED";
+
 /// How long the client may take to reach the scheduler and see a worker.
 const CONNECT: Duration = Duration::from_secs(90);
 
@@ -189,6 +192,9 @@ struct WireVerdict {
     /// A confirmation undid the test's yes (`--confirm`).
     #[serde(default)]
     undone: bool,
+    /// The task ran its test in the sandbox (the worker's later tasks skip the probe).
+    #[serde(default)]
+    sandbox: bool,
 }
 
 /// A connection to a Dask cluster through the client.
@@ -451,7 +457,7 @@ pub fn run_task() -> i32 {
     };
     println!(
         "{}",
-        serde_json::json!({"verdict": v.verdict, "output": v.output, "message": v.message, "undone": v.undone})
+        serde_json::json!({"verdict": v.verdict, "output": v.output, "message": v.message, "undone": v.undone, "sandbox": v.sandbox})
     );
     0
 }
@@ -477,7 +483,14 @@ fn task() -> Result<WireVerdict, String> {
         },
         (None, None) => return Err("the query's test has neither script nor command".into()),
     };
-    let tether = whittle_serve::sandbox::Sandbox::detect().ok().map(Arc::new);
+    // The worker's client says when an earlier task of this worker found the sandbox working:
+    // the probe (a process in fresh namespaces) runs once a worker, not once a task.
+    let tether = match std::env::var_os(SANDBOX_PROBED) {
+        Some(_) => whittle_serve::sandbox::Sandbox::unprobed(),
+        None => whittle_serve::sandbox::Sandbox::detect(),
+    }
+    .ok()
+    .map(Arc::new);
     let job = Job {
         id: 0,
         side: Side::Variant,
@@ -504,6 +517,7 @@ fn task() -> Result<WireVerdict, String> {
         output: done.output,
         message,
         undone: tally.undone.load(std::sync::atomic::Ordering::Relaxed) > 0,
+        sandbox: tether.is_some(),
     })
 }
 

@@ -73,12 +73,18 @@ impl Sandbox {
     /// bubblewrap, if it runs a program in a PID namespace here; else why not. (Enough for
     /// tethering a user's test; [`Sandbox::check_jail`] says whether compile jobs can run.)
     pub fn detect() -> Result<Sandbox, String> {
-        let bwrap = find_on_path(BWRAP).ok_or(
-            "bubblewrap (bwrap) is not installed: install it (apt-get install bubblewrap; scripts/setup.sh does)",
-        )?;
+        let sandbox = Sandbox::unprobed()?;
+        sandbox.probe()?;
+        Ok(sandbox)
+    }
+
+    /// Whether bubblewrap runs a program in a PID namespace here (what [`Sandbox::detect`]
+    /// asks once; a caller that knows it does may skip it: [`Sandbox::unprobed`]).
+    fn probe(&self) -> Result<(), String> {
+        let bwrap = &self.bwrap;
         // The probe sees /usr and its links only: a view of all of / would copy every mount
         // under it, and a job folder (a tmpfs) unmounted meanwhile fails the copy.
-        let probe = std::process::Command::new(&bwrap)
+        let probe = std::process::Command::new(bwrap)
             .args(root_view().concat())
             .args(["--dev", "/dev", "--proc", "/proc"])
             .args(["--unshare-all", "--die-with-parent", "--", "/bin/true"])
@@ -92,6 +98,15 @@ impl Sandbox {
                 String::from_utf8_lossy(&probe.stderr).trim()
             ));
         }
+        Ok(())
+    }
+
+    /// The sandbox without the probe: for a caller that saw [`Sandbox::detect`] succeed on
+    /// this machine already (a cluster worker's tasks after its first).
+    pub fn unprobed() -> Result<Sandbox, String> {
+        let bwrap = find_on_path(BWRAP).ok_or(
+            "bubblewrap (bwrap) is not installed: install it (apt-get install bubblewrap; scripts/setup.sh does)",
+        )?;
         let mut path = PATH.to_string();
         let mut toolchain_env = Vec::new();
         let mut binds = Vec::new();
