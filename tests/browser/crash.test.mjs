@@ -6,7 +6,7 @@
 // program, as a real compiler's crash report does.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { finished, launchBrowser, openPage, startServer, startStandIn } from './harness.mjs';
+import { chooseStandIn, finished, launchBrowser, openPage, startServer, startStandIn } from './harness.mjs';
 
 const PROGRAM = `int jump(int n) {
   int i = 0;
@@ -59,10 +59,7 @@ after(async () => {
 test('the crash in the output becomes the property with its signature; the reduction keeps that crash', async () => {
   const page = await openPage(browser, server.url);
   await page.evaluate((text) => window.whittle.setProgram(text), PROGRAM);
-  await page.selectOption('#endpoint', 'ce');
-  await page.fill('#ce-base', instance.base);
-  await page.waitForSelector('#compiler option[value="ice"]', { state: 'attached' });
-  await page.selectOption('#compiler', 'ice');
+  await chooseStandIn(page, instance, 'ice');
   await page.click('#check');
   await page.click('[data-tab=output]');
   const pick = page.locator('#output button', { hasText: 'compiler crash' });

@@ -176,3 +176,11 @@ export async function startStandIn(compilers, id, answer) {
   await new Promise((r) => srv.listen(0, '127.0.0.1', r));
   return { base: `http://127.0.0.1:${srv.address().port}`, close: () => srv.close() };
 }
+
+/** Points the page's settings at a stand-in instance (startStandIn) and its compiler `id`. */
+export async function chooseStandIn(page, instance, id) {
+  await page.selectOption('#endpoint', 'ce');
+  await page.fill('#ce-base', instance.base);
+  await page.waitForSelector(`#compiler option[value="${id}"]`, { state: 'attached' });
+  await page.selectOption('#compiler', id);
+}

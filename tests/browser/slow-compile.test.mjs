@@ -6,7 +6,7 @@
 // anything else, and 100 ms at -O0.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { finished, launchBrowser, openPage, startServer, startStandIn } from './harness.mjs';
+import { chooseStandIn, finished, launchBrowser, openPage, startServer, startStandIn } from './harness.mjs';
 
 const PROGRAM = `int jump(int n) {
   int i = 0;
@@ -53,10 +53,7 @@ after(async () => {
 test('a slow compile picked in the output is kept, and the fewest flags that keep it are named', async () => {
   const page = await openPage(browser, server.url);
   await page.evaluate((text) => window.whittle.setProgram(text), PROGRAM);
-  await page.selectOption('#endpoint', 'ce');
-  await page.fill('#ce-base', instance.base);
-  await page.waitForSelector('#compiler option[value="slowcc"]', { state: 'attached' });
-  await page.selectOption('#compiler', 'slowcc');
+  await chooseStandIn(page, instance, 'slowcc');
   await page.fill('#flags', '-g -O2 -Wall');
   await page.click('#check');
   await page.click('[data-tab=output]');
