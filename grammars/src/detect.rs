@@ -5,72 +5,25 @@ use crate::Lang;
 /// The language a file name's extension says, if it names one.
 pub fn detect_from_name(name: &str) -> Option<Lang> {
     let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
-    match ext.as_str() {
-        "c" | "h" | "i" => Some(Lang::C),
-        "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "ii" => Some(Lang::Cpp),
-        "rs" => Some(Lang::Rust),
-        "js" | "mjs" | "cjs" | "jsx" => Some(Lang::JavaScript),
-        "java" => Some(Lang::Java),
-        _ => None,
-    }
+    Lang::ALL
+        .into_iter()
+        .find(|l| l.kinds().detect.extensions.contains(&ext.as_str()))
 }
 
-/// A guess from the text alone: each language scores points for constructs only it has.
+/// A guess from the text alone: each language scores the weights of its clues, constructs
+/// only it has (its table's [`Detect`](crate::kinds::Detect)).
 pub fn detect_from_content(text: &str) -> Lang {
-    let has = |needle: &str| text.contains(needle) as i32;
-    let scores = [
-        (
-            Lang::Rust,
-            3 * has("fn ")
-                + 2 * has("let mut ")
-                + 2 * has("impl ")
-                + has("::")
-                + 2 * has("pub fn")
-                + has("-> ")
-                + 2 * has("#["),
-        ),
-        (
-            Lang::Java,
-            3 * has("public class ")
-                + 2 * has("System.out")
-                + 2 * has("import java.")
-                + has("package ")
-                + 2 * has("public static void main"),
-        ),
-        (
-            Lang::JavaScript,
-            3 * has("function ")
-                + 2 * has("const ")
-                + 2 * has("=> ")
-                + 2 * has("console.")
-                + has("let ")
-                + 2 * has("==="),
-        ),
-        (
-            Lang::Cpp,
-            3 * has("template <")
-                + 3 * has("template<")
-                + 2 * has("std::")
-                + 2 * has("namespace ")
-                + has("class ")
-                + 2 * has("#include <iostream>"),
-        ),
-        (
-            Lang::C,
-            2 * has("#include")
-                + has("int main")
-                + has("typedef ")
-                + has("struct ")
-                + has("printf(")
-                + 1,
-        ),
-    ];
-    // Ties go to the earliest entry with the top score; C, last, is the fallback.
-    let best = scores.iter().map(|(_, s)| *s).max().unwrap_or(0);
-    scores
-        .iter()
-        .find(|(_, s)| *s == best)
-        .map(|(l, _)| *l)
+    // Ties go to the earliest with the top score; C, last, is the fallback.
+    const ORDER: [Lang; 5] = [Lang::Rust, Lang::Java, Lang::JavaScript, Lang::Cpp, Lang::C];
+    let score = |lang: Lang| {
+        let detect = &lang.kinds().detect;
+        let clues = detect.clues.iter().filter(|(clue, _)| text.contains(clue));
+        detect.base + clues.map(|(_, weight)| weight).sum::<i32>()
+    };
+    let best = ORDER.into_iter().map(score).max().unwrap_or(0);
+    ORDER
+        .into_iter()
+        .find(|&l| score(l) == best)
         .unwrap_or(Lang::C)
 }
 

@@ -1,8 +1,11 @@
-//! What the rewrites need to know of a language: which node kinds are typedefs, function
-//! definitions, calls, array declarators, subscripts, initialised declarators, literals,
-//! statements and expressions; how it names things ([`Names`], for renaming) and what its
-//! types look like ([`Types`]). A rewrite runs only where its kinds exist, so a language
-//! whose table leaves something out simply gets fewer rewrites.
+//! What Whittle needs to know of a language, as one table a language ([`Kinds`], filled in
+//! `lang/<language>.rs`): which node kinds are typedefs, function definitions, calls, array
+//! declarators, subscripts, initialised declarators, literals, statements and expressions;
+//! how it names things ([`Names`], for renaming) and what its types look like ([`Types`]);
+//! where its variables are declared and seen ([`Variables`], for the witness rules); what
+//! the witness rules mutate ([`Witness`]); how a result is laid out ([`Layout`]); and how a
+//! file of it is recognised ([`Detect`]). A rewrite runs only where its kinds exist, so a
+//! language whose table leaves something out simply gets fewer rewrites.
 //!
 //! Fields named in comments are the grammar's field names the rewrites follow.
 
@@ -58,6 +61,20 @@ pub struct Kinds {
     pub extensions: &'static [&'static str],
     /// Keywords of extensions that go alone (`__extension__`, `__restrict`).
     pub extension_words: &'static [&'static str],
+    /// C's preprocessor: lines that start with `#` are directives.
+    pub directives: bool,
+    /// A declaration of variables or functions (`int x, f(void);`).
+    pub declaration: Option<&'static str>,
+    /// A statement that is an expression (`f(x);`).
+    pub expression_statement: Option<&'static str>,
+    /// A field's declaration in a struct or class body.
+    pub field_declaration: Option<&'static str>,
+    /// The token that is a string literal's text between its escapes.
+    pub string_text: &'static [&'static str],
+    pub variables: Variables,
+    pub witness: Witness,
+    pub layout: Layout,
+    pub detect: Detect,
 }
 
 /// How a language names things: what renaming needs. A name is renamed only where the
@@ -116,9 +133,122 @@ pub struct Types {
     /// The type a function's declaration may leave out (C89's implicit int). The grammar
     /// cannot parse the result: see the implicit-int pass.
     pub implicit: Option<&'static str>,
+    /// `const`, `volatile`, `restrict`: a qualifier the witness rules add and remove.
+    pub qualifier: Option<&'static str>,
+    /// `extern`, `static`: a declaration with `extern` declares no variable of its own.
+    pub storage_class: Option<&'static str>,
+    /// A one-word built-in type (`int`, `char`) that a modifier may join (`unsigned int`).
+    pub primitive: Option<&'static str>,
 }
 
-const NO_NAMES: Names = Names {
+/// Where a program's variables are declared and seen: what the witness rules need to swap
+/// one variable for another of the same type in scope.
+#[derive(Debug)]
+pub struct Variables {
+    /// Nodes that open a scope: the file, blocks, functions, classes, `for` loops.
+    pub scopes: &'static [&'static str],
+    /// Functions: a parameter belongs to one (a prototype's do not), locals are in one.
+    pub functions: &'static [&'static str],
+    /// Declarations of variables (fields `declarator`, `pattern` or `name`, and `type`).
+    pub declarations: &'static [&'static str],
+    /// Parameters, declared like variables.
+    pub parameters: &'static [&'static str],
+    /// A parameter list whose identifiers are the parameters (JavaScript's, untyped).
+    pub bare_parameters: Option<&'static str>,
+    /// Declarators that wrap the name with its value (`x = 1`): the name is their first child.
+    pub wrappers: &'static [&'static str],
+    /// An identifier whose parent is one of these is no variable's use (a parameter list, a
+    /// label, a macro's definition, an attribute, a path).
+    pub not_uses_under: &'static [&'static str],
+    /// Whether declarations name types (JavaScript's do not: every variable is `any`).
+    pub typed: bool,
+    /// The root of a file: a typedef there declares no variable.
+    pub file: &'static str,
+}
+
+/// What DiWi's witness rules mutate ([`Variables`] says which variables are in scope).
+#[derive(Debug)]
+pub struct Witness {
+    /// Expressions with a binary operator token among their children.
+    pub binary: &'static [&'static str],
+    /// Assignments whose operator may become another.
+    pub assignments: &'static [&'static str],
+    /// An assignment of compound operators only (Rust's plain `=` is a kind of its own).
+    pub compound_assignment: Option<&'static str>,
+    pub unary: Option<&'static str>,
+    /// `++`/`--` expressions.
+    pub update: Option<&'static str>,
+    /// The prefix operators (`!`, `-`, `~`): Rust has no `~`.
+    pub prefix_operators: &'static [&'static str],
+    /// Integer literals, whose value may change.
+    pub integers: &'static [&'static str],
+    /// Values a variable's initialiser may already be: it is not zeroed.
+    pub literal_values: &'static [&'static str],
+    /// Calls (a call's arguments follow its callee in one of `arguments`).
+    pub calls: &'static [&'static str],
+    pub arguments: &'static [&'static str],
+    /// Calls whose arguments are how a test observes the program (its output): mutating them
+    /// makes fake witnesses (DiWi §6, "test oracle challenge").
+    pub oracles: &'static [&'static str],
+    /// Declarations whose declarators may get `= 0` (in a function).
+    pub declarations: &'static [&'static str],
+    /// Declarators with a `value` that may become `0`.
+    pub initialized: &'static [&'static str],
+    /// Declarations whose primitive type may get a modifier (`int` to `long int`).
+    pub modified: &'static [&'static str],
+    /// Statements that guard another (`if`, loops) and `else`.
+    pub guards: &'static [&'static str],
+    pub else_clause: Option<&'static str>,
+    pub if_statement: Option<&'static str>,
+    /// Blocks: a guarded statement that already is one has its braces.
+    pub blocks: &'static [&'static str],
+}
+
+/// How a result is laid out (`layout.rs`): what each token's parent kind says of the spaces
+/// and line breaks around it.
+#[derive(Debug)]
+pub struct Layout {
+    /// Braces whose parent is one of these hold values, not statements: one line.
+    pub inline_braces: &'static [&'static str],
+    /// Parents in which `*`, `&`, `-`, `++` are prefixes: `*p`, `&x`, `int *p`.
+    pub prefixes: &'static [&'static str],
+    /// Parents whose tokens stay glued as written: literals, macro arguments.
+    pub glued: &'static [&'static str],
+    /// `do { ... } while (x);`: the `while` stays after the `}`.
+    pub do_loops: &'static [&'static str],
+    /// Attributes: a line break after their closing bracket.
+    pub attributes: &'static [&'static str],
+    /// Members of a block separated by commas besides the block's own (Rust's match arms).
+    pub arms: &'static [&'static str],
+    /// `x++`: no space before a postfix `++`.
+    pub updates: &'static [&'static str],
+    /// Parents whose `<` and `>` are brackets (`vector<int>`), not comparisons.
+    pub angle_brackets: &'static [&'static str],
+    /// `public:` on a line of its own.
+    pub access: &'static [&'static str],
+    /// Parents of a `:` with a space before it (`a ? b : c`, `class C : B`).
+    pub spaced_colons: &'static [&'static str],
+    /// Parents of a `!` glued to the word before (`m!(x)`).
+    pub macros: &'static [&'static str],
+    /// Words after which `(` is no call: `if (x)`, `while (x)`.
+    pub keywords_before_paren: &'static [&'static str],
+    /// Every newline of the original stays (JavaScript's automatic semicolons).
+    pub keep_newlines: bool,
+}
+
+/// How a file is recognised as this language.
+#[derive(Debug)]
+pub struct Detect {
+    /// File name extensions, lower case.
+    pub extensions: &'static [&'static str],
+    /// Constructs only this language has, each with its weight: a text scores the weights of
+    /// those it contains.
+    pub clues: &'static [(&'static str, i32)],
+    /// What every text scores (C's: the fallback).
+    pub base: i32,
+}
+
+pub(crate) const NO_NAMES: Names = Names {
     kinds: &[],
     pinned: &[],
     pinned_under: &[],
@@ -132,7 +262,7 @@ const NO_NAMES: Names = Names {
     reserved: &[],
 };
 
-const NO_TYPES: Types = Types {
+pub(crate) const NO_TYPES: Types = Types {
     plain: None,
     typed: &[],
     replaceable: &[],
@@ -142,170 +272,64 @@ const NO_TYPES: Types = Types {
     words: None,
     pointer_declarator: None,
     implicit: None,
+    qualifier: None,
+    storage_class: None,
+    primitive: None,
 };
 
-const C_DECLARED_AT: &[(&str, Option<&str>)] = &[
-    ("", Some("declarator")),
-    ("labeled_statement", Some("label")),
-];
-
-const C_PREPROCESSOR: &[&str] = &[
-    "preproc_def",
-    "preproc_function_def",
-    "preproc_params",
-    "preproc_ifdef",
-    "preproc_defined",
-    "preproc_call",
-];
-
-const C_TYPES: Types = Types {
-    plain: Some("int"),
-    typed: &[
-        "declaration",
-        "parameter_declaration",
-        "function_definition",
-        "field_declaration",
-        "type_definition",
-        "type_descriptor",
-    ],
-    replaceable: &[
-        "primitive_type",
-        "sized_type_specifier",
-        "type_identifier",
-        "struct_specifier",
-        "union_specifier",
-        "enum_specifier",
-    ],
-    kept: &["void"],
-    droppable: &["type_qualifier", "storage_class_specifier"],
-    modifiers: None,
-    words: Some("sized_type_specifier"),
-    pointer_declarator: Some("pointer_declarator"),
-    implicit: Some("int"),
+pub(crate) const NO_VARIABLES: Variables = Variables {
+    scopes: &[],
+    functions: &[],
+    declarations: &[],
+    parameters: &[],
+    bare_parameters: None,
+    wrappers: &[],
+    not_uses_under: &[],
+    typed: true,
+    file: "",
 };
 
-/// C.
-pub const C: Kinds = Kinds {
-    type_definition: Some("type_definition"),
-    type_names: &["type_identifier", "primitive_type"],
-    function_definition: Some("function_definition"),
-    function_declarator: "function_declarator",
-    variadic_parameter: "variadic_parameter",
-    call: Some("call_expression"),
-    array_declarator: Some("array_declarator"),
-    subscript: Some("subscript_expression"),
-    init_declarator: Some("init_declarator"),
-    literals: &["number_literal", "true", "false"],
-    identifier: "identifier",
-    assignment: "assignment_expression",
-    update: "update_expression",
-    address_of: "pointer_expression",
-    statement: "statement",
-    expression: "expression",
-    trivial_statement: Some("0;"),
-    trivial_expression: Some("0"),
-    names: Names {
-        kinds: &[
-            "identifier",
-            "type_identifier",
-            "field_identifier",
-            "statement_identifier",
-            // tree-sitter-c lexes `uint32_t` and friends so, typedef or not.
-            "primitive_type",
-        ],
-        pinned: &[],
-        pinned_under: C_PREPROCESSOR,
-        opaque: &["preproc_arg"],
-        apart: &["field_identifier", "statement_identifier"],
-        tag_specifiers: &["struct_specifier", "union_specifier", "enum_specifier"],
-        tags_apart: true,
-        named: &["enumerator"],
-        declared_at: C_DECLARED_AT,
-        scopes: &["function_definition"],
-        reserved: &["main", "int", "char", "void", "bool", "float", "double"],
-    },
-    types: C_TYPES,
+/// The operators of C and the languages that took them.
+pub(crate) const NO_WITNESS: Witness = Witness {
+    binary: &["binary_expression"],
+    assignments: &["assignment_expression"],
+    compound_assignment: None,
+    unary: Some("unary_expression"),
+    update: None,
+    prefix_operators: &["!", "-", "~"],
+    integers: &[],
+    literal_values: &[],
+    calls: &[],
+    arguments: &[],
+    oracles: &[],
+    declarations: &[],
+    initialized: &[],
+    modified: &[],
+    guards: &[],
+    else_clause: None,
+    if_statement: None,
+    blocks: &[],
+};
+
+pub(crate) const NO_LAYOUT: Layout = Layout {
+    inline_braces: &[],
+    prefixes: &[],
+    glued: &[],
+    do_loops: &[],
     attributes: &[],
-    return_expression: None,
-    optional_terminators: &[],
-    extensions: &[
-        "__attribute__",
-        "__attribute",
-        "__asm__",
-        "__asm",
-        "__declspec",
-        "alignas",
-        "_Alignas",
-    ],
-    extension_words: &[
-        "__extension__",
-        "__restrict",
-        "__restrict__",
-        "__inline",
-        "__inline__",
-    ],
-};
-
-/// C++, whose grammar extends C's. Its names share one namespace (but labels): members are
-/// used unqualified inside their class, and a class's name is its constructors'.
-pub const CPP: Kinds = Kinds {
-    names: Names {
-        kinds: &[
-            "identifier",
-            "type_identifier",
-            "field_identifier",
-            "namespace_identifier",
-            "statement_identifier",
-            "primitive_type",
-        ],
-        apart: &["statement_identifier"],
-        tag_specifiers: &[
-            "struct_specifier",
-            "union_specifier",
-            "enum_specifier",
-            "class_specifier",
-        ],
-        tags_apart: false,
-        named: &[
-            "enumerator",
-            "namespace_definition",
-            "optional_type_parameter_declaration",
-            "alias_declaration",
-        ],
-        declared_at: &[
-            ("", Some("declarator")),
-            ("labeled_statement", Some("label")),
-            ("reference_declarator", None),
-            ("type_parameter_declaration", None),
-        ],
-        scopes: &["function_definition", "lambda_expression"],
-        reserved: &[
-            "main", "int", "char", "void", "bool", "float", "double", "auto",
-        ],
-        ..C.names
-    },
-    types: Types {
-        replaceable: &[
-            "primitive_type",
-            "sized_type_specifier",
-            "type_identifier",
-            "struct_specifier",
-            "union_specifier",
-            "enum_specifier",
-            "class_specifier",
-            "template_type",
-            "qualified_identifier",
-        ],
-        // C++ has no implicit int.
-        implicit: None,
-        ..C_TYPES
-    },
-    ..C
+    arms: &[],
+    updates: &[],
+    angle_brackets: &[],
+    access: &[],
+    spaced_colons: &[],
+    macros: &[],
+    keywords_before_paren: &[],
+    keep_newlines: false,
 };
 
 /// What Rust's, JavaScript's and Java's tables start from: statements and expressions become
 /// trivial ones; each table adds how its language names things.
-const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
+pub(crate) const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     type_definition: None,
     type_names: &[],
     function_definition: None,
@@ -331,119 +355,17 @@ const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     optional_terminators: &[],
     extensions: &[],
     extension_words: &[],
-};
-
-/// Rust: one namespace for all names (conservative: a type and a value may share a name).
-pub const RUST: Kinds = Kinds {
-    attributes: &["attribute_item"],
-    return_expression: Some("return_expression"),
-    names: Names {
-        kinds: &["identifier", "type_identifier", "field_identifier"],
-        pinned: &["shorthand_field_identifier"],
-        named: &[
-            "function_item",
-            "struct_item",
-            "enum_item",
-            "union_item",
-            "trait_item",
-            "type_item",
-            "const_item",
-            "static_item",
-            "mod_item",
-            "field_declaration",
-            "enum_variant",
-            "function_signature_item",
-            "type_parameter",
-        ],
-        declared_at: &[
-            ("", Some("pattern")),
-            ("closure_parameters", None),
-            ("tuple_pattern", None),
-            ("ref_pattern", None),
-            ("mut_pattern", None),
-        ],
-        scopes: &["function_item", "closure_expression"],
-        reserved: &["main", "bool", "char", "str", "self", "crate", "super"],
-        ..NO_NAMES
+    directives: false,
+    declaration: None,
+    expression_statement: Some("expression_statement"),
+    field_declaration: None,
+    string_text: &[],
+    variables: NO_VARIABLES,
+    witness: NO_WITNESS,
+    layout: NO_LAYOUT,
+    detect: Detect {
+        extensions: &[],
+        clues: &[],
+        base: 0,
     },
-    ..STATEMENTS_AND_EXPRESSIONS
-};
-
-/// JavaScript: one namespace for variables and properties.
-pub const JAVASCRIPT: Kinds = Kinds {
-    names: Names {
-        kinds: &["identifier", "property_identifier"],
-        pinned: &[
-            "shorthand_property_identifier",
-            "shorthand_property_identifier_pattern",
-        ],
-        named: &[
-            "variable_declarator",
-            "function_declaration",
-            "generator_function_declaration",
-            "function_expression",
-            "class_declaration",
-            "class",
-            "method_definition",
-        ],
-        declared_at: &[
-            ("field_definition", Some("property")),
-            ("pair", Some("key")),
-            ("formal_parameters", None),
-            ("arrow_function", Some("parameter")),
-            ("assignment_pattern", Some("left")),
-            ("catch_clause", Some("parameter")),
-            ("for_in_statement", Some("left")),
-        ],
-        scopes: &[
-            "function_declaration",
-            "generator_function_declaration",
-            "function_expression",
-            "arrow_function",
-            "method_definition",
-        ],
-        reserved: &["constructor", "arguments", "undefined", "eval", "prototype"],
-        ..NO_NAMES
-    },
-    optional_terminators: &[";"],
-    extensions: &[],
-    extension_words: &[],
-    ..STATEMENTS_AND_EXPRESSIONS
-};
-
-/// Java: one namespace for types, methods, fields and variables.
-pub const JAVA: Kinds = Kinds {
-    names: Names {
-        kinds: &["identifier", "type_identifier"],
-        named: &[
-            "variable_declarator",
-            "method_declaration",
-            "constructor_declaration",
-            "class_declaration",
-            "interface_declaration",
-            "enum_declaration",
-            "record_declaration",
-            "enum_constant",
-            "formal_parameter",
-            "catch_formal_parameter",
-        ],
-        declared_at: &[
-            ("type_parameter", None),
-            ("inferred_parameters", None),
-            ("lambda_expression", Some("parameters")),
-        ],
-        scopes: &[
-            "method_declaration",
-            "constructor_declaration",
-            "lambda_expression",
-        ],
-        reserved: &["main", "var", "record", "yield"],
-        ..NO_NAMES
-    },
-    // No plain type (`int` would not do for a class), but modifiers may go.
-    types: Types {
-        modifiers: Some("modifiers"),
-        ..NO_TYPES
-    },
-    ..STATEMENTS_AND_EXPRESSIONS
 };

@@ -8,6 +8,7 @@
 
 mod detect;
 pub mod kinds;
+mod lang;
 pub mod names;
 mod node_types;
 
@@ -104,15 +105,10 @@ impl Lang {
         })
     }
 
-    /// The node kinds the rewrites look for (see [`kinds`]).
+    /// The language's table: what the passes, the witness rules, the layout and detection
+    /// know of it (see [`kinds`]; one file a language under `lang/`).
     pub fn kinds(self) -> &'static Kinds {
-        match self {
-            Lang::C => &kinds::C,
-            Lang::Cpp => &kinds::CPP,
-            Lang::Rust => &kinds::RUST,
-            Lang::JavaScript => &kinds::JAVASCRIPT,
-            Lang::Java => &kinds::JAVA,
-        }
+        lang::table(self)
     }
 
     /// Whether `word` is one of the grammar's keywords (its unnamed tokens that are words)

@@ -7,39 +7,12 @@
 //! Newlines that carry meaning stay: the end of a preprocessor directive or of a line
 //! comment, and in JavaScript every newline of the original (automatic semicolons).
 
+use crate::grammars::kinds::Layout;
 use crate::tree::{TokenId, Tree};
 use crate::unparse::would_fuse;
 use crate::Lang;
 
 const INDENT: &str = "  ";
-
-/// Braces whose parent is one of these hold values, not statements: they stay on one line.
-fn inline_braces(parent: &str) -> bool {
-    parent.contains("initializer")
-        || parent.contains("pattern")
-        || parent.contains("literal")
-        || matches!(
-            parent,
-            "object" | "use_list" | "scoped_use_list" | "token_tree" | "template_substitution"
-        )
-}
-
-/// Words after which `(` is not a call: `if (x)`, `while (x)`.
-fn keyword_before_paren(word: &str) -> bool {
-    matches!(
-        word,
-        "if" | "for" | "while" | "switch" | "return" | "catch" | "match" | "synchronized"
-    )
-}
-
-/// Node kinds in which `*` and `&` are unary or part of a declarator: `*p`, `&x`, `int *p`.
-fn prefix_kind(parent: &str) -> bool {
-    parent.contains("pointer")
-        || parent.contains("unary")
-        || parent.contains("reference")
-        || parent == "abstract_function_declarator"
-        || parent == "dereference_expression"
-}
 
 /// `text` without blank lines and trailing spaces: the original's layout otherwise.
 pub fn tidy(text: &str) -> String {
@@ -89,9 +62,8 @@ pub fn format<'a>(
         let gap =
             prev.map(|p| &tree.text[tree.tokens[p as usize].end as usize..tok.start as usize]);
         let newline_before = gap.is_some_and(|g| g.contains('\n'));
-        let literal = |k: &str| k.contains("string") || k.contains("char") || k.contains("literal");
-        // Macro arguments (token trees) keep their tight spots too: `sq!(2)`.
-        let inside = literal(parent) || parent.contains("substitution") || parent == "token_tree";
+        // Literals, and macro arguments (token trees) too, keep their tight spots: `sq!(2)`.
+        let inside = tree.lang.kinds().layout.glued.contains(&parent);
         let glued = prev.is_some_and(|p| p + 1 == t) && gap == Some("") && inside;
         toks.push(Tok {
             text: text_of(t),
@@ -107,6 +79,9 @@ pub fn format<'a>(
 }
 
 struct Writer {
+    kinds: &'static Layout,
+    /// Preprocessor directives end a line where the original's did (C, C++).
+    directives: bool,
     out: String,
     depth: usize,
     /// Open parentheses and brackets: `;` inside `for (;;)` does not end a line.
@@ -115,9 +90,6 @@ struct Writer {
     braces: Vec<Brace>,
     /// The current line is a preprocessor directive: it ends only where the original's did.
     directive: bool,
-    keep_newlines: bool,
-    /// C and C++ have preprocessor directives.
-    directives: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -133,13 +105,13 @@ enum Brace {
 impl Writer {
     fn new(lang: Lang) -> Writer {
         Writer {
+            kinds: &lang.kinds().layout,
+            directives: lang.kinds().directives,
             out: String::new(),
             depth: 0,
             parens: 0,
             braces: Vec::new(),
             directive: false,
-            keep_newlines: lang == Lang::JavaScript,
-            directives: matches!(lang, Lang::C | Lang::Cpp),
         }
     }
 
@@ -190,7 +162,7 @@ impl Writer {
                 self.out.push_str(text);
                 continue;
             }
-            if tok.newline_before && (self.directive || self.keep_newlines) {
+            if tok.newline_before && (self.directive || self.kinds.keep_newlines) {
                 self.newline();
             }
             if self.directives && text.starts_with('#') {
@@ -215,7 +187,7 @@ impl Writer {
             }
             match text {
                 "{" => {
-                    let brace = if inline_braces(tok.parent) {
+                    let brace = if self.kinds.inline_braces.contains(&tok.parent) {
                         Brace::Inline
                     } else if next.is_some_and(|n| n.text == "}") {
                         Brace::Empty
@@ -242,7 +214,7 @@ impl Writer {
                     let same_line = next.is_some_and(|n| match n.text {
                         ";" | "," | ")" | "]" | "." | "else" | "catch" | "finally" => true,
                         // `do { ... } while (x);`, not a loop after a block.
-                        "while" => n.parent.starts_with("do"),
+                        "while" => self.kinds.do_loops.contains(&n.parent),
                         _ => false,
                     });
                     if brace != Brace::Inline && !same_line && self.parens == 0 {
@@ -263,9 +235,12 @@ impl Writer {
                             .last()
                             .is_some_and(|c| c.is_alphanumeric() || c == '_');
                         let closer = matches!(p.text, ")" | "]" | ">");
-                        (keyword_before_paren(p.text) || (!word && !closer))
+                        let keyword = self.kinds.keywords_before_paren.contains(&p.text);
+                        (keyword || (!word && !closer))
                             && !matches!(p.text, "(" | "[" | "!" | "~" | "::" | "." | "->" | "#")
-                            && !(text == "(" && prefix_kind(p.parent) && p.text == "*")
+                            && !(text == "("
+                                && self.kinds.prefixes.contains(&p.parent)
+                                && p.text == "*")
                     });
                     self.push(text, space);
                     self.parens += 1;
@@ -273,7 +248,7 @@ impl Writer {
                 ")" | "]" => {
                     self.push(text, false);
                     self.parens = self.parens.saturating_sub(1);
-                    if tok.parent.contains("attribute") && self.parens == 0 {
+                    if self.kinds.attributes.contains(&tok.parent) && self.parens == 0 {
                         self.newline();
                     }
                 }
@@ -281,7 +256,7 @@ impl Writer {
                     self.push(text, false);
                     // Members of a block separated by commas (enumerators, Rust fields,
                     // match arms): one a line.
-                    let member = |k: &str| k == tok.parent || tok.parent == "match_arm";
+                    let member = |k: &str| k == tok.parent || self.kinds.arms.contains(&tok.parent);
                     if self.parens == 0
                         && matches!(self.braces.last(), Some(Brace::Block(k)) if member(k))
                     {
@@ -292,10 +267,11 @@ impl Writer {
                     self.push(text, false);
                 }
                 _ => {
-                    let space = prev.is_some_and(|p| !glues_after(p, tok)) && !glues_before(tok);
+                    let space =
+                        prev.is_some_and(|p| !self.glues_after(p, tok)) && !self.glues_before(tok);
                     self.push(text, space);
                     // `public:` on a line of its own.
-                    if text == ":" && prev.is_some_and(|p| p.parent.contains("access")) {
+                    if text == ":" && prev.is_some_and(|p| self.kinds.access.contains(&p.parent)) {
                         self.newline();
                     }
                 }
@@ -306,40 +282,33 @@ impl Writer {
     }
 }
 
-/// Whether no space goes after `p` when `tok` follows it.
-fn glues_after(p: &Tok, tok: &Tok) -> bool {
-    match p.text {
-        "(" | "[" | "." | "->" | "::" | "!" | "~" | "?." | "@" | "#" => true,
-        "{" => inline_braces(p.parent),
-        "++" | "--" => prefix_kind(p.parent) || p.parent.contains("update"),
-        "*" | "&" | "&&" | "-" | "+" => prefix_kind(p.parent),
-        "<" => p.parent.contains("template") || p.parent.contains("type_arguments"),
-        _ => {
-            tok.text == ">"
-                && (tok.parent.contains("template") || tok.parent.contains("type_arguments"))
+impl Writer {
+    /// Whether no space goes after `p` when `tok` follows it.
+    fn glues_after(&self, p: &Tok, tok: &Tok) -> bool {
+        let k = self.kinds;
+        let angle = |parent| k.angle_brackets.contains(parent);
+        match p.text {
+            "(" | "[" | "." | "->" | "::" | "!" | "~" | "?." | "@" | "#" => true,
+            "{" => k.inline_braces.contains(&p.parent),
+            "++" | "--" => k.prefixes.contains(&p.parent) || k.updates.contains(&p.parent),
+            "*" | "&" | "&&" | "-" | "+" => k.prefixes.contains(&p.parent),
+            "<" => angle(&p.parent),
+            _ => tok.text == ">" && angle(&tok.parent),
         }
     }
-}
 
-/// Whether no space goes before `tok` whatever precedes it.
-fn glues_before(tok: &Tok) -> bool {
-    match tok.text {
-        ";" | "," | ")" | "]" | "." | "->" | "::" => true,
-        "++" | "--" => tok.parent.contains("update") && !prefix_kind(tok.parent),
-        "<" => tok.parent.contains("template") || tok.parent.contains("type_arguments"),
-        // `a ? b : c`, `class C : B`, `for (x : xs)`, `C() : x(0)` have a space before.
-        ":" => ![
-            "conditional",
-            "ternary",
-            "base_class",
-            "for_range",
-            "enhanced_for",
-            "field_initializer_list",
-        ]
-        .iter()
-        .any(|k| tok.parent.contains(k)),
-        "!" => tok.parent.contains("macro"),
-        _ => false,
+    /// Whether no space goes before `tok` whatever precedes it.
+    fn glues_before(&self, tok: &Tok) -> bool {
+        let k = self.kinds;
+        match tok.text {
+            ";" | "," | ")" | "]" | "." | "->" | "::" => true,
+            "++" | "--" => k.updates.contains(&tok.parent) && !k.prefixes.contains(&tok.parent),
+            "<" => k.angle_brackets.contains(&tok.parent),
+            // `a ? b : c`, `class C : B`, `for (x : xs)`, `C() : x(0)` have a space before.
+            ":" => !k.spaced_colons.contains(&tok.parent),
+            "!" => k.macros.contains(&tok.parent),
+            _ => false,
+        }
     }
 }
 

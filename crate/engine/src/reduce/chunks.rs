@@ -36,11 +36,6 @@ pub struct Lexeme {
     pub kind: Kind,
 }
 
-/// Whether the language has C's preprocessor lines (`#` first on a line).
-pub(super) fn has_directives(lang: Lang) -> bool {
-    matches!(lang, Lang::C | Lang::Cpp)
-}
-
 /// The lexemes of `text`. Never fails: an unterminated string or comment runs to the end
 /// of its line or of the text.
 pub fn lex(text: &str, directives: bool) -> Vec<Lexeme> {
@@ -368,7 +363,7 @@ pub fn token_at(tree: &Tree, byte: u32) -> TokenId {
 
 /// The lexemes of `text` in `lang` and its chunks.
 pub fn chunks_of(text: &str, lang: Lang) -> (Vec<Lexeme>, Vec<Chunk>) {
-    let c_family = has_directives(lang);
+    let c_family = lang.kinds().directives;
     let lexemes = lex(text, c_family);
     let found = chunks(text, &lexemes, c_family);
     (lexemes, found)
@@ -378,7 +373,7 @@ pub fn chunks_of(text: &str, lang: Lang) -> (Vec<Lexeme>, Vec<Chunk>) {
 /// not counted). Cheap (16 bytes a token), so a huge program is reduced on it before any
 /// parse; it has no error regions and knows no grammar.
 pub fn lexed_tree(lang: Lang, text: &str) -> Tree {
-    let tokens: Vec<Token> = lex(text, has_directives(lang))
+    let tokens: Vec<Token> = lex(text, lang.kinds().directives)
         .into_iter()
         .map(|l| Token {
             node: 0,

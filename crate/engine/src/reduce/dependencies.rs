@@ -263,7 +263,7 @@ fn value_read(tree: &Tree, mut n: NodeId) -> Option<NodeId> {
 fn is_whole_statement(tree: &Tree, n: NodeId) -> bool {
     tree.node(n)
         .parent
-        .is_some_and(|p| tree.node(p).kind == "expression_statement")
+        .is_some_and(|p| Some(tree.node(p).kind) == tree.lang.kinds().expression_statement)
 }
 
 #[cfg(test)]

@@ -43,12 +43,14 @@ fn implicit_type(prog: &Program, n: NodeId) -> Option<NodeId> {
             .iter()
             .any(|&c| kinds.types.droppable.contains(&tree.node(c).kind) && prog.alive(c))
     };
-    // C's kinds: the pass serves only the languages with an implicit type.
-    let allowed = match node.kind {
-        k if Some(k) == kinds.function_definition => true,
-        "type_definition" => true, // `typedef` is its other specifier
-        "declaration" => node.parent == Some(tree.root()) || other_specifier(),
-        _ => false,
+    let kind = Some(node.kind);
+    // A typedef's other specifier is `typedef`.
+    let allowed = if kind == kinds.function_definition || kind == kinds.type_definition {
+        true
+    } else if kind == kinds.declaration {
+        node.parent == Some(tree.root()) || other_specifier()
+    } else {
+        false
     };
     let t = field_child(tree, n, "type")?;
     // A function definition's `void` may go too: the function then returns int, and a body

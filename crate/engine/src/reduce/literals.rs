@@ -57,13 +57,13 @@ pub fn shorter_spellings(text: &str) -> Vec<String> {
     }
 }
 
-/// Whether token `t` is the text of a string literal (`string_content` or
-/// `string_fragment` in every grammar), without escapes, which are tokens of their own.
+/// Whether token `t` is the text of a string literal (the language's `string_text`),
+/// without escapes, which are tokens of their own.
 pub fn is_string_text(prog: &Program, t: TokenId) -> bool {
     let tree = &prog.tree;
     let node = tree.node(tree.tokens[t as usize].node);
     node.children.is_empty()
-        && matches!(node.kind, "string_content" | "string_fragment")
+        && tree.lang.kinds().string_text.contains(&node.kind)
         && !prog.text_of(t).contains('\\')
 }
 

@@ -78,7 +78,8 @@ fn hoist_fields(prog: &Program, body: NodeId, edit: &mut Edit) {
         .copied()
         .filter(|&c| tree.node(c).named && prog.alive(c))
         .collect();
-    let is_field = |&c: &NodeId| tree.node(c).kind == "field_declaration";
+    let field = tree.lang.kinds().field_declaration;
+    let is_field = |&c: &NodeId| Some(tree.node(c).kind) == field;
     let Some(first_other) = members.iter().position(|c| !is_field(c)) else {
         return;
     };

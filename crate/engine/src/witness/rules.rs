@@ -3,13 +3,14 @@
 //! of the original program and the texts that may replace it; a mutant is the original with
 //! edits at some sites ([`super::mutant`]).
 //!
-//! Operators, unary operators, constants and variables are found by node kind and operator
-//! text, which the five grammars share; qualifiers and modifiers are C's and C++'s.
+//! Operators, unary operators, constants and variables are found by operator text and by
+//! the node kinds of the language's table ([`Witness`]); qualifiers and modifiers where its
+//! types have them (C's and C++'s).
 
-use super::scopes::{is_typedef, is_use, Scopes, FUNCTIONS};
+use super::scopes::{is_typedef, is_use, Scopes};
+use crate::grammars::kinds::{Kinds, Witness};
 use crate::literal::Integer;
 use crate::tree::{NodeId, Tree};
-use crate::Lang;
 use std::collections::HashMap;
 
 /// One mutation rule. A rule is what it does, wherever: replacing `x` by `y` and `x` by `z`
@@ -129,39 +130,8 @@ const BITWISE: &[&str] = &["&", "|", "^", "<<", ">>"];
 const ASSIGNMENT: &[&str] = &[
     "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=",
 ];
-const PREFIX: &[&str] = &["!", "-", "~"];
 const UPDATE: &[&str] = &["++", "--"];
 const MODIFIERS: &[&str] = &["long", "short", "signed", "unsigned"];
-
-/// Expressions with an operator token among their children.
-const BINARY: &[&str] = &["binary_expression"];
-const ASSIGNMENTS: &[&str] = &[
-    "assignment_expression",
-    "augmented_assignment_expression",
-    "compound_assignment_expr",
-];
-/// Integer literal kinds of the five grammars.
-const INTEGERS: &[&str] = &[
-    "number_literal",
-    "integer_literal",
-    "number",
-    "decimal_integer_literal",
-    "hex_integer_literal",
-];
-/// Calls whose arguments are how a test observes the program (its output): mutating them
-/// makes fake witnesses (DiWi §6, "test oracle challenge").
-const ORACLES: &[&str] = &[
-    "printf",
-    "fprintf",
-    "puts",
-    "putchar",
-    "transparent_crc",
-    "transparent_crc_bytes",
-    "platform_main_end",
-    "console.log",
-    "System.out.println",
-    "System.out.print",
-];
 
 struct Finder<'t> {
     tree: &'t Tree,
@@ -170,6 +140,14 @@ struct Finder<'t> {
 }
 
 impl<'t> Finder<'t> {
+    fn kinds(&self) -> &'static Kinds {
+        self.tree.lang.kinds()
+    }
+
+    fn witness(&self) -> &'static Witness {
+        &self.kinds().witness
+    }
+
     fn add(&mut self, rule: Rule, start: u32, end: u32, choices: Vec<String>) {
         if !choices.is_empty() {
             self.sites.entry(rule).or_default().push(Site {
@@ -194,19 +172,17 @@ impl<'t> Finder<'t> {
 
     /// Whether `id` is inside an argument list of an output call.
     fn in_oracle(&self, mut id: NodeId) -> bool {
-        let call = self.tree.lang.kinds().call;
+        let w = self.witness();
         while let Some(p) = self.tree.node(id).parent {
             let node = self.tree.node(p);
-            if Some(node.kind) == call || node.kind == "method_invocation" {
+            if w.calls.contains(&node.kind) {
                 let callee: String = node
                     .children
                     .iter()
-                    .take_while(|&&c| {
-                        !matches!(self.tree.node(c).kind, "argument_list" | "arguments")
-                    })
+                    .take_while(|&&c| !w.arguments.contains(&self.tree.node(c).kind))
                     .map(|&c| self.text(c))
                     .collect();
-                if ORACLES.contains(&callee.as_str()) {
+                if w.oracles.contains(&callee.as_str()) {
                     return true;
                 }
             }
@@ -223,24 +199,22 @@ impl<'t> Finder<'t> {
             self.operator(id, parent, &text);
             return;
         }
-        if matches!(node.kind, "declaration" | "local_variable_declaration") {
+        let w = self.witness();
+        if w.declarations.contains(&node.kind) {
             self.initializers(id);
         }
-        if matches!(
-            node.kind,
-            "init_declarator" | "variable_declarator" | "let_declaration"
-        ) {
+        if w.initialized.contains(&node.kind) {
             self.initial_value(id);
         }
         if is_guarded(self.tree, id) {
             let body = format!("{{ {text} }}");
             self.add(Rule::GuardBraces, node.start, node.end, vec![body]);
         }
-        if INTEGERS.contains(&node.kind) {
+        if w.integers.contains(&node.kind) {
             self.constant(node.start, node.end, &text);
-        } else if node.kind == "identifier" {
+        } else if node.kind == self.kinds().identifier {
             self.variable(id);
-        } else if matches!(self.tree.lang, Lang::C | Lang::Cpp) {
+        } else if self.kinds().types.qualifier.is_some() {
             self.c_types(id);
         }
     }
@@ -256,7 +230,8 @@ impl<'t> Finder<'t> {
                 .map(|o| o.to_string())
                 .collect()
         };
-        if BINARY.contains(&parent) {
+        let w = self.witness();
+        if w.binary.contains(&parent) {
             for (rule, class) in [
                 (Rule::ArithmeticOp, ARITHMETIC),
                 (Rule::RelationalOp, RELATIONAL),
@@ -267,22 +242,17 @@ impl<'t> Finder<'t> {
                     self.add(rule, start, end, others(class));
                 }
             }
-        } else if ASSIGNMENTS.contains(&parent) && ASSIGNMENT.contains(&op) {
+        } else if w.assignments.contains(&parent) && ASSIGNMENT.contains(&op) {
             // Rust's plain `=` is its own kind: it stays `=`.
-            let class: Vec<&str> = match parent {
-                "compound_assignment_expr" => ASSIGNMENT[1..].to_vec(),
-                _ => ASSIGNMENT.to_vec(),
+            let class = match Some(parent) == w.compound_assignment {
+                true => &ASSIGNMENT[1..],
+                false => ASSIGNMENT,
             };
-            self.add(Rule::AssignmentOp, start, end, others(&class));
-        } else if parent == "unary_expression" && prefix_ops(self.tree.lang).contains(&op) {
-            self.add(
-                Rule::UnaryReplace,
-                start,
-                end,
-                others(prefix_ops(self.tree.lang)),
-            );
+            self.add(Rule::AssignmentOp, start, end, others(class));
+        } else if Some(parent) == w.unary && w.prefix_operators.contains(&op) {
+            self.add(Rule::UnaryReplace, start, end, others(w.prefix_operators));
             self.add(Rule::UnaryRemove, start, end, vec![String::new()]);
-        } else if parent == "update_expression" && UPDATE.contains(&op) {
+        } else if Some(parent) == w.update && UPDATE.contains(&op) {
             self.add(Rule::UnaryReplace, start, end, others(UPDATE));
             self.add(Rule::UnaryRemove, start, end, vec![String::new()]);
         }
@@ -351,7 +321,9 @@ impl<'t> Finder<'t> {
             .rev()
             .find(|b| !b.is_ascii_whitespace())
             .copied();
-        let choices = prefix_ops(self.tree.lang)
+        let choices = self
+            .witness()
+            .prefix_operators
             .iter()
             .filter(|op| before != Some(op.as_bytes()[0]))
             .map(|op| format!("{op}{name}"))
@@ -364,14 +336,14 @@ impl<'t> Finder<'t> {
         if !self.in_function(id) || is_typedef(self.tree, id) || self.declares_function(id) {
             return;
         }
-        let n = self.tree.node(id);
+        let (n, kinds) = (self.tree.node(id), self.kinds());
         for &c in &n.children {
             let d = self.tree.node(c);
             if d.field != Some("declarator") {
                 continue;
             }
-            let target = if d.kind == "variable_declarator" {
-                // Java: a declarator without a value has only its name.
+            let target = if kinds.variables.wrappers.contains(&d.kind) {
+                // A declarator without a value has only its name (Java's).
                 if d.children.len() != 1 {
                     continue;
                 }
@@ -380,11 +352,14 @@ impl<'t> Finder<'t> {
                 c
             };
             let t = self.tree.node(target);
-            let value = match t.kind {
-                "identifier" | "pointer_declarator" => " = 0",
-                "array_declarator" => " = {0}",
-                _ => continue,
-            };
+            let value =
+                if t.kind == kinds.identifier || Some(t.kind) == kinds.types.pointer_declarator {
+                    " = 0"
+                } else if Some(t.kind) == kinds.array_declarator {
+                    " = {0}"
+                } else {
+                    continue;
+                };
             self.add(Rule::InitializerInsert, t.end, t.end, vec![value.into()]);
         }
     }
@@ -395,8 +370,7 @@ impl<'t> Finder<'t> {
             return;
         };
         let v = self.tree.node(value);
-        if INTEGERS.contains(&v.kind) || v.kind.contains("literal") || v.kind == "initializer_list"
-        {
+        if self.witness().literal_values.contains(&v.kind) {
             return;
         }
         self.add(Rule::InitializerZero, v.start, v.end, vec!["0".into()]);
@@ -405,7 +379,12 @@ impl<'t> Finder<'t> {
     fn in_function(&self, id: NodeId) -> bool {
         let mut at = self.tree.node(id).parent;
         while let Some(p) = at {
-            if FUNCTIONS.contains(&self.tree.node(p).kind) {
+            if self
+                .kinds()
+                .variables
+                .functions
+                .contains(&self.tree.node(p).kind)
+            {
                 return true;
             }
             at = self.tree.node(p).parent;
@@ -419,63 +398,57 @@ impl<'t> Finder<'t> {
         let n = self.tree.node(id);
         let (start, end, kind) = (n.start, n.end, n.kind);
         let parent = self.parent_kind(id);
-        match kind {
-            "type_qualifier" => {
-                // The qualifier with the blank after it.
-                let rest = &self.tree.text[end as usize..];
-                let blank = rest.len() - rest.trim_start().len();
+        let (kinds, types) = (self.kinds(), &self.kinds().types);
+        if Some(kind) == types.qualifier {
+            // The qualifier with the blank after it.
+            let rest = &self.tree.text[end as usize..];
+            let blank = rest.len() - rest.trim_start().len();
+            self.add(
+                Rule::QualifierRemove,
+                start,
+                end + blank as u32,
+                vec![String::new()],
+            );
+        } else if kinds.witness.declarations.contains(&kind) {
+            if self.declares_function(id) {
+                return;
+            }
+            if let Some(ty) = self.field(id, "type") {
+                let at = self.tree.node(ty).start;
+                self.add(Rule::QualifierInsertConst, at, at, vec!["const ".into()]);
                 self.add(
-                    Rule::QualifierRemove,
-                    start,
-                    end + blank as u32,
-                    vec![String::new()],
+                    Rule::QualifierInsertVolatile,
+                    at,
+                    at,
+                    vec!["volatile ".into()],
                 );
             }
-            "declaration" if !self.declares_function(id) => {
-                if let Some(ty) = self.field(id, "type") {
-                    let at = self.tree.node(ty).start;
-                    self.add(Rule::QualifierInsertConst, at, at, vec!["const ".into()]);
-                    self.add(
-                        Rule::QualifierInsertVolatile,
-                        at,
-                        at,
-                        vec!["volatile ".into()],
-                    );
-                }
+        } else if Some(kind) == types.pointer_declarator {
+            let star = n.children.first().copied();
+            let next = n.children.get(1).map(|&c| self.tree.node(c).kind);
+            if let (Some(star), false) = (star, next == types.qualifier) {
+                let at = self.tree.node(star).end;
+                self.add(
+                    Rule::QualifierInsertRestrict,
+                    at,
+                    at,
+                    vec![" restrict ".into()],
+                );
             }
-            "pointer_declarator" => {
-                let star = n.children.first().copied();
-                let next = n.children.get(1).map(|&c| self.tree.node(c).kind);
-                if let (Some(star), false) = (star, next == Some("type_qualifier")) {
-                    let at = self.tree.node(star).end;
-                    self.add(
-                        Rule::QualifierInsertRestrict,
-                        at,
-                        at,
-                        vec![" restrict ".into()],
-                    );
-                }
-            }
-            "sized_type_specifier" => self.sized(id),
-            "primitive_type"
-                if matches!(
-                    parent,
-                    "declaration" | "parameter_declaration" | "field_declaration"
-                ) =>
-            {
-                let t = self.text(id);
-                let choices: Vec<String> = match t {
-                    "int" => ["unsigned", "long", "short", "long long"]
-                        .iter()
-                        .map(|m| format!("{m} int"))
-                        .collect(),
-                    "char" => vec!["unsigned char".into(), "signed char".into()],
-                    "double" => vec!["long double".into()],
-                    _ => vec![],
-                };
-                self.add(Rule::ModifierInsert, start, end, choices);
-            }
-            _ => {}
+        } else if Some(kind) == types.words {
+            self.sized(id);
+        } else if Some(kind) == types.primitive && kinds.witness.modified.contains(&parent) {
+            let t = self.text(id);
+            let choices: Vec<String> = match t {
+                "int" => ["unsigned", "long", "short", "long long"]
+                    .iter()
+                    .map(|m| format!("{m} int"))
+                    .collect(),
+                "char" => vec!["unsigned char".into(), "signed char".into()],
+                "double" => vec!["long double".into()],
+                _ => vec![],
+            };
+            self.add(Rule::ModifierInsert, start, end, choices);
         }
     }
 
@@ -545,31 +518,17 @@ impl<'t> Finder<'t> {
 
     /// A prototype or a typedef: qualifiers on it change no variable.
     fn declares_function(&self, id: NodeId) -> bool {
-        let n = self.tree.node(id);
+        let (n, kinds) = (self.tree.node(id), self.kinds());
+        let function = |k: NodeId| self.tree.node(k).kind == kinds.function_declarator;
         n.children.iter().any(|&c| {
             let k = self.tree.node(c);
-            k.kind == "storage_class_specifier" && self.text(c) == "extern"
+            Some(k.kind) == kinds.types.storage_class && self.text(c) == "extern"
                 || k.field == Some("declarator")
-                    && (k.kind == "function_declarator"
-                        || (k.kind == "init_declarator"
-                            && self.tree.node(k.children[0]).kind == "function_declarator"))
+                    && (function(c)
+                        || (Some(k.kind) == kinds.init_declarator && function(k.children[0])))
         })
     }
 }
-
-/// Statements that guard another: `if`, `else` and the loops of C, C++, Java and JavaScript.
-const GUARDS: &[&str] = &[
-    "if_statement",
-    "else_clause",
-    "while_statement",
-    "do_statement",
-    "for_statement",
-    "for_in_statement",
-    "for_range_loop",
-    "enhanced_for_statement",
-];
-/// Blocks: a guarded statement that already is one has its braces.
-const BLOCKS: &[&str] = &["compound_statement", "block", "statement_block"];
 
 /// Whether `id` is the single statement a guard runs (not a block, not the `if` of an
 /// `else if`).
@@ -578,24 +537,17 @@ fn is_guarded(tree: &Tree, id: NodeId) -> bool {
     let Some(parent) = n.parent.map(|p| tree.node(p)) else {
         return false;
     };
-    let guarded = match parent.kind {
-        "else_clause" => true,
-        k if GUARDS.contains(&k) => {
-            matches!(n.field, Some("consequence" | "body" | "alternative"))
-        }
-        _ => false,
+    let w = &tree.lang.kinds().witness;
+    let guarded = if Some(parent.kind) == w.else_clause {
+        true
+    } else if w.guards.contains(&parent.kind) {
+        matches!(n.field, Some("consequence" | "body" | "alternative"))
+    } else {
+        false
     };
-    let else_if = n.kind == "if_statement"
-        && (parent.kind == "else_clause" || n.field == Some("alternative"));
-    guarded && n.named && !BLOCKS.contains(&n.kind) && n.kind != "else_clause" && !else_if
-}
-
-/// The prefix operators a language has: Rust has no `~`.
-fn prefix_ops(lang: Lang) -> &'static [&'static str] {
-    match lang {
-        Lang::Rust => &PREFIX[..2],
-        _ => PREFIX,
-    }
+    let else_if = Some(n.kind) == w.if_statement
+        && (Some(parent.kind) == w.else_clause || n.field == Some("alternative"));
+    guarded && n.named && !w.blocks.contains(&n.kind) && Some(n.kind) != w.else_clause && !else_if
 }
 
 fn dedup(mut v: Vec<String>) -> Vec<String> {

@@ -1,8 +1,8 @@
 //! What the rules need to know of a program's variables: where one is used, which are
 //! visible at a point, and their declared types ([`Scopes`]).
 
+use crate::grammars::kinds::Variables;
 use crate::tree::{NodeId, Tree};
-use crate::Lang;
 
 /// Whether an identifier is read or written as a variable here (not declared, not called,
 /// not a field or a label).
@@ -15,22 +15,11 @@ pub(super) fn is_use(tree: &Tree, id: NodeId) -> bool {
         return false;
     }
     let parent = n.parent.map_or("", |p| tree.node(p).kind);
-    !matches!(
-        parent,
-        "formal_parameters"
-            | "parameter_list"
-            | "goto_statement"
-            | "labeled_statement"
-            | "preproc_def"
-            | "preproc_function_def"
-            | "preproc_ifdef"
-            | "preproc_defined"
-            | "attribute_specifier"
-            | "attribute"
-            | "enumerator"
-            | "scoped_identifier"
-            | "token_tree"
-    )
+    !variables(tree).not_uses_under.contains(&parent)
+}
+
+fn variables(tree: &Tree) -> &'static Variables {
+    &tree.lang.kinds().variables
 }
 
 /// A declared variable: its name, its type as written (with `*` and `[]` for pointer and
@@ -47,65 +36,28 @@ pub(super) struct Declared {
 #[derive(Debug, Default)]
 pub(super) struct Scopes(Vec<Declared>);
 
-/// Nodes that open a scope in one of the five grammars.
-const SCOPES: &[&str] = &[
-    "translation_unit",
-    "source_file",
-    "program",
-    "compound_statement",
-    "block",
-    "statement_block",
-    "function_definition",
-    "function_item",
-    "function_declaration",
-    "method_declaration",
-    "class_body",
-    "for_statement",
-];
-pub(super) const FUNCTIONS: &[&str] = &[
-    "function_definition",
-    "function_item",
-    "function_declaration",
-    "method_declaration",
-    "arrow_function",
-];
-
 impl Scopes {
     pub(super) fn of(tree: &Tree) -> Scopes {
+        let vars = variables(tree);
         let mut out = vec![];
         for id in 0..tree.nodes.len() as NodeId {
             let n = tree.node(id);
-            let parameter = matches!(
-                n.kind,
-                "parameter_declaration" | "formal_parameter" | "parameter"
-            );
-            if n.kind == "formal_parameters" && tree.lang == Lang::JavaScript {
-                out.extend(js_parameters(tree, id));
+            let parameter = vars.parameters.contains(&n.kind);
+            if Some(n.kind) == vars.bare_parameters {
+                out.extend(bare_parameters(tree, id));
                 continue;
             }
-            // C's struct fields are no variables; Java's are, in their class.
-            let declaration = matches!(
-                n.kind,
-                "declaration"
-                    | "local_variable_declaration"
-                    | "let_declaration"
-                    | "variable_declarator"
-            ) || (n.kind == "field_declaration" && tree.lang == Lang::Java)
-                || parameter;
-            if !declaration {
+            if !parameter && !vars.declarations.contains(&n.kind) {
                 continue;
             }
             let Some(scope) = scope_of(tree, id) else {
                 continue;
             };
             // A prototype's parameters are in no function's scope.
-            if parameter && !FUNCTIONS.contains(&tree.node(scope).kind) {
+            if parameter && !vars.functions.contains(&tree.node(scope).kind) {
                 continue;
             }
-            if n.kind == "declaration"
-                && tree.node(scope).kind == "translation_unit"
-                && is_typedef(tree, id)
-            {
+            if tree.node(scope).kind == vars.file && is_typedef(tree, id) {
                 continue;
             }
             let ty = type_text(tree, id);
@@ -140,8 +92,8 @@ impl Scopes {
     }
 }
 
-/// A JavaScript function's parameters: plain identifiers in its parameter list.
-fn js_parameters(tree: &Tree, id: NodeId) -> Vec<Declared> {
+/// An untyped function's parameters: plain identifiers in its parameter list.
+fn bare_parameters(tree: &Tree, id: NodeId) -> Vec<Declared> {
     let Some(function) = tree.node(id).parent else {
         return vec![];
     };
@@ -149,7 +101,7 @@ fn js_parameters(tree: &Tree, id: NodeId) -> Vec<Declared> {
     tree.node(id)
         .children
         .iter()
-        .filter(|&&c| tree.node(c).kind == "identifier")
+        .filter(|&&c| tree.node(c).kind == tree.lang.kinds().identifier)
         .map(|&c| Declared {
             name: tree.node_text(c).to_string(),
             ty: "any".into(),
@@ -162,7 +114,7 @@ fn js_parameters(tree: &Tree, id: NodeId) -> Vec<Declared> {
 fn scope_of(tree: &Tree, id: NodeId) -> Option<NodeId> {
     let mut at = tree.node(id).parent;
     while let Some(p) = at {
-        if SCOPES.contains(&tree.node(p).kind) {
+        if variables(tree).scopes.contains(&tree.node(p).kind) {
             return Some(p);
         }
         at = tree.node(p).parent;
@@ -178,19 +130,12 @@ pub(super) fn is_typedef(tree: &Tree, id: NodeId) -> bool {
 }
 
 /// The declared type's text, one space between words; `?` where none is written (a Rust
-/// `let` without a type), `any` in JavaScript.
+/// `let` without a type), `any` in an untyped language.
 fn type_text(tree: &Tree, id: NodeId) -> String {
-    if tree.lang == Lang::JavaScript {
+    if !variables(tree).typed {
         return "any".into();
     }
-    let n = tree.node(id);
-    // A Java declarator's type is on the declaration around it.
-    let owner = if n.kind == "variable_declarator" {
-        n.parent.unwrap_or(id)
-    } else {
-        id
-    };
-    tree.node(owner)
+    tree.node(id)
         .children
         .iter()
         .find(|&&c| tree.node(c).field == Some("type"))
@@ -207,9 +152,6 @@ fn type_text(tree: &Tree, id: NodeId) -> String {
 /// functions.
 fn declared_names(tree: &Tree, id: NodeId) -> Vec<(String, String)> {
     let n = tree.node(id);
-    if n.kind == "variable_declarator" && tree.lang == Lang::Java {
-        return vec![]; // taken with its local_variable_declaration
-    }
     let mut out = vec![];
     for &c in &n.children {
         let child = tree.node(c);
@@ -227,12 +169,16 @@ fn declared_names(tree: &Tree, id: NodeId) -> Vec<(String, String)> {
 
 fn declarator_name(tree: &Tree, id: NodeId, shape: String) -> Option<(String, String)> {
     let n = tree.node(id);
-    match n.kind {
-        "identifier" => Some((tree.node_text(id).to_string(), shape)),
-        "function_declarator" | "parenthesized_declarator" => None,
-        "pointer_declarator" => declarator_name(tree, *n.children.last()?, format!("{shape}*")),
-        "array_declarator" => declarator_name(tree, n.children[0], format!("{shape}[]")),
-        "init_declarator" | "variable_declarator" => declarator_name(tree, n.children[0], shape),
-        _ => None,
+    let kinds = tree.lang.kinds();
+    if n.kind == kinds.identifier {
+        Some((tree.node_text(id).to_string(), shape))
+    } else if Some(n.kind) == kinds.types.pointer_declarator {
+        declarator_name(tree, *n.children.last()?, format!("{shape}*"))
+    } else if Some(n.kind) == kinds.array_declarator {
+        declarator_name(tree, n.children[0], format!("{shape}[]"))
+    } else if kinds.variables.wrappers.contains(&n.kind) {
+        declarator_name(tree, n.children[0], shape)
+    } else {
+        None // a function's declarator, or one in parentheses
     }
 }

@@ -1,5 +1,6 @@
 use super::*;
 use crate::tree::Parser;
+use crate::Lang;
 
 /// Every (rule, before, after) the rules offer on `text`.
 fn offers(lang: Lang, text: &str) -> Vec<(Rule, String, String)> {
