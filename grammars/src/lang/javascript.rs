@@ -44,10 +44,16 @@ pub const KINDS: Kinds = Kinds {
     extension_words: &[],
     string_text: &["string_fragment"],
     variables: Variables {
+        // Functions of every form: their parameters are theirs.
         scopes: &[
             "program",
             "statement_block",
             "function_declaration",
+            "generator_function_declaration",
+            "function_expression",
+            "generator_function",
+            "arrow_function",
+            "method_definition",
             "class_body",
             "for_statement",
         ],

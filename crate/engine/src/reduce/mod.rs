@@ -33,7 +33,7 @@ mod stats;
 mod strategy;
 mod subject;
 pub(crate) mod sweep;
-mod symbols;
+pub(crate) mod symbols;
 mod tag_into_use;
 mod tolerance;
 mod transform;

@@ -7,6 +7,10 @@
 //! function into one symbol (renamed together, so still consistently). Names the program
 //! uses but never declares (a library's `printf`, a macro's) are *foreign*: never renamed,
 //! never given.
+//!
+//! This is the engine's one scope analysis: the witness rules ask it with the finer scopes of
+//! their language table (blocks, loops, classes: [`Symbols::scoped`]) which variable a name
+//! is and where it is seen.
 
 use super::lists::field_child;
 use super::Program;
@@ -33,13 +37,28 @@ pub struct Symbols {
     pub foreign: HashSet<String>,
     /// Each scope's enclosing scope.
     outer: HashMap<NodeId, Option<NodeId>>,
+    /// The symbol of each token that names one.
+    owner: HashMap<TokenId, usize>,
 }
 
 impl Symbols {
     pub fn new(prog: &Program) -> Symbols {
+        Symbols::scoped(prog, prog.tree.lang.kinds().names.scopes, false)
+    }
+
+    /// The variables' view (the witness rules'): the blocks, loops and classes of the
+    /// language's [`Variables`](crate::grammars::kinds::Variables) open scopes too, and names
+    /// that are keywords somewhere in the grammar (`path`, `from`) are symbols like any other.
+    pub fn of_variables(prog: &Program) -> Symbols {
+        Symbols::scoped(prog, prog.tree.lang.kinds().variables.scopes, true)
+    }
+
+    /// The symbols with `scopes` the nodes that open a scope; `keywords`: names the grammar
+    /// also has as keywords are symbols too (renaming never gives nor takes them).
+    fn scoped(prog: &Program, scopes: &[&str], keywords: bool) -> Symbols {
         let tree = &prog.tree;
         let names = &tree.lang.kinds().names;
-        let inner_start = scope_regions(prog, names);
+        let inner_start = scope_regions(prog, scopes);
         let scope_of = |n: NodeId, t: TokenId| enclosing_scope(tree, &inner_start, n, t);
         let outer: HashMap<NodeId, Option<NodeId>> = inner_start
             .keys()
@@ -59,7 +78,7 @@ impl Symbols {
             if !names.kinds.contains(&node.kind) || node.extra {
                 continue;
             }
-            if tree.lang.is_reserved(text) {
+            if !keywords && tree.lang.is_reserved(text) {
                 continue;
             }
             let parent = node.parent.map(|p| tree.node(p).kind);
@@ -110,11 +129,22 @@ impl Symbols {
                 symbols[i].declarations.push(t);
             }
         }
+        let owner = symbols
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| s.tokens.iter().map(move |&t| (t, i)))
+            .collect();
         Symbols {
             symbols,
             foreign,
             outer,
+            owner,
         }
+    }
+
+    /// The symbol token `t` names, if it names one.
+    pub fn of_token(&self, t: TokenId) -> Option<&Symbol> {
+        self.owner.get(&t).map(|&i| &self.symbols[i])
     }
 
     /// Whether names in scopes `a` and `b` can see each other: one scope holds the other.
@@ -142,14 +172,19 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
 }
 
-/// For each scope node, the first token of its inside: its parameters, else its body. Its
-/// name and return type come before, in the enclosing scope.
-fn scope_regions(prog: &Program, names: &Names) -> HashMap<NodeId, TokenId> {
+/// For each scope node, the first token of its inside: a function's parameters, else its
+/// body (its name and return type come before, in the enclosing scope); all of any other
+/// scope (a block, a loop with its declarations, a file).
+fn scope_regions(prog: &Program, scopes: &[&str]) -> HashMap<NodeId, TokenId> {
     let tree = &prog.tree;
+    let functions = tree.lang.kinds().names.scopes;
     (0..tree.nodes.len() as NodeId)
-        .filter(|&n| names.scopes.contains(&tree.node(n).kind) && prog.alive(n))
+        .filter(|&n| scopes.contains(&tree.node(n).kind) && prog.alive(n))
         .map(|n| {
-            let inside = parameters(tree, n).or_else(|| field_child(tree, n, "body"));
+            let function = functions.contains(&tree.node(n).kind);
+            let inside = function
+                .then(|| parameters(tree, n).or_else(|| field_child(tree, n, "body")))
+                .flatten();
             let start = inside.map_or(tree.node(n).first_token, |c| tree.node(c).first_token);
             (n, start)
         })

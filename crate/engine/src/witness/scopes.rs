@@ -1,8 +1,12 @@
 //! What the rules need to know of a program's variables: where one is used, which are
-//! visible at a point, and their declared types ([`Scopes`]).
+//! visible at a point, and their declared types ([`Scopes`]). Which scope a variable is
+//! declared in is the engine's one scope analysis ([`Symbols::of_variables`]), with the
+//! blocks, loops and classes of the language's table ([`Variables::scopes`]).
 
 use crate::grammars::kinds::Variables;
-use crate::tree::{NodeId, Tree};
+use crate::reduce::symbols::Symbols;
+use crate::reduce::Program;
+use crate::tree::{NodeId, TokenId, Tree};
 
 /// Whether an identifier is read or written as a variable here (not declared, not called,
 /// not a field or a label).
@@ -39,30 +43,34 @@ pub(super) struct Scopes(Vec<Declared>);
 impl Scopes {
     pub(super) fn of(tree: &Tree) -> Scopes {
         let vars = variables(tree);
+        let symbols = Symbols::of_variables(&Program::new(tree.clone()));
+        // The scope a name is declared in: its symbol's.
+        let scope_of = |t: TokenId| symbols.of_token(t).and_then(|s| s.scope);
         let mut out = vec![];
         for id in 0..tree.nodes.len() as NodeId {
             let n = tree.node(id);
             let parameter = vars.parameters.contains(&n.kind);
-            if Some(n.kind) == vars.bare_parameters {
-                out.extend(bare_parameters(tree, id));
-                continue;
-            }
-            if !parameter && !vars.declarations.contains(&n.kind) {
-                continue;
-            }
-            let Some(scope) = scope_of(tree, id) else {
-                continue;
-            };
-            // A prototype's parameters are in no function's scope.
-            if parameter && !vars.functions.contains(&tree.node(scope).kind) {
-                continue;
-            }
-            if tree.node(scope).kind == vars.file && is_typedef(tree, id) {
+            let bare = Some(n.kind) == vars.bare_parameters;
+            if !parameter && !bare && !vars.declarations.contains(&n.kind) {
                 continue;
             }
             let ty = type_text(tree, id);
-            let s = tree.node(scope);
-            for (name, shape) in declared_names(tree, id) {
+            let names = match bare {
+                true => bare_parameters(tree, id),
+                false => declared_names(tree, id),
+            };
+            for (name, shape, token) in names {
+                let Some(scope) = scope_of(token) else {
+                    continue;
+                };
+                // A prototype's parameters are in no function's scope.
+                if parameter && !vars.functions.contains(&tree.node(scope).kind) {
+                    continue;
+                }
+                if tree.node(scope).kind == vars.file && is_typedef(tree, id) {
+                    continue;
+                }
+                let s = tree.node(scope);
                 out.push(Declared {
                     name,
                     ty: format!("{ty}{shape}"),
@@ -92,34 +100,21 @@ impl Scopes {
     }
 }
 
-/// An untyped function's parameters: plain identifiers in its parameter list.
-fn bare_parameters(tree: &Tree, id: NodeId) -> Vec<Declared> {
-    let Some(function) = tree.node(id).parent else {
-        return vec![];
-    };
-    let f = tree.node(function);
+/// An untyped function's parameters: plain identifiers in its parameter list, each with its
+/// token.
+fn bare_parameters(tree: &Tree, id: NodeId) -> Vec<(String, String, TokenId)> {
     tree.node(id)
         .children
         .iter()
         .filter(|&&c| tree.node(c).kind == tree.lang.kinds().identifier)
-        .map(|&c| Declared {
-            name: tree.node_text(c).to_string(),
-            ty: "any".into(),
-            from: tree.node(id).end,
-            scope: (f.start, f.end),
+        .map(|&c| {
+            (
+                tree.node_text(c).to_string(),
+                String::new(),
+                tree.node(c).first_token,
+            )
         })
         .collect()
-}
-
-fn scope_of(tree: &Tree, id: NodeId) -> Option<NodeId> {
-    let mut at = tree.node(id).parent;
-    while let Some(p) = at {
-        if variables(tree).scopes.contains(&tree.node(p).kind) {
-            return Some(p);
-        }
-        at = tree.node(p).parent;
-    }
-    None
 }
 
 pub(super) fn is_typedef(tree: &Tree, id: NodeId) -> bool {
@@ -148,9 +143,9 @@ fn type_text(tree: &Tree, id: NodeId) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
-/// The names a declaration declares, each with its declarator's shape (`*`, `[]`); none for
-/// functions.
-fn declared_names(tree: &Tree, id: NodeId) -> Vec<(String, String)> {
+/// The names a declaration declares, each with its declarator's shape (`*`, `[]`) and its
+/// token; none for functions.
+fn declared_names(tree: &Tree, id: NodeId) -> Vec<(String, String, TokenId)> {
     let n = tree.node(id);
     let mut out = vec![];
     for &c in &n.children {
@@ -167,11 +162,11 @@ fn declared_names(tree: &Tree, id: NodeId) -> Vec<(String, String)> {
     out
 }
 
-fn declarator_name(tree: &Tree, id: NodeId, shape: String) -> Option<(String, String)> {
+fn declarator_name(tree: &Tree, id: NodeId, shape: String) -> Option<(String, String, TokenId)> {
     let n = tree.node(id);
     let kinds = tree.lang.kinds();
     if n.kind == kinds.identifier {
-        Some((tree.node_text(id).to_string(), shape))
+        Some((tree.node_text(id).to_string(), shape, n.first_token))
     } else if Some(n.kind) == kinds.types.pointer_declarator {
         declarator_name(tree, *n.children.last()?, format!("{shape}*"))
     } else if Some(n.kind) == kinds.array_declarator {
