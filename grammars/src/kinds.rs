@@ -71,6 +71,8 @@ pub struct Kinds {
     pub field_declaration: Option<&'static str>,
     /// The token that is a string literal's text between its escapes.
     pub string_text: &'static [&'static str],
+    /// How one file names another, in a folder (`folder/links.rs` reads the lines).
+    pub links: Option<Links>,
     pub variables: Variables,
     pub witness: Witness,
     pub layout: Layout,
@@ -139,6 +141,17 @@ pub struct Types {
     pub storage_class: Option<&'static str>,
     /// A one-word built-in type (`int`, `char`) that a modifier may join (`unsigned int`).
     pub primitive: Option<&'static str>,
+}
+
+/// The line by which a file names another of its folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Links {
+    /// `#include "h"`.
+    Include,
+    /// `mod m;`, a file `m.rs` or `m/mod.rs` beside it.
+    Module,
+    /// `import ... from './m.js'`.
+    Import,
 }
 
 /// Where a program's variables are declared and seen: what the witness rules need to swap
@@ -360,6 +373,7 @@ pub(crate) const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     expression_statement: Some("expression_statement"),
     field_declaration: None,
     string_text: &[],
+    links: None,
     variables: NO_VARIABLES,
     witness: NO_WITNESS,
     layout: NO_LAYOUT,

@@ -111,6 +111,7 @@ pub const KINDS: Kinds = Kinds {
     expression_statement: Some("expression_statement"),
     field_declaration: Some("field_declaration"),
     string_text: &["string_content"],
+    links: Some(Links::Include),
     variables: Variables {
         scopes: &[
             "translation_unit",

@@ -43,6 +43,7 @@ pub const KINDS: Kinds = Kinds {
     extensions: &[],
     extension_words: &[],
     string_text: &["string_fragment"],
+    links: Some(Links::Import),
     variables: Variables {
         // Functions of every form: their parameters are theirs.
         scopes: &[

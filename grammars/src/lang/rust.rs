@@ -38,6 +38,7 @@ pub const KINDS: Kinds = Kinds {
     },
     field_declaration: Some("field_declaration"),
     string_text: &["string_content"],
+    links: Some(Links::Module),
     variables: Variables {
         scopes: &["source_file", "block", "function_item"],
         functions: &["function_item"],

@@ -2,6 +2,7 @@
 //! `mod m;`, JavaScript's `import ... from './m.js'`. Read from the text line by line (a
 //! link is one line in practice), resolved against the folder's paths.
 
+use crate::grammars::kinds::Links;
 use crate::Lang;
 
 /// A line linking a file to another (or to something outside the folder).
@@ -22,11 +23,11 @@ pub fn links(lang: Lang, path: &str, text: &str, exists: &dyn Fn(&str) -> bool) 
     let mut out = Vec::new();
     let mut start = 0;
     for line in text.split_inclusive('\n') {
-        let found = match lang {
-            Lang::C | Lang::Cpp => include(path, line, exists),
-            Lang::Rust => module(path, line, exists),
-            Lang::JavaScript => import(path, line, exists),
-            Lang::Java => None,
+        let found = match lang.kinds().links {
+            Some(Links::Include) => include(path, line, exists),
+            Some(Links::Module) => module(path, line, exists),
+            Some(Links::Import) => import(path, line, exists),
+            None => None,
         };
         if let Some(mut link) = found {
             link.start = start;
