@@ -17,7 +17,8 @@
 // independent judge of undefined behaviour: valgrind's memcheck, clang's UBSan and MSan.
 //
 //   npm run bench:generators [-- --part warning|wrong-code|all] [--seeds 1,2,3,5,6]
-//        [--warning Wshift-count-overflow] [--wc-seeds 1-300] [--bugs 5] [-j 2]
+//        [--warning Wshift-count-overflow] [--wc-seeds 1-300|24,124] [--bugs 5] [-j 2]
+//        [--tools generate,ddmin,reduce,no-guard]   (the wrong-code part's tools)
 //        [--limit SECONDS]   (each run is interrupted past it; default 120)
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,7 +44,13 @@ const warning = opt('--warning', 'Wshift-count-overflow');
 const jobs = opt('-j', '2');
 const limitMs = Number(opt('--limit', '120')) * 1000;
 const part = opt('--part', 'all');
-const [wcFirst, wcLast] = opt('--wc-seeds', '1-300').split('-').map(Number);
+// A range (`1-300`) searched for bugs, or a list of seeds known to be bugs (`24,124`).
+const wcSeeds = opt('--wc-seeds', '1-300');
+const [wcFirst, wcLast] = wcSeeds.includes(',') ? [0, -1] : wcSeeds.split('-').map(Number);
+const wcList = wcSeeds.includes(',') ? wcSeeds.split(',').map(Number) : [];
+// The wrong-code part's tools, by the first word of their row (`generate`, `ddmin`, `reduce`,
+// `no-guard`); all by default.
+const wcTools = opt('--tools', 'generate,ddmin,reduce,no-guard').split(',');
 const maxBugs = Number(opt('--bugs', '5'));
 
 /**
@@ -162,7 +169,9 @@ async function wrongCodePart() {
   const root = mkdtempSync(join(tmpdir(), 'whittle-gen-wrong-code-'));
   console.error(`bench:generators: wrong code, seeds ${wcFirst}-${wcLast} of c-defined.mjs, tcc vs gcc -O0; in ${root}`);
   const bugs = [];
-  for (let seed = wcFirst; seed <= wcLast && bugs.length < maxBugs; seed++) {
+  const candidates = wcList.length ? wcList : Array.from({ length: Math.max(0, wcLast - wcFirst + 1) }, (_, i) => wcFirst + i);
+  for (const seed of candidates) {
+    if (bugs.length >= maxBugs) break;
     const dir = join(root, `seed-${seed}`);
     mkdirSync(dir);
     await run(WHITTLE, ['generate', '--generator', DEFINED, '--rng-seed', String(seed), '--test', '/bin/false', '-o', 'prog.c', '-q'], dir);
@@ -179,12 +188,13 @@ async function wrongCodePart() {
     writeFileSync(original, readFileSync(join(dir, 'prog.c')));
     const before = tokens(original);
     const tools = {
-      'generate (GReduce)': ['generate', '--generator', DEFINED, '--rng-seed', String(seed), '--test', join(dir, 'wrong.sh')],
-      'generate --trace ddmin': ['generate', '--generator', DEFINED, '--rng-seed', String(seed), '--trace', 'ddmin', '--test', join(dir, 'wrong.sh')],
-      'reduce --wrong-code': ['reduce', '--wrong-code', 'tcc -w', 'gcc -O0 -w', '--no-cache'],
-      'reduce --wrong-code --no-guard': ['reduce', '--wrong-code', 'tcc -w', 'gcc -O0 -w', '--no-guard', '--no-cache'],
+      'generate (GReduce)': ['generate', ['generate', '--generator', DEFINED, '--rng-seed', String(seed), '--test', join(dir, 'wrong.sh')]],
+      'generate --trace ddmin': ['ddmin', ['generate', '--generator', DEFINED, '--rng-seed', String(seed), '--trace', 'ddmin', '--test', join(dir, 'wrong.sh')]],
+      'reduce --wrong-code': ['reduce', ['reduce', '--wrong-code', 'tcc -w', 'gcc -O0 -w', '--no-cache']],
+      'reduce --wrong-code --no-guard': ['no-guard', ['reduce', '--wrong-code', 'tcc -w', 'gcc -O0 -w', '--no-guard', '--no-cache']],
     };
-    for (const [tool, argv] of Object.entries(tools)) {
+    for (const [tool, [key, argv]] of Object.entries(tools)) {
+      if (!wcTools.includes(key)) continue;
       const work = join(dir, tool.replace(/\W+/g, '-'));
       mkdirSync(work);
       writeFileSync(join(work, 'prog.c'), readFileSync(original));

@@ -9,7 +9,9 @@
 // - loops count up to a small constant and their counters are never assigned;
 // - functions write only their own locals, so calls have no side effects and the order in
 //   which operands are evaluated never matters; main writes the globals;
-// - at the end main prints a checksum of every global.
+// - at the end main prints a checksum of every global and of its own locals, in nine runs of
+//   ten: a reducible loop decides, so that a reduced run may go without it when a crash or
+//   the exit status shows the bug alone.
 // Narrowing conversions and right shifts of negative values are implementation-defined (not
 // undefined): gcc, clang and tcc all wrap and shift arithmetically.
 // What compilers get wrong: || && ?: with constant operands (also unparenthesized chains such
@@ -162,6 +164,8 @@ export function generate(g) {
     }
     return e;
   };
+  // An assignment's or an initializer's value needs no parentheses around it.
+  const bare = (e) => (enclosed(e) ? e.slice(1, -1) : e);
   const index = (scope, depth, n) =>
     n === 1 ? '0' : `(unsigned)(${depth < 2 ? expr(scope, depth + 1) : g.pick('const', CONSTS)}) % ${n}u`;
 
@@ -171,7 +175,7 @@ export function generate(g) {
       const kind = depth > 1 ? 'assign' : g.pick('stmt-kind', ['assign', 'assign', 'if', 'for']);
       if (kind === 'assign') {
         const target = g.pick('target', scope.writes);
-        s += `${indent}${typeof target === 'string' ? target : target(scope, depth)} = ${expr(scope, 0)};\n`;
+        s += `${indent}${typeof target === 'string' ? target : target(scope, depth)} = ${bare(expr(scope, 0))};\n`;
       } else if (kind === 'if') {
         s += `${indent}if (${expr(scope, 0)}) {\n${statements(scope, indent + '  ', depth + 1)}${indent}}\n`;
         g.maybe('else', () => {
@@ -193,7 +197,7 @@ export function generate(g) {
     g.repeat('local', 0, 3, () => {
       const v = `l${scope.reads.length}`;
       const type = g.pick('local-type', TYPES);
-      body += `  ${type} ${v} = ${expr(scope, 0)};\n`;
+      body += `  ${type} ${v} = ${bare(expr(scope, 0))};\n`;
       scope.reads.push(v);
       scope.writes.push(v);
       scope.typed.push({ name: v, type });
@@ -227,7 +231,7 @@ export function generate(g) {
     };
     let body = locals(scope);
     body += scope.writes.length > 0 ? statements(scope, '  ', 0) : '';
-    body += `  return ${expr(scope, 0)};\n`;
+    body += `  return ${bare(expr(scope, 0))};\n`;
     const list = params.length ? params.map((p) => `${p.type} ${p.name}`).join(', ') : 'void';
     functionsText += `static long long ${name}(${list}) {\n${body}}\n`;
     functions.push({ name, params });
@@ -247,13 +251,29 @@ export function generate(g) {
   };
   let main = locals(scope);
   main += scope.writes.length > 0 ? statements(scope, '  ', 0) : '';
-  main += '  unsigned crc = 0;\n';
-  // Both halves of a 64-bit value count.
-  const fold = (v, type) => `  crc = crc * 31u + (unsigned)${WIDE.has(type) ? `(${v} ^ ${v} >> 32)` : v};\n`;
-  for (const v of globals) main += fold(v.name, v.type);
-  for (const a of arrays) for (let i = 0; i < a.n; i++) main += fold(`${a.name}[${i}]`, a.type);
-  for (const s of structs) for (const f of s.fields) main += fold(`${s.name}.${f}`, 'int');
-  main += '  printf("checksum = %08X\\n", crc);\n  return 0;\n';
+  let printed = false;
+  g.repeat('print', 0, 9, () => (printed = true));
+  if (printed) {
+    main += '  unsigned crc = 0;\n';
+    // Both halves of a 64-bit value count.
+    const fold = (v, type) => `  crc = crc * 31u + (unsigned)${WIDE.has(type) ? `(${v} ^ ${v} >> 32)` : v};\n`;
+    for (const v of scope.typed) main += fold(v.name, v.type);
+    for (const a of arrays) for (let i = 0; i < a.n; i++) main += fold(`${a.name}[${i}]`, a.type);
+    for (const s of structs) for (const f of s.fields) main += fold(`${s.name}.${f}`, 'int');
+    main += '  printf("checksum = %08X\\n", crc);\n';
+  }
+  main += '  return 0;\n';
+  const include = printed ? '#include <stdio.h>\n' : '';
+  return `${include}${[...used.values()].join('')}${decls}${functionsText}int main() {\n${main}}\n`;
+}
 
-  return `#include <stdio.h>\n${[...used.values()].join('')}${decls}${functionsText}int main(void) {\n${main}}\n`;
+/** Whether `e` is one parenthesized whole: `(a || b)`, not `(a) + (b)`. */
+function enclosed(e) {
+  if (!e.startsWith('(') || !e.endsWith(')')) return false;
+  let depth = 0;
+  for (let i = 0; i < e.length; i++) {
+    if (e[i] === '(') depth++;
+    else if (e[i] === ')' && --depth === 0 && i < e.length - 1) return false;
+  }
+  return true;
 }

@@ -45,7 +45,8 @@ class WrongCodeProperty {
       for (const step of STEPS.slice(1, this.guard ? 4 : 2)) answers.push(await compile(step));
       const s = this.steps;
       try {
-        this.reference = this.engine.wrongCodeCalibrate(answers.map(plain), this.guard, describeStep(s.a), describeStep(s.b), s.warnings?.compiler ?? '');
+        // (no reference without a guard: the engine gives undefined, which means not calibrated here)
+        this.reference = this.engine.wrongCodeCalibrate(answers.map(plain), this.guard, describeStep(s.a), describeStep(s.b), s.warnings?.compiler ?? '') ?? null;
       } catch (e) {
         throw new PropertyError(e.message);
       }

@@ -470,7 +470,7 @@ export function blocker(state, { reports, jsTrusted, untrustedLink = false, embe
   if (needsConsent(state, { untrustedLink, jsTrusted })) return 'this link has not been allowed to compile yet: read what it asks (at the top of the page) and press Allow';
   if (state.endpoint.kind !== 'none' && !state.compiler) return 'choose a compiler';
   if (usesWrongCode(state)) {
-    if (state.mode !== 'single') return 'the wrong-code property is for one program: choose the mode “one program”, or another property';
+    if (isPair(state) || isWitness(state)) return 'the wrong-code property is for one program or a generator: choose that mode, or another property';
     if (state.endpoint.kind === 'none') return 'the wrong-code property compiles and runs two builds: choose an endpoint';
   }
   if (isWitness(state) && state.property.kind === 'js' && state.property.compiles?.length) {
