@@ -174,6 +174,13 @@ test('what blocks a reduction', () => {
   const js = S.setProperty({ ...state, compiler: 'gcc' }, 'variant', { kind: 'js', js: '() => true' });
   assert.match(S.blocker(js, { reports, jsTrusted: false }), /has not been allowed/);
   assert.equal(S.blocker(js, { reports, jsTrusted: true }), null);
+  // Wrong code: one program or a generator, over an endpoint; not a pair or a witness search.
+  const wrong = S.setProperty({ ...state, compiler: 'gcc' }, 'variant', { ...state.property, kind: 'wrong-code', wrongCode: { compiler: 'gcc', flags: '-O2', guard: false } });
+  const single = { variant: ok };
+  assert.equal(S.blocker(S.setMode(wrong, 'single'), { reports: single, jsTrusted: true }), null);
+  assert.equal(S.blocker(S.setMode(wrong, 'generator'), { reports: single, jsTrusted: true }), null);
+  assert.match(S.blocker(wrong, { reports, jsTrusted: true }), /wrong-code property is for one program or a generator/);
+  assert.match(S.blocker(S.setMode(wrong, 'witness'), { reports: single, jsTrusted: true }), /wrong-code property is for one program or a generator/);
 });
 
 test("the worker's config: the variant's text and property, and the seed's in pair mode", () => {
