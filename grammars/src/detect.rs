@@ -20,10 +20,11 @@ pub fn detect_from_content(text: &str) -> Lang {
         let clues = detect.clues.iter().filter(|(clue, _)| text.contains(clue));
         detect.base + clues.map(|(_, weight)| weight).sum::<i32>()
     };
-    let best = ORDER.into_iter().map(score).max().unwrap_or(0);
+    // (max_by_key keeps the last of equals: reversed, the earliest wins)
     ORDER
         .into_iter()
-        .find(|&l| score(l) == best)
+        .rev()
+        .max_by_key(|&l| score(l))
         .unwrap_or(Lang::C)
 }
 

@@ -175,8 +175,6 @@ pub struct Variables {
     pub not_uses_under: &'static [&'static str],
     /// Whether declarations name types (JavaScript's do not: every variable is `any`).
     pub typed: bool,
-    /// The root of a file: a typedef there declares no variable.
-    pub file: &'static str,
 }
 
 /// What DiWi's witness rules mutate ([`Variables`] says which variables are in scope).
@@ -299,7 +297,6 @@ pub(crate) const NO_VARIABLES: Variables = Variables {
     wrappers: &[],
     not_uses_under: &[],
     typed: true,
-    file: "",
 };
 
 /// The operators of C and the languages that took them.

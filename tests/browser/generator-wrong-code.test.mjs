@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finished, openPage, ROOT, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
+import { chooseWrongCode, finished, openPage, ROOT, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
 
 const DEFINED = readFileSync(`${ROOT}/examples/generators/c-defined.mjs`, 'utf8');
 // A seed whose program tcc and gcc -O0 run differently (found by `npm run bench:generators`).
@@ -39,15 +39,7 @@ test('the defined C generator reduces a tcc wrong-code bug over whittle serve; t
   await page.selectOption('#mode', 'generator');
   await page.evaluate((text) => window.whittle.setGenerator(text), DEFINED);
   await page.fill('#gen-rng-seed', SEED);
-  await page.selectOption('#endpoint', 'whittle');
-  await page.waitForSelector('#compiler option[value="tcc"]', { state: 'attached' });
-  await page.selectOption('#compiler', 'tcc');
-  await page.fill('#flags', '');
-  await page.click('.segmented label:has(input[name=prop-kind][value=wrong-code])');
-  await page.waitForSelector('#prop-wrong-fields:not([hidden])');
-  await page.selectOption('#wrong-b-compiler', 'gcc');
-  await page.fill('#wrong-b-flags', '-O0');
-  await page.setChecked('#wrong-guard', false);
+  await chooseWrongCode(page, { a: ['tcc', ''], b: ['gcc', '-O0'] });
 
   await page.click('#check');
   await page.waitForFunction(() => /✓|✗|agree|cannot|threw/.test(document.querySelector('#check-result').textContent), null, { polling: 100, timeout: 60000 })

@@ -184,3 +184,18 @@ export async function chooseStandIn(page, instance, id) {
   await page.waitForSelector(`#compiler option[value="${id}"]`, { state: 'attached' });
   await page.selectOption('#compiler', id);
 }
+
+/** Makes the page's property wrong code over whittle serve: build A's compiler and flags
+ *  (`a`), build B's (`b`), and the guard's compiler, or no guard. */
+export async function chooseWrongCode(page, { a, b, guard = null }) {
+  await page.selectOption('#endpoint', 'whittle');
+  await page.waitForSelector(`#compiler option[value="${a[0]}"]`, { state: 'attached' });
+  await page.selectOption('#compiler', a[0]);
+  await page.fill('#flags', a[1]);
+  await page.click('.segmented label:has(input[name=prop-kind][value=wrong-code])');
+  await page.waitForSelector('#prop-wrong-fields:not([hidden])');
+  await page.selectOption('#wrong-b-compiler', b[0]);
+  await page.fill('#wrong-b-flags', b[1]);
+  await page.setChecked('#wrong-guard', guard !== null);
+  if (guard !== null) await page.selectOption('#wrong-guard-compiler', guard);
+}

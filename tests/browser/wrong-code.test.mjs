@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finished, openPage, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
+import { chooseWrongCode, finished, openPage, startServerAndBrowser, stopServerAndBrowser } from './harness.mjs';
 
 // -ffast-math lets gcc fold (x + y) - x to y; without it the sum rounds to x: 0, not 1. The
 // rest is noise to remove; `unset` is read uninitialized where it is printed, which a
@@ -46,16 +46,7 @@ function buildAndRun(dir, program, flags) {
 
 async function setUp(page, program, { bFlags }) {
   await page.evaluate((text) => window.whittle.setProgram(text), program);
-  await page.selectOption('#endpoint', 'whittle');
-  await page.waitForSelector('#compiler option[value="gcc"]', { state: 'attached' });
-  await page.selectOption('#compiler', 'gcc');
-  await page.fill('#flags', '-O0');
-  await page.click('.segmented label:has(input[name=prop-kind][value=wrong-code])');
-  await page.waitForSelector('#prop-wrong-fields:not([hidden])');
-  await page.selectOption('#wrong-b-compiler', 'gcc');
-  await page.fill('#wrong-b-flags', bFlags);
-  await page.setChecked('#wrong-guard', true);
-  await page.selectOption('#wrong-guard-compiler', 'gcc');
+  await chooseWrongCode(page, { a: ['gcc', '-O0'], b: ['gcc', bFlags], guard: 'gcc' });
   await page.waitForFunction(() => !document.querySelector('#reduce').disabled, null, { polling: 100 });
 }
 

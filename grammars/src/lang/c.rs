@@ -137,7 +137,6 @@ pub const KINDS: Kinds = Kinds {
             "enumerator",
         ],
         typed: true,
-        file: "translation_unit",
     },
     witness: Witness {
         update: Some("update_expression"),

@@ -57,7 +57,6 @@ pub const KINDS: Kinds = Kinds {
             "labeled_statement",
             "scoped_identifier",
         ],
-        file: "program",
         ..NO_VARIABLES
     },
     witness: Witness {

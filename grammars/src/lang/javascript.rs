@@ -64,7 +64,6 @@ pub const KINDS: Kinds = Kinds {
         wrappers: &["variable_declarator"],
         not_uses_under: &["formal_parameters", "labeled_statement"],
         typed: false,
-        file: "program",
         ..NO_VARIABLES
     },
     witness: Witness {

@@ -45,7 +45,6 @@ pub const KINDS: Kinds = Kinds {
         declarations: &["let_declaration"],
         parameters: &["parameter"],
         not_uses_under: &["attribute", "scoped_identifier", "token_tree"],
-        file: "source_file",
         ..NO_VARIABLES
     },
     witness: Witness {

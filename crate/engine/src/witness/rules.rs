@@ -409,7 +409,7 @@ impl<'t> Finder<'t> {
                 end + blank as u32,
                 vec![String::new()],
             );
-        } else if kinds.witness.declarations.contains(&kind) {
+        } else if Some(kind) == kinds.declaration {
             if self.declares_function(id) {
                 return;
             }

@@ -67,7 +67,8 @@ impl Scopes {
                 if parameter && !vars.functions.contains(&tree.node(scope).kind) {
                     continue;
                 }
-                if tree.node(scope).kind == vars.file && is_typedef(tree, id) {
+                // A typedef at file scope declares a type, no variable.
+                if scope == tree.root() && is_typedef(tree, id) {
                     continue;
                 }
                 let s = tree.node(scope);
