@@ -73,11 +73,29 @@ pub struct Kinds {
     pub string_text: &'static [&'static str],
     /// How one file names another, in a folder (`folder/links.rs` reads the lines).
     pub links: Option<Links>,
+    pub roots: Roots,
     pub variables: Variables,
     pub witness: Witness,
     pub layout: Layout,
     pub detect: Detect,
 }
+
+/// What the `roots` pass needs to know besides the text: which blocks hold definitions, and
+/// which names a compiler looks up where the program does not write them.
+#[derive(Debug)]
+pub struct Roots {
+    /// Keywords of a block whose chunks are definitions again (C++'s `namespace`, Rust's
+    /// `mod`); `extern "C" {` is one in every language.
+    pub containers: &'static [&'static str],
+    /// Names the compiler looks up on its own (C++'s `initializer_list` for a braced list,
+    /// `tuple_size` for a structured binding): what defines them stays while anything does.
+    pub implicit: &'static [&'static str],
+}
+
+pub const NO_ROOTS: Roots = Roots {
+    containers: &[],
+    implicit: &[],
+};
 
 /// How a language names things: what renaming needs. A name is renamed only where the
 /// program declares it; names it cannot see declared (a library's, a macro's) stay.
@@ -371,6 +389,7 @@ pub(crate) const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     field_declaration: None,
     string_text: &[],
     links: None,
+    roots: NO_ROOTS,
     variables: NO_VARIABLES,
     witness: NO_WITNESS,
     layout: NO_LAYOUT,

@@ -112,6 +112,7 @@ pub const KINDS: Kinds = Kinds {
     field_declaration: Some("field_declaration"),
     string_text: &["string_content"],
     links: Some(Links::Include),
+    roots: NO_ROOTS,
     variables: Variables {
         scopes: &[
             "translation_unit",

@@ -153,5 +153,27 @@ pub const KINDS: Kinds = Kinds {
         ],
         base: 0,
     },
+    roots: Roots {
+        containers: &["namespace"],
+        // A braced list, a structured binding, typeid, a coroutine, `<=>`, aligned and
+        // destroying `new`/`delete`, a range `for` over a type with free begin and end.
+        implicit: &[
+            "initializer_list",
+            "tuple_size",
+            "tuple_element",
+            "get",
+            "type_info",
+            "coroutine_traits",
+            "coroutine_handle",
+            "strong_ordering",
+            "weak_ordering",
+            "partial_ordering",
+            "align_val_t",
+            "destroying_delete_t",
+            "nothrow_t",
+            "begin",
+            "end",
+        ],
+    },
     ..C
 };

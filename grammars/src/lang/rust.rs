@@ -39,6 +39,10 @@ pub const KINDS: Kinds = Kinds {
     field_declaration: Some("field_declaration"),
     string_text: &["string_content"],
     links: Some(Links::Module),
+    roots: Roots {
+        containers: &["mod"],
+        ..NO_ROOTS
+    },
     variables: Variables {
         scopes: &["source_file", "block", "function_item"],
         functions: &["function_item"],

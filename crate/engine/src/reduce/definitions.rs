@@ -255,7 +255,11 @@ fn definitions(tree: &Tree) -> Vec<Definition> {
         };
         // The body's `}` is the chunk's last closer.
         let close = chunk.iter().rposition(|l| l.kind == Kind::Bracket(b'}'));
-        let declarators = close.map_or(&[][..], |c| &chunk[c + 1..]);
+        // A type's declarators (a function's last `}` may be a default argument's `{}`).
+        let declarators = match close {
+            Some(c) if !head.function => &chunk[c + 1..],
+            _ => &[][..],
+        };
         let names = std::iter::once(Some(name))
             .chain(declared_after(text, declarators).map(|l| token_of(&l)))
             .collect::<Option<Vec<TokenId>>>();
@@ -278,7 +282,10 @@ fn definitions(tree: &Tree) -> Vec<Definition> {
 
 /// The names a type's declarators declare after its body: identifiers outside brackets,
 /// attributes left out.
-fn declared_after<'a>(text: &'a [u8], tail: &'a [Lexeme]) -> impl Iterator<Item = Lexeme> + 'a {
+pub(super) fn declared_after<'a>(
+    text: &'a [u8],
+    tail: &'a [Lexeme],
+) -> impl Iterator<Item = Lexeme> + 'a {
     let mut depth = 0u32;
     tail.iter().copied().filter(move |l| {
         match l.kind {
@@ -292,10 +299,10 @@ fn declared_after<'a>(text: &'a [u8], tail: &'a [Lexeme]) -> impl Iterator<Item 
 }
 
 /// What a chunk's head says.
-struct Head {
-    name: Lexeme,
+pub(super) struct Head {
+    pub name: Lexeme,
     /// Whether it declares a function (its name came before a parameter list).
-    function: bool,
+    pub function: bool,
     /// The index of a function's body's first lexeme: its `{`, or the `:` before a
     /// constructor's initializers.
     body: Option<usize>,
@@ -352,7 +359,7 @@ const STATEMENTS: &[&str] = &[
 /// or else its last identifier before `{`, `=`, `:`, `[` or `;`, outside brackets and
 /// template arguments) and a function's body. `None` for an operator, a statement or a
 /// head without a name.
-fn read_head(text: &[u8], chunk: &[Lexeme]) -> Option<Head> {
+pub(super) fn read_head(text: &[u8], chunk: &[Lexeme]) -> Option<Head> {
     let word = |l: &Lexeme| &text[l.start as usize..l.end as usize];
     let first = chunk.iter().find(|l| l.kind == Kind::Plain)?;
     if STATEMENTS.contains(&as_str(word(first))) {
@@ -391,14 +398,25 @@ fn read_head(text: &[u8], chunk: &[Lexeme]) -> Option<Head> {
                 }
                 continue;
             }
-            // An array's size, or a C++11 attribute before the name.
-            Kind::Bracket(b'[') if angles > 0 || name.is_none() => i = group_end(chunk, i - 1),
+            // An array's size, or a C++11 attribute (`struct [[deprecated]] s`).
+            Kind::Bracket(b'[')
+                if angles > 0
+                    || name.is_none()
+                    || chunk.get(i).is_some_and(|n| n.kind == Kind::Bracket(b'[')) =>
+            {
+                i = group_end(chunk, i - 1)
+            }
             Kind::Bracket(_) => return name.filter(|_| angles == 0).map(Head::named),
             Kind::Plain => {}
         }
         let w = word(&l);
         if w == b"operator" {
             return None;
+        }
+        // `template <...>`: its parameters declare nothing outside it.
+        if w == b"template" && chunk.get(i).is_some_and(|n| word(n) == b"<") {
+            i = angles_end(text, chunk, i);
+            continue;
         }
         if w.first() == Some(&b'"') {
             name = None; // extern "C"
@@ -458,7 +476,7 @@ fn body_after(text: &[u8], chunk: &[Lexeme], mut i: usize) -> Option<usize> {
     None
 }
 
-fn as_str(w: &[u8]) -> &str {
+pub(super) fn as_str(w: &[u8]) -> &str {
     std::str::from_utf8(w).unwrap_or("")
 }
 
@@ -470,6 +488,33 @@ fn colon_pair(text: &[u8], chunk: &[Lexeme], i: usize) -> bool {
         })
     };
     colon(i.checked_sub(1)) || colon(Some(i + 1))
+}
+
+/// The index past the `>` that closes the `<` at `i` (bracket groups inside skipped).
+fn angles_end(text: &[u8], chunk: &[Lexeme], mut i: usize) -> usize {
+    let mut depth = 0u32;
+    while i < chunk.len() {
+        match chunk[i].kind {
+            Kind::Bracket(b'(' | b'[' | b'{') => {
+                i = group_end(chunk, i);
+                continue;
+            }
+            Kind::Bracket(_) => return i,
+            _ => {}
+        }
+        match &text[chunk[i].start as usize..chunk[i].end as usize] {
+            b"<" => depth += 1,
+            b">" => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    i
 }
 
 /// The index past the bracket group opened at `i`.
@@ -491,7 +536,7 @@ fn group_end(chunk: &[Lexeme], i: usize) -> usize {
 }
 
 /// An identifier or keyword: a letter or `_` first, then letters, digits and `_`.
-fn is_identifier(w: &str) -> bool {
+pub(super) fn is_identifier(w: &str) -> bool {
     let mut bytes = w.bytes();
     bytes
         .next()
@@ -533,6 +578,15 @@ mod tests {
             ("typedef unsigned long size_t;", Some("size_t")),
             ("int table[10];", Some("table")),
             ("[[nodiscard]] int k();", Some("k")),
+            ("union [[gnu::may_alias]] any { int i; };", Some("any")),
+            (
+                "template<typename _Tp> [[__nodiscard__]] constexpr _Tp&& forward(_Tp& t) { }",
+                Some("forward"),
+            ),
+            (
+                "template<size_t _Len, size_t _A = __alignof__(T<_Len>)> using a_t = int;",
+                Some("a_t"),
+            ),
             ("std::size_t A::count() const { }", Some("count")),
             ("fn parse<T: Read>(r: T) -> u32 { 0 }", Some("parse")),
             ("bool operator<(const A&, const A&);", None),

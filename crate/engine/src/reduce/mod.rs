@@ -26,6 +26,7 @@ mod merge;
 mod passes;
 mod perses;
 mod rename;
+mod roots;
 mod session;
 mod single;
 mod sites;

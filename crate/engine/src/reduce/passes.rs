@@ -4,8 +4,8 @@
 
 use super::{
     chains, chunks, ddmin, definitions, dependencies, effects, error_regions, format, hdd,
-    implicit_int, inline, local, lone_tokens, merge, perses, rename, tag_into_use, transform,
-    types, unwrap, update, Pass, Program,
+    implicit_int, inline, local, lone_tokens, merge, perses, rename, roots, tag_into_use,
+    transform, types, unwrap, update, Pass, Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -37,6 +37,7 @@ pub enum PassKind {
     Terminators,
     Chains,
     Extensions,
+    Roots,
 }
 
 /// A row of the table.
@@ -221,6 +222,12 @@ pub const PASSES: &[PassInfo] = &[
         "deletes compiler extensions with their argument (`__attribute__((...))`): all at once, then in chunks",
         |p, _| Box::new(lone_tokens::extensions(p)),
     ),
+    row(
+        PassKind::Roots,
+        "roots",
+        "by text alone: ddmin over the definitions as roots, each candidate keeping only what the roots left reach by name; then the roots' statements, each with what only it reached",
+        |p, coarse| Box::new(roots::Roots::new(p, coarse)),
+    ),
 ];
 
 impl PassKind {
@@ -254,6 +261,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::Extensions as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::Roots as usize + 1);
     }
 }

@@ -166,7 +166,12 @@ impl Running {
 
 /// The passes that work on a lexed tree, by text alone, in the order a lexed round runs them:
 /// function bodies first, then what nothing names now, then runs of chunks.
-const LEXED: [PassKind; 3] = [PassKind::Bodies, PassKind::Unused, PassKind::Chunks];
+const LEXED: [PassKind; 4] = [
+    PassKind::Roots,
+    PassKind::Bodies,
+    PassKind::Unused,
+    PassKind::Chunks,
+];
 
 impl Subject for Single {
     type Pass = Running;

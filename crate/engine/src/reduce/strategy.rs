@@ -97,6 +97,9 @@ const PERSES: &[Step] = &[
     // them one node at a time: a header's templates, each used by the next, fall together.
     // (After Perses, measured: small C programs finish sooner, but Perses spends a megabyte of
     // C++ headers' first minute for little, and the bulk passes come too late.)
+    // What the last definitions reach by name, the rest at once: in every round, since
+    // once Perses has deleted a use, a header's worth may follow it.
+    every_round(PassKind::Roots),
     coarse_only(PassKind::Bodies),
     coarse_only(PassKind::Unused),
     // Deep nesting loses levels in bulk, where Perses would take one a query.
