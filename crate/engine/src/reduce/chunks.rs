@@ -354,6 +354,13 @@ impl Chunk {
     pub fn tokens(&self, tree: &Tree) -> Range<TokenId> {
         token_at(tree, self.start)..token_at(tree, self.end)
     }
+
+    /// Its lexemes among `lexemes`, those of the text it was found in.
+    pub fn lexemes<'a>(&self, lexemes: &'a [Lexeme]) -> &'a [Lexeme] {
+        let first = lexemes.partition_point(|l| l.start < self.start);
+        let last = lexemes.partition_point(|l| l.start < self.end);
+        &lexemes[first..last]
+    }
 }
 
 /// The first token of `tree` starting at or after `byte`.

@@ -239,9 +239,7 @@ fn definitions(tree: &Tree) -> Vec<Definition> {
     };
     let mut out = Vec::new();
     for c in found {
-        let first = lexemes.partition_point(|l| l.start < c.start);
-        let last = lexemes.partition_point(|l| l.start < c.end);
-        let chunk = &lexemes[first..last];
+        let chunk = c.lexemes(&lexemes);
         let Some(head) = read_head(text, chunk) else {
             continue;
         };

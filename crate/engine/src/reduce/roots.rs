@@ -9,8 +9,9 @@
 //!
 //! Reaching is by text alone: a definition is reached when a name it declares (see
 //! [`super::definitions`]: its head's name, a type's declarators, an enum's enumerators)
-//! occurs in a reached one; an operator is reached with a type its head names; a chunk that
-//! declares no name only as a root. Names the compiler looks up on its own stay reached
+//! occurs in a reached one; a member defined outside its class, with its class; a function
+//! template, a specialization or an operator only once the types of its arguments are
+//! reached too; a chunk that declares no name only as a root. Names the compiler looks up on its own stay reached
 //! (the language's `roots.implicit`). Directives always stay, and a namespace stays while
 //! something in it does or its name is used.
 
@@ -88,9 +89,9 @@ impl Graph {
             reaches: Vec::new(),
             implicit: Vec::new(),
         };
-        // Operators' heads' words, made triggers once every unit's names are known.
-        let mut operators: Vec<(usize, Vec<u32>)> = Vec::new();
-        let mut conditioned: Vec<(usize, Vec<u32>)> = Vec::new();
+        // Heads' words, made conditions (an operator's, its triggers too) once every unit's
+        // names are known: with whether the unit is an operator.
+        let mut conditioned: Vec<(usize, Vec<u32>, bool)> = Vec::new();
         let mut members: Vec<(usize, u32, u32)> = Vec::new();
         #[derive(Clone, Copy)]
         enum Role {
@@ -103,8 +104,7 @@ impl Graph {
             while open.last().is_some_and(|&(end, _)| end <= c.start) {
                 open.pop();
             }
-            let chunk = &lexemes[lexemes.partition_point(|l| l.start < c.start)
-                ..lexemes.partition_point(|l| l.start < c.end)];
+            let chunk = c.lexemes(&lexemes);
             let directive = chunk.first().is_some_and(|l| l.kind == Kind::Directive);
             let tokens = c.tokens(tree);
             let role = match open.last().map(|&(_, r)| r) {
@@ -117,6 +117,7 @@ impl Graph {
                     Role::Other
                 }
                 None | Some(Role::Container(_)) => {
+                    let head = heads(text, chunk);
                     if let Some(name) = container(text, chunk, kinds.roots.containers) {
                         graph.containers.push(Container {
                             tokens,
@@ -125,7 +126,7 @@ impl Graph {
                             pinned: false,
                         });
                         Role::Container(graph.containers.len() - 1)
-                    } else if let Some(u) = graph.trailer(tree, chunk, &tokens, text) {
+                    } else if let Some(u) = graph.trailer(tree, &head, &tokens) {
                         // `struct s<f()> {...} __attribute__((...));`: the chunker ends
                         // the type at its `}`, and what follows belongs to it.
                         graph.units[u].tokens.end = tokens.end;
@@ -133,13 +134,12 @@ impl Graph {
                     } else {
                         let u = graph.units.len();
                         let s = graph.statements.len();
-                        let head = heads(text, chunk);
                         let triggers = match head {
                             Head::Names(names, params) => {
                                 // Not its own name (a constructor's `X(const X&)`).
                                 let params =
                                     params.iter().filter(|w| is_name(w) && !names.contains(w));
-                                conditioned.push((u, params.map(|&w| ids.id(w)).collect()));
+                                conditioned.push((u, params.map(|&w| ids.id(w)).collect(), false));
                                 names
                                     .iter()
                                     .filter(|w| is_name(w))
@@ -148,9 +148,7 @@ impl Graph {
                             }
                             Head::Operator(words) => {
                                 let words = words.iter().filter(|w| is_name(w));
-                                let words: Vec<u32> = words.map(|&w| ids.id(w)).collect();
-                                conditioned.push((u, words.clone()));
-                                operators.push((u, words));
+                                conditioned.push((u, words.map(|&w| ids.id(w)).collect(), true));
                                 Vec::new()
                             }
                             Head::Member(class, name) => {
@@ -214,7 +212,6 @@ impl Graph {
             outside.push(at..u.tokens.end.max(at));
             u.uses = uses_of(&outside);
         }
-        // An operator is reached with a name its head uses that a unit declares.
         let declared: std::collections::HashSet<u32> = graph
             .units
             .iter()
@@ -229,13 +226,15 @@ impl Graph {
             };
             graph.units[u].triggers = vec![by];
         }
-        for (u, words) in operators {
-            graph.units[u].triggers = words.into_iter().filter(|w| declared.contains(w)).collect();
-        }
-        for (u, words) in conditioned {
+        // Conditions are the names of the head that units declare; an operator, which has
+        // no name, is reached by any of them and kept once all are.
+        for (u, words, operator) in conditioned {
             let mut words: Vec<u32> = words.into_iter().filter(|w| declared.contains(w)).collect();
             words.sort_unstable();
             words.dedup();
+            if operator {
+                graph.units[u].triggers = words.clone();
+            }
             graph.units[u].conditions = words;
         }
         graph.implicit = kinds
@@ -245,7 +244,6 @@ impl Graph {
             .filter_map(|w| ids.0.get(w).copied())
             .collect();
         graph.reaches = vec![Vec::new(); ids.0.len()];
-
         for (u, unit) in graph.units.iter().enumerate() {
             for &t in &unit.triggers {
                 graph.reaches[t as usize].push(u as u32);
@@ -255,18 +253,12 @@ impl Graph {
     }
 
     /// The unit a nameless chunk ends, if the chunk follows right after a unit ending in `}`.
-    fn trailer(
-        &self,
-        tree: &Tree,
-        chunk: &[Lexeme],
-        tokens: &Range<TokenId>,
-        text: &[u8],
-    ) -> Option<usize> {
+    fn trailer(&self, tree: &Tree, head: &Head, tokens: &Range<TokenId>) -> Option<usize> {
         let last = self.units.last()?;
         let after = last.tokens.end == tokens.start
             && last.tokens.end > last.tokens.start
             && tree.token_text(last.tokens.end - 1) == "}";
-        (after && matches!(heads(text, chunk), Head::Nameless)).then(|| self.units.len() - 1)
+        (after && matches!(head, Head::Nameless)).then(|| self.units.len() - 1)
     }
 
     /// What `roots` reach, without the `dropped` statements and the `gone` units.
