@@ -25,6 +25,11 @@ class Skip extends Error {}
 // Helpers
 
 
+/** An extended regular expression that matches `text` as it is. */
+function literal(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /**
  * check.sh in the style of the shared cases: runs `command` with at most `seconds` (30 s
  * unless told), requires its exit status (0, or non-zero when `fails`: a program that must
@@ -128,6 +133,44 @@ function makeCppLarge({ dir }) {
   };
 }
 
+/** The C++ file of a Debian source package the Debian case preprocesses, and its compile. */
+const DEBIAN_CPP_SOURCE = join('lib', 'symboldatabase.cpp');
+const DEBIAN_CPP_GXX = 'g++ -std=c++17 -fsyntax-only -fno-diagnostics-show-caret -Wall -Wextra';
+
+/**
+ * cppcheck's lib/symboldatabase.cpp (Debian's cppcheck source package, upstream tarball) with
+ * its includes, preprocessed by this machine's g++ -E -P: a few megabytes, as a C++ bug report
+ * attaches. The property is the first warning g++ -Wall -Wextra prints on it, whatever this
+ * g++ and cppcheck's version make that.
+ */
+function makeCppDebian({ root, dir, downloads }) {
+  const fetched = () => (existsSync(downloads) ? readdirSync(downloads) : []).map((d) => join(downloads, d)).find((d) => existsSync(join(d, DEBIAN_CPP_SOURCE)));
+  if (!fetched()) run('bash', [join(root, 'scripts', 'deb-source.sh'), '--upstream', 'cppcheck', downloads]);
+  const src = fetched();
+  if (!src) throw new Error(`cppcheck's source has no ${DEBIAN_CPP_SOURCE}`);
+  const includes = ['lib', 'externals', 'externals/simplecpp', 'externals/tinyxml2', 'externals/picojson'].map((d) => `-I${d}`);
+  run('g++', ['-std=c++17', ...includes, '-E', '-P', DEBIAN_CPP_SOURCE, '-o', join(dir, 'input.cpp')], { cwd: src });
+  const r = spawnSync('sh', ['-c', `${DEBIAN_CPP_GXX} input.cpp`], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, LC_ALL: 'C' } });
+  const line = (r.stderr ?? '').split('\n').find((l) => /warning: /.test(l));
+  if (!line) throw new Skip(`${DEBIAN_CPP_GXX} printed no warning on cppcheck's ${DEBIAN_CPP_SOURCE}`);
+  const message = line.slice(line.indexOf('warning: '));
+  const regex = literal(message);
+  return {
+    language: 'cpp',
+    file: 'input.cpp',
+    compiler: DEBIAN_CPP_GXX,
+    regex,
+    origin: `${DEBIAN_CPP_SOURCE} of Debian's cppcheck source package (${src.split('/').at(-1)}, upstream tarball) with its includes, preprocessed by this machine's g++ -std=c++17 -E -P`,
+    about: `cppcheck's symbol database, a C++ file of a Debian package; the first warning of -Wall -Wextra: ${message}`,
+    check: {
+      comment: 'Interesting iff g++ accepts input.cpp and still prints the first warning -Wall -Wextra printed on the original.',
+      command: `${DEBIAN_CPP_GXX} input.cpp`,
+      regexes: [regex],
+      seconds: 60,
+    },
+  };
+}
+
 /** Programs csmith makes for the large C case, and the one whose warning is the property. */
 const CSMITH_PROGRAMS = 110;
 const CSMITH_WITNESS = 97;
@@ -159,7 +202,7 @@ function makeCLarge({ dir }) {
   const line = (r.stderr ?? '').split('\n').find((l) => /warning: /.test(l) && l.includes(`'${prefix}`));
   if (!line) throw new Error(`${CSMITH_GCC} printed no warning naming a symbol of program ${CSMITH_WITNESS}`);
   const message = line.slice(line.indexOf('warning: '));
-  const regex = message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const regex = literal(message);
   return {
     language: 'c',
     file: 'input.c',
@@ -332,6 +375,7 @@ const MAKERS = [
   { name: 'rust-crate-module', needs: ['rustc'], make: makeRustCrateModule },
   { name: 'cpp-large-stl', needs: ['g++'], make: makeCppLarge },
   { name: 'c-large-csmith', needs: ['gcc', 'csmith'], make: makeCLarge },
+  { name: 'cpp-debian-cppcheck', needs: ['g++', 'apt-get', 'tar'], make: makeCppDebian },
 ];
 
 /** Names of the cases this module can make. */

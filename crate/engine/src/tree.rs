@@ -112,10 +112,12 @@ pub enum Validity {
     Valid(Option<tree_sitter::Tree>),
     /// Parsed with errors, by a tolerant parser: whether its error regions are acceptable is
     /// the caller's to judge (`reduce::tolerance`). The byte ranges of its outermost error
-    /// nodes, with the tree (`None` when only a [`Window`] of the text was parsed).
+    /// nodes, with the tree (`None` when only a [`Window`] of the text was parsed, then with
+    /// the byte ranges of the text the window kept).
     Flawed {
         errors: Vec<(usize, usize)>,
         tree: Option<tree_sitter::Tree>,
+        window: Vec<(usize, usize)>,
     },
 }
 
@@ -221,6 +223,7 @@ impl Parser {
             Validity::Flawed {
                 errors: error_ranges(&tree),
                 tree: Some(tree),
+                window: Vec::new(),
             }
         } else {
             Validity::Invalid
@@ -250,7 +253,11 @@ impl Parser {
                     false => (window.to_candidate(s), window.to_candidate(s)),
                 })
                 .collect();
-            Validity::Flawed { errors, tree: None }
+            Validity::Flawed {
+                errors,
+                tree: None,
+                window: window.kept(),
+            }
         } else {
             Validity::Invalid
         }

@@ -58,6 +58,14 @@ impl Window {
         Some(window)
     }
 
+    /// The byte ranges of the candidate the window kept, in order.
+    pub fn kept(&self) -> Vec<(usize, usize)> {
+        self.pieces
+            .iter()
+            .map(|&(_, c, len)| (c, c + len))
+            .collect()
+    }
+
     /// Where byte `at` of the window is in the candidate.
     pub fn to_candidate(&self, at: usize) -> usize {
         let i = self.pieces.partition_point(|p| p.0 <= at).saturating_sub(1);

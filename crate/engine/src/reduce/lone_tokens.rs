@@ -18,6 +18,8 @@ pub struct LoneTokens {
     chunks: Chunks,
     /// Whether the test alone judges candidates (see [`Pass::tested_only`]).
     tested_only: bool,
+    /// Proposals left before the pass ends: `None` for no bound.
+    left: Option<usize>,
 }
 
 /// The `comments` pass.
@@ -40,13 +42,16 @@ pub fn terminators(prog: &Program) -> LoneTokens {
 
 /// The `extensions` pass. The grammar often parses the program better without them (it
 /// cannot parse `namespace std __attribute__ ((...)) {`), but where the braces then pair
-/// differently it may find an error elsewhere: the test alone judges.
-pub fn extensions(prog: &Program) -> LoneTokens {
+/// differently it may find an error elsewhere: the test alone judges. A coarse round tries
+/// only all of them at once (it runs first, on the biggest program: a test that needs a few
+/// would cost a query for each chunk).
+pub fn extensions(prog: &Program, coarse: bool) -> LoneTokens {
     let kept: Vec<TokenId> = (0..prog.tree.tokens.len() as TokenId)
         .filter(|&t| prog.kept(t) && !prog.tree.tokens[t as usize].comment)
         .collect();
     LoneTokens {
         tested_only: true,
+        left: coarse.then_some(1),
         ..LoneTokens::over(extension_spans(&prog.tree, &kept))
     }
 }
@@ -112,12 +117,16 @@ impl LoneTokens {
             spans: Rc::new(spans),
             chunks,
             tested_only: false,
+            left: None,
         }
     }
 }
 
 impl Pass for LoneTokens {
     fn propose(&mut self, _prog: &Program) -> Option<Edit> {
+        if let Some(left) = &mut self.left {
+            *left = left.checked_sub(1)?;
+        }
         let set = self.chunks.propose()?;
         let delete = set
             .iter()

@@ -219,8 +219,8 @@ pub const PASSES: &[PassInfo] = &[
     row(
         PassKind::Extensions,
         "extensions",
-        "deletes compiler extensions with their argument (`__attribute__((...))`): all at once, then in chunks",
-        |p, _| Box::new(lone_tokens::extensions(p)),
+        "deletes compiler extensions with their argument (`__attribute__((...))`): all at once, then (in fine rounds) in chunks",
+        |p, coarse| Box::new(lone_tokens::extensions(p, coarse)),
     ),
     row(
         PassKind::Roots,

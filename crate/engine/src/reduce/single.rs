@@ -114,14 +114,23 @@ impl Single {
             (false, Some(best_raw)) => {
                 let judge = |v: Validity| match v {
                     Validity::Valid(raw) => Ok(raw),
-                    Validity::Flawed { errors, tree }
+                    Validity::Flawed { errors, tree, .. }
                         if tolerance::adds_no_error(&next, &self.marked, &text, &errors) =>
                     {
                         Ok(tree)
                     }
-                    // Errors a window found (no tree): its recovery may differ from the
-                    // whole program's, which decides.
-                    Validity::Flawed { tree: None, .. } => Err(true),
+                    // Errors a window found (no tree) around an error region: its recovery
+                    // there may differ from the whole program's, which decides. A window
+                    // clear of error regions is as good a judge as in a program without any:
+                    // its errors are new.
+                    Validity::Flawed {
+                        tree: None, window, ..
+                    } => Err(tolerance::covers_marked(
+                        &next,
+                        &self.marked,
+                        &text,
+                        &window,
+                    )),
                     Validity::Flawed { .. } | Validity::Invalid => Err(false),
                 };
                 let mut verdict = judge(self.parser.check(best_raw, &self.best, &text));
@@ -250,6 +259,9 @@ impl Subject for Single {
         };
         self.prog = Program::new(self.parser.tree_from_raw(&self.best, best_raw));
         self.marked = self.prog.tree.error_tokens();
+        // Once the errors are gone (an extension deleted), none may come back: a window that
+        // finds one is believed, with no parse of the whole to judge it.
+        self.parser.set_tolerant(best_raw.root_node().has_error());
         // Exact again: a rewritten token ("long long" for a typedef) counted as one till now.
         self.size = self.prog.size();
         self.fresh = true;

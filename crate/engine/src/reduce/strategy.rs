@@ -87,11 +87,13 @@ const fn stalled_only(pass: PassKind) -> Step {
 const PERSES: &[Step] = &[
     every_round(PassKind::Comments),
     every_round(PassKind::LineMarkers),
+    // Extensions the grammar cannot parse leave error regions, which make every check parse
+    // the whole program (a window's recovery may differ from the whole's): every round starts
+    // by deleting them, in one query if the test allows. Once an extension is gone, the next
+    // parse gives Perses whole trees where there were error regions.
+    every_round(PassKind::Extensions),
     // Coarse rounds delete big parts of the tree first, error regions with them; then what is
-    // left of the regions. Fine rounds start with the regions: once an extension the grammar
-    // lacks is gone, the next parse gives Perses whole trees where there were error regions.
-    // Extensions the grammar cannot parse leave error regions that slow every check.
-    fine_only(PassKind::Extensions),
+    // left of the regions. Fine rounds start with the regions.
     fine_only(PassKind::ErrorRegions),
     // Function bodies, then the definitions nothing names now, in bulk, before Perses tries
     // them one node at a time: a header's templates, each used by the next, fall together.

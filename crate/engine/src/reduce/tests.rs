@@ -66,13 +66,13 @@ pub(crate) fn session(lang: Lang, text: &str, strategy: Strategy) -> Session {
     .unwrap()
 }
 
-/// Every candidate a pass made by `make` proposes on `text`, in order, each as if the ones
-/// before failed.
 /// `text` parsed as a program of `lang`.
 pub(crate) fn program(lang: Lang, text: &str) -> Program {
     Program::new(crate::tree::Parser::new(lang).parse(text))
 }
 
+/// Every candidate a pass made by `make` proposes on `text`, in order, each as if the ones
+/// before failed.
 pub(crate) fn candidates<P: Pass>(
     lang: Lang,
     text: &str,
@@ -1023,4 +1023,24 @@ fn compiler_extensions_go_with_their_arguments() {
     let rust = "fn main() { f(1) }\n";
     let r = run(Lang::Rust, rust, &|t: &str| t.contains("1"));
     assert_eq!(r.best(), rust);
+}
+
+#[test]
+fn extensions_try_all_at_once_in_coarse_rounds_then_chunks() {
+    let text = "int f(int) __attribute__ ((__nothrow__));\n\
+                int g(int) __attribute__ ((__pure__));\n\
+                struct __attribute__((packed)) S { char c; int i; };\n";
+    let all = "int f(int) ;\nint g(int) ;\nstruct S { char c; int i; };\n";
+    let coarse = candidates(Lang::C, text, |p| super::lone_tokens::extensions(p, true));
+    assert_eq!(coarse.len(), 1, "{coarse:?}");
+    assert_eq!(
+        coarse[0].split_whitespace().collect::<Vec<_>>(),
+        all.split_whitespace().collect::<Vec<_>>()
+    );
+    let fine = candidates(Lang::C, text, |p| super::lone_tokens::extensions(p, false));
+    assert_eq!(fine[0], coarse[0]);
+    assert!(
+        fine.len() > 3,
+        "then chunks down to one extension each: {fine:?}"
+    );
 }

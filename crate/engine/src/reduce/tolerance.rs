@@ -22,6 +22,27 @@ pub fn adds_no_error(
         .is_some_and(|tokens| tokens.iter().all(|&t| marked[t as usize]))
 }
 
+/// Whether the byte ranges `spans` of `cand` (unparsed as `text`; in order, apart) hold a
+/// token of an error region; so too if `text` is not made of the candidate's tokens.
+pub fn covers_marked(
+    cand: &Program,
+    marked: &[bool],
+    text: &str,
+    spans: &[(usize, usize)],
+) -> bool {
+    token_spans(cand, text, spans).is_none_or(|tokens| {
+        tokens
+            .iter()
+            .any(|&(s, e, t)| marked[t as usize] && spans_overlap(spans, (s, e)))
+    })
+}
+
+/// Whether `span` overlaps one of `spans` (in order, apart).
+fn spans_overlap(spans: &[(usize, usize)], (s, e): (usize, usize)) -> bool {
+    let i = spans.partition_point(|r| r.1 <= s);
+    spans.get(i).is_some_and(|r| r.0 < e)
+}
+
 /// Marks the tokens `errors` lie on in an accepted program: the test took it, so what the
 /// grammar cannot parse there is an error region from now on (a window may pass what a
 /// parse of the whole finds an error in), and candidates that keep it are not refused.

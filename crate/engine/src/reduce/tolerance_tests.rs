@@ -1,7 +1,7 @@
 //! Tolerant reduction: programs the grammar cannot fully parse are reduced, their error
 //! regions shrink or vanish, and no query has an error the original did not have.
 
-use super::tests::drive;
+use super::tests::{drive, program};
 use super::*;
 use crate::tree::Parser;
 use crate::Lang;
@@ -172,4 +172,30 @@ fn line_markers_go_at_once() {
     assert_eq!(session.best(), "int marker;\n");
     // One of them is the `local` pass's, after the fixpoint (`;` alone).
     assert!(queries.get() <= 8, "{} queries", queries.get());
+}
+
+#[test]
+fn a_window_covers_an_error_region_only_where_its_tokens_are() {
+    let text = "int a(void) { return 1; }\n\
+                int b(void) { return @@ 2; }\n\
+                int c(void) { return 3; }\n";
+    let prog = program(Lang::C, text);
+    let marked = prog.tree.error_tokens();
+    assert!(
+        marked.contains(&true),
+        "the program must have an error region"
+    );
+    let line = |n: usize| {
+        let start: usize = text.split_inclusive('\n').take(n).map(str::len).sum();
+        (
+            start,
+            start + text.split_inclusive('\n').nth(n).unwrap().len(),
+        )
+    };
+    let covers = |spans: &[(usize, usize)]| tolerance::covers_marked(&prog, &marked, text, spans);
+    assert!(covers(&[line(1)]));
+    assert!(covers(&[line(0), line(1)]));
+    assert!(!covers(&[line(0)]));
+    assert!(!covers(&[line(0), line(2)]));
+    assert!(!covers(&[line(2)]));
 }
