@@ -25,6 +25,16 @@ class Skip extends Error {}
 // Helpers
 
 
+/**
+ * The first warning `command` (a shell line, run in `dir` in the C locale) prints among the
+ * lines `which` picks, from `warning: ` on; null if none.
+ */
+function firstWarning(command, dir, which = () => true) {
+  const r = spawnSync('sh', ['-c', command], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, LC_ALL: 'C' } });
+  const line = (r.stderr ?? '').split('\n').find((l) => /warning: /.test(l) && which(l));
+  return line ? line.slice(line.indexOf('warning: ')) : null;
+}
+
 /** An extended regular expression that matches `text` as it is. */
 function literal(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -150,10 +160,8 @@ function makeCppDebian({ root, dir, downloads }) {
   if (!src) throw new Error(`cppcheck's source has no ${DEBIAN_CPP_SOURCE}`);
   const includes = ['lib', 'externals', 'externals/simplecpp', 'externals/tinyxml2', 'externals/picojson'].map((d) => `-I${d}`);
   run('g++', ['-std=c++17', ...includes, '-E', '-P', DEBIAN_CPP_SOURCE, '-o', join(dir, 'input.cpp')], { cwd: src });
-  const r = spawnSync('sh', ['-c', `${DEBIAN_CPP_GXX} input.cpp`], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, LC_ALL: 'C' } });
-  const line = (r.stderr ?? '').split('\n').find((l) => /warning: /.test(l));
-  if (!line) throw new Skip(`${DEBIAN_CPP_GXX} printed no warning on cppcheck's ${DEBIAN_CPP_SOURCE}`);
-  const message = line.slice(line.indexOf('warning: '));
+  const message = firstWarning(`${DEBIAN_CPP_GXX} input.cpp`, dir);
+  if (!message) throw new Skip(`${DEBIAN_CPP_GXX} printed no warning on cppcheck's ${DEBIAN_CPP_SOURCE}`);
   const regex = literal(message);
   return {
     language: 'cpp',
@@ -197,11 +205,9 @@ function makeCLarge({ dir }) {
   rmSync(work, { recursive: true, force: true });
   writeFileSync(join(dir, 'input.c'), parts.join('\n'));
   // The first such warning that names one of program 97's symbols.
-  const r = spawnSync('gcc', CSMITH_GCC.split(' ').slice(1).concat('input.c'), { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, LC_ALL: 'C' } });
   const prefix = `p${CSMITH_WITNESS}_`;
-  const line = (r.stderr ?? '').split('\n').find((l) => /warning: /.test(l) && l.includes(`'${prefix}`));
-  if (!line) throw new Error(`${CSMITH_GCC} printed no warning naming a symbol of program ${CSMITH_WITNESS}`);
-  const message = line.slice(line.indexOf('warning: '));
+  const message = firstWarning(`${CSMITH_GCC} input.c`, dir, (l) => l.includes(`'${prefix}`));
+  if (!message) throw new Error(`${CSMITH_GCC} printed no warning naming a symbol of program ${CSMITH_WITNESS}`);
   const regex = literal(message);
   return {
     language: 'c',
