@@ -113,7 +113,7 @@ pub enum Validity {
     /// Parsed with errors, by a tolerant parser: whether its error regions are acceptable is
     /// the caller's to judge (`reduce::tolerance`). The byte ranges of its outermost error
     /// nodes, with the tree (`None` when only a [`Window`] of the text was parsed, then with
-    /// the byte ranges of the text the window kept).
+    /// the byte ranges of the old text the window kept: see [`Window::kept_old`]).
     Flawed {
         errors: Vec<(usize, usize)>,
         tree: Option<tree_sitter::Tree>,
@@ -256,7 +256,7 @@ impl Parser {
             Validity::Flawed {
                 errors,
                 tree: None,
-                window: window.kept(),
+                window: window.kept_old().to_vec(),
             }
         } else {
             Validity::Invalid

@@ -9,7 +9,8 @@
 //! leaves the rest as they were. Every ancestor of the edit is kept whole but for its list's
 //! other items, so a member keeps its class and a statement its function. At the level where
 //! the edit spans several items (or touches one's first or last byte), one item on each side
-//! stays too.
+//! stays too, for its edge where it meets the edit: the lists inside it are emptied
+//! (`namespace n { }`), so a neighbour costs its edges, not its size.
 
 use crate::hunks::Hunk;
 use crate::Lang;
@@ -19,6 +20,8 @@ pub struct Window {
     pub text: String,
     /// Each piece: its start in the window, its start in the candidate, its length.
     pieces: Vec<(usize, usize, usize)>,
+    /// The byte ranges of the old text it kept (the edits' among them), in order.
+    kept_old: Vec<(usize, usize)>,
 }
 
 /// A window pays only when it is much smaller than the text.
@@ -44,6 +47,7 @@ impl Window {
         let mut window = Window {
             text: String::with_capacity(kept + pieces.len()),
             pieces: Vec::with_capacity(pieces.len()),
+            kept_old: kept_pieces(&left_out, &[], usize::MAX),
         };
         for (start, end) in pieces {
             let piece = &new_text[start..end];
@@ -58,12 +62,10 @@ impl Window {
         Some(window)
     }
 
-    /// The byte ranges of the candidate the window kept, in order.
-    pub fn kept(&self) -> Vec<(usize, usize)> {
-        self.pieces
-            .iter()
-            .map(|&(_, c, len)| (c, c + len))
-            .collect()
+    /// The byte ranges of the old text the window kept, in order: what is left of them in
+    /// the candidate, and the edits.
+    pub fn kept_old(&self) -> &[(usize, usize)] {
+        &self.kept_old
     }
 
     /// Where byte `at` of the window is in the candidate.
@@ -91,6 +93,7 @@ fn visit(
     // What becomes of each child: left out if a list item no edit touches, kept whole, or
     // kept with the edits inside it for its own children to judge.
     let mut whole = vec![false; kids.len()];
+    let mut touched = vec![false; kids.len()];
     let mut inner: Vec<Vec<(usize, usize)>> = vec![Vec::new(); kids.len()];
     for &(lo, hi) in edits {
         // The children the edit touches (an edit at a child's edge touches it).
@@ -111,6 +114,10 @@ fn visit(
             from -= 1;
         }
         whole[from..=(last + 1).min(kids.len() - 1)].fill(true);
+        // Only a child the edit overlaps is changed; one it ends at is a neighbour.
+        for i in first..=last {
+            touched[i] |= kids[i].start_byte() < hi && lo < kids[i].end_byte();
+        }
     }
     if !fielded && is_list(lang, node, &kids) {
         let mut run: Option<(usize, usize)> = None;
@@ -128,7 +135,38 @@ fn visit(
     for (i, edits) in inner.iter().enumerate() {
         if !edits.is_empty() && !whole[i] {
             visit(lang, kids[i], edits, left_out);
+        } else if whole[i] && !touched[i] && edits.is_empty() {
+            hollow(lang, kids[i], HOLLOW_DEPTH, left_out);
         }
+    }
+}
+
+/// How deep [`hollow`] looks for lists: a neighbour's bodies are a few levels down.
+const HOLLOW_DEPTH: usize = 8;
+
+/// Leaves out the items of the lists inside a neighbour of an edit, which is kept only for
+/// its edges, where it meets the edit (`class C { ... };` becomes `class C { };`): items
+/// parse alone, so the rest parses as before. A list's first and last child stay (its
+/// brackets, or the items at its edges), and so does a list that may not be empty.
+fn hollow(lang: Lang, node: tree_sitter::Node, depth: usize, left_out: &mut Vec<(usize, usize)>) {
+    let (kids, fielded) = children(node);
+    if kids.len() < 3 || depth == 0 {
+        return;
+    }
+    let emptiable = lang
+        .node_types()
+        .kind(node.kind())
+        .and_then(|info| info.slot(None))
+        .is_some_and(|slot| !slot.required);
+    if !fielded && emptiable && is_list(lang, node, &kids) {
+        let inner = &kids[1..kids.len() - 1];
+        if inner.iter().all(|k| droppable(*k)) && inner[0].kind() != ":" {
+            left_out.push((inner[0].start_byte(), inner[inner.len() - 1].end_byte()));
+        }
+        return;
+    }
+    for kid in kids.iter().filter(|k| k.is_named()) {
+        hollow(lang, *kid, depth - 1, left_out);
     }
 }
 
@@ -279,6 +317,34 @@ mod tests {
         // Both kinds of verdict were put to the test, and nearly every one by a window.
         assert!(valid > 10 && valid < 270, "{valid} of 300 valid");
         assert!(windows > 290, "{windows} of 300 checked by a window");
+    }
+
+    #[test]
+    fn an_edits_neighbours_keep_their_edges_and_lose_their_bodies() {
+        let text = big_program();
+        let mut parser = Parser::new(Lang::Cpp);
+        let (_, raw) = parser.parse_with_raw(&text);
+        // The whole of namespace n100 goes (the hunk, by common prefix, ends inside n101).
+        let at = text.find("namespace n100 ").unwrap();
+        let end = text.find("namespace n101 ").unwrap();
+        let new = format!("{}{}", &text[..at], &text[end..]);
+        let hunks = hunks::between(text.as_bytes(), new.as_bytes());
+        let window = Window::around(Lang::Cpp, &raw, &new, &hunks).expect("a window");
+        let squeezed: String = window.text.split_whitespace().collect();
+        for (part, kept) in [
+            ("namespacen99{}namespacen101{", true),
+            ("classC101", true),
+            ("namespacen102{}", true),
+            ("C99", false),
+            ("C102", false),
+        ] {
+            assert_eq!(squeezed.contains(part), kept, "{part}: {}", window.text);
+        }
+        assert!(verdict(parser.check(&raw, &text, &new)));
+        // Its closing brace gone too: n99's edge meets a broken n101, and the window sees it.
+        let broken = format!("{}{}", &text[..at], &text[end..].replacen('}', "", 1));
+        assert!(!verdict(parser.check(&raw, &text, &broken)));
+        assert!(!parser.is_valid(&broken));
     }
 
     #[test]

@@ -22,19 +22,18 @@ pub fn adds_no_error(
         .is_some_and(|tokens| tokens.iter().all(|&t| marked[t as usize]))
 }
 
-/// Whether the byte ranges `spans` of `cand` (unparsed as `text`; in order, apart) hold a
-/// token of an error region; so too if `text` is not made of the candidate's tokens.
-pub fn covers_marked(
-    cand: &Program,
-    marked: &[bool],
-    text: &str,
-    spans: &[(usize, usize)],
-) -> bool {
-    token_spans(cand, text, spans).is_none_or(|tokens| {
-        tokens
-            .iter()
-            .any(|&(s, e, t)| marked[t as usize] && spans_overlap(spans, (s, e)))
-    })
+/// The byte spans in `text` (the unparse of `prog`) of its kept tokens `marked` as in an
+/// error region, in order; `None` if `text` is not made of the program's tokens. Found once
+/// for the best program, they tell at once whether a window of a candidate holds one.
+pub fn marked_spans(prog: &Program, marked: &[bool], text: &str) -> Option<Vec<(usize, usize)>> {
+    let spans = token_spans(prog, text, &[(0, usize::MAX)])?;
+    let marked = spans.into_iter().filter(|s| marked[s.2 as usize]);
+    Some(marked.map(|s| (s.0, s.1)).collect())
+}
+
+/// Whether one of `spans` overlaps one of `ranges` (both in order, apart).
+pub fn overlaps(spans: &[(usize, usize)], ranges: &[(usize, usize)]) -> bool {
+    spans.iter().any(|&span| spans_overlap(ranges, span))
 }
 
 /// Whether `span` overlaps one of `spans` (in order, apart).
