@@ -12,6 +12,7 @@
 //! stays too, for its edge where it meets the edit: the lists inside it are emptied
 //! (`namespace n { }`), so a neighbour costs its edges, not its size.
 
+use crate::grammars::ChildSlot;
 use crate::hunks::Hunk;
 use crate::Lang;
 
@@ -153,14 +154,10 @@ fn hollow(lang: Lang, node: tree_sitter::Node, depth: usize, left_out: &mut Vec<
     if kids.len() < 3 || depth == 0 {
         return;
     }
-    let emptiable = lang
-        .node_types()
-        .kind(node.kind())
-        .and_then(|info| info.slot(None))
-        .is_some_and(|slot| !slot.required);
+    let emptiable = unnamed_slot(lang, node).is_some_and(|slot| !slot.required);
     if !fielded && emptiable && is_list(lang, node, &kids) {
         let inner = &kids[1..kids.len() - 1];
-        if inner.iter().all(|k| droppable(*k)) && inner[0].kind() != ":" {
+        if inner[0].kind() != ":" {
             left_out.push((inner[0].start_byte(), inner[inner.len() - 1].end_byte()));
         }
         return;
@@ -193,12 +190,13 @@ fn is_list(lang: Lang, node: tree_sitter::Node, kids: &[tree_sitter::Node]) -> b
     let inner = kids
         .get(1..kids.len().saturating_sub(1))
         .unwrap_or_default();
-    let repeated = lang
-        .node_types()
-        .kind(node.kind())
-        .and_then(|info| info.slot(None))
-        .is_some_and(|slot| slot.multiple);
+    let repeated = unnamed_slot(lang, node).is_some_and(|slot| slot.multiple);
     repeated && inner.iter().all(|&k| droppable(k))
+}
+
+/// What the grammar says of the children of `node` that are in no field.
+fn unnamed_slot(lang: Lang, node: tree_sitter::Node) -> Option<&'static ChildSlot> {
+    lang.node_types().kind(node.kind())?.slot(None)
 }
 
 /// An item, a `;` between items (an empty declaration or statement), or a label's `:`.

@@ -70,7 +70,7 @@ pub struct Single {
     fresh: bool,
     /// Tokens of `prog`'s tree in its error regions: where candidates may have errors.
     marked: Vec<bool>,
-    /// Their byte spans in `best`, once a window asked (see [`Single::marked_spans`]).
+    /// Their byte spans in `best`, once a window asked (see [`find_marked_spans`]).
     marked_spans: Option<Vec<(usize, usize)>>,
 }
 
