@@ -130,6 +130,26 @@ impl Program {
         self.size_of(self.tree.root())
     }
 
+    /// Whether `edit` deletes at least `least` kept tokens that count towards size: read
+    /// over the edit's ranges only, up to `least` (a megabyte's mask is not copied to ask).
+    pub fn deletes_at_least(&self, edit: &Edit, least: usize) -> bool {
+        let mut ranges = edit.delete.clone();
+        ranges.sort_unstable_by_key(|r| r.start);
+        let (mut seen, mut from) = (0, 0);
+        for r in ranges {
+            for t in r.start.max(from)..r.end {
+                if self.kept(t) && self.tree.is_counted(t) {
+                    seen += 1;
+                    if seen >= least {
+                        return true;
+                    }
+                }
+            }
+            from = from.max(r.end);
+        }
+        seen >= least
+    }
+
     /// The keep-mask after deleting `edit`'s token ranges.
     pub fn mask_after(&self, edit: &Edit) -> Vec<bool> {
         let mut keep = self.keep.as_ref().clone();

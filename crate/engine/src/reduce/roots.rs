@@ -610,11 +610,7 @@ impl Roots {
         if self.least == 0 || self.stage == Stage::Statements {
             return true;
         }
-        let deleted = prog.mask_after(edit);
-        let size = (0..deleted.len() as TokenId)
-            .filter(|&t| prog.kept(t) && !deleted[t as usize] && prog.tree.is_counted(t))
-            .count();
-        let enough = size >= self.least;
+        let enough = prog.deletes_at_least(edit, self.least);
         self.deferred |= !enough;
         enough
     }

@@ -1044,3 +1044,20 @@ fn extensions_try_all_at_once_in_coarse_rounds_then_chunks() {
         "then chunks down to one extension each: {fine:?}"
     );
 }
+
+#[test]
+fn an_edit_counts_each_token_it_deletes_once() {
+    // Tokens: int a ; /* c */ int b ; int d ;  (the comment does not count)
+    let prog = program(Lang::C, "int a; /* c */ int b; int d;");
+    let all = prog.tree.tokens.len() as TokenId;
+    let counted = (0..all).filter(|&t| prog.tree.is_counted(t)).count();
+    assert_eq!(counted, 9);
+    // Overlapping ranges: the whole program and its start again.
+    let edit = Edit::deleting(vec![0..all, 0..3]);
+    assert!(prog.deletes_at_least(&edit, 9));
+    assert!(!prog.deletes_at_least(&edit, 10));
+    // What is already gone does not count again.
+    let after = prog.after(&Edit::deleting(vec![0..3]));
+    assert!(after.deletes_at_least(&edit, 6));
+    assert!(!after.deletes_at_least(&edit, 7));
+}
