@@ -85,6 +85,9 @@ function fakeEngine({ pair, candidates }) {
     done() {
       return this.originalInteresting === false || (!!this.finished && this.out.size === 0);
     }
+    more() {
+      return false; // every next() here hands out what there is
+    }
     stats() {
       return { queries: log.reports.length, cache_hits: 0, tokens_before: 10, tokens_now: 5, accepted: this.accepted, pass: 'fake', round: 0, done: this.done(), original_interesting: this.originalInteresting };
     }

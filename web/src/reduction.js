@@ -166,9 +166,9 @@ export class Reduction {
         const queries = this.engineCall(() => this.session.next(k - this.inflight.size));
         queries.forEach((q) => this.launch(q));
         if (queries.length > 0) continue;
-        if (this.inflight.size > 0) break; // the engine waits for verdicts
-        // Nothing out and nothing new: the engine did a bounded slice of work (e.g. skipped
-        // invalid candidates). Go on in a fresh task now and then, so "cancel" gets through.
+        if (this.inflight.size > 0 && !this.session.more()) break; // the engine waits for verdicts
+        // Nothing new: the engine did a bounded slice of work (e.g. skipped invalid
+        // candidates). Go on in a fresh task now and then, so "cancel" gets through.
         if (++idle >= 8) {
           setTimeout(() => this.pump(), 0);
           break;

@@ -208,7 +208,12 @@ pub fn fly<Q: Queries, F: Flight<Q>>(
         if out == 0 {
             continue; // the session is between passes or filtering invalid candidates
         }
-        let Some(result) = tests.next_done(Duration::from_millis(100))? else {
+        // The engine cut its work short (a big program's proposals): look, don't wait.
+        let wait = match session.more() {
+            true => Duration::ZERO,
+            false => Duration::from_millis(100),
+        };
+        let Some(result) = tests.next_done(wait)? else {
             if let Some(end) = flight.after(session, false)? {
                 tests.cancel_all();
                 break Flown::Ended(end);

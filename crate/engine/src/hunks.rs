@@ -111,7 +111,7 @@ fn resync(a: &[u8], b: &[u8], i: usize, j: usize) -> Option<(usize, usize)> {
 const BLOCK: usize = 4096;
 
 /// How many bytes `a` and `b` share at their start.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let shortest = a.len().min(b.len());
     let mut n = 0;
     while n + BLOCK <= shortest && a[n..n + BLOCK] == b[n..n + BLOCK] {

@@ -51,4 +51,9 @@ pub trait Queries {
     fn wants(&self, id: u64) -> bool;
     /// Whether the run is over.
     fn done(&self) -> bool;
+    /// Whether the last `next` stopped for its bounded work, not to await answers: calling
+    /// again at once may give more.
+    fn more(&self) -> bool {
+        false
+    }
 }

@@ -182,7 +182,7 @@ impl Parser {
         }
         if old_text.len() >= WINDOW_FROM {
             let hunks = hunks::between(old_text.as_bytes(), new_text.as_bytes());
-            if let Some(window) = Window::around(self.lang, old, new_text, &hunks) {
+            if let Some(window) = Window::around(self.lang, old, old_text, new_text, &hunks) {
                 return self.check_window(hash, new_text, &window);
             }
         }

@@ -34,9 +34,11 @@ impl Window {
     pub(crate) fn around(
         lang: Lang,
         old: &tree_sitter::Tree,
+        old_text: &str,
         new_text: &str,
         hunks: &[Hunk],
     ) -> Option<Window> {
+        let hunks = &aligned(old, old_text.as_bytes(), hunks);
         let mut left_out: Vec<(usize, usize)> = Vec::new();
         let edits: Vec<(usize, usize)> = hunks.iter().map(|h| (h.old.start, h.old.end)).collect();
         visit(lang, old.root_node(), &edits, &mut left_out);
@@ -77,6 +79,76 @@ impl Window {
             None => at,
         }
     }
+}
+
+/// How far back a deletion is slid to find whole items (bytes).
+const SLIDE: usize = 64;
+
+/// The hunks, each deletion slid back to where it deletes whole items, if the deleted text
+/// repeats before it: a diff takes the longest common prefix, so deleting `namespace n1
+/// {...}` before `namespace n2` reads as deleting `1 {...} namespace n`, which touches the
+/// next item (a window keeps it whole). Every place the deletion slides to is the same
+/// change.
+fn aligned(old: &tree_sitter::Tree, text: &[u8], hunks: &[Hunk]) -> Vec<Hunk> {
+    let root = old.root_node();
+    let mut out: Vec<Hunk> = Vec::with_capacity(hunks.len());
+    for h in hunks {
+        let mut h = h.clone();
+        if h.new.is_empty() && !whole_items(root, text, h.old.start, h.old.end) {
+            let (floor, floor_new) = out.last().map_or((0, 0), |p| (p.old.end, p.new.end));
+            for s in 1..=SLIDE.min(h.old.start - floor).min(h.new.start - floor_new) {
+                let (lo, hi) = (h.old.start - s, h.old.end - s);
+                // Sliding by one keeps the text only if the byte entering the deletion is
+                // the one leaving it.
+                if text[lo] != text[hi] {
+                    break;
+                }
+                // No item starts or ends inside a word.
+                let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+                let splits = |at: usize| at > 0 && word(text[at - 1]) && word(text[at]);
+                if !splits(lo) && !splits(hi) && whole_items(root, text, lo, hi) {
+                    h = Hunk {
+                        old: lo..hi,
+                        new: h.new.start - s..h.new.end - s,
+                    };
+                    break;
+                }
+            }
+        }
+        out.push(h);
+    }
+    out
+}
+
+/// Whether bytes `lo..hi` of the old text are, but for white space at their ends, whole
+/// children of one node (or one node).
+fn whole_items(root: tree_sitter::Node, text: &[u8], lo: usize, hi: usize) -> bool {
+    let blank = |b: &&u8| b.is_ascii_whitespace();
+    let lead = text[lo..hi].iter().take_while(blank).count();
+    let trail = text[lo..hi].iter().rev().take_while(blank).count();
+    if lo + lead >= hi - trail {
+        return false;
+    }
+    let (lo, hi) = (lo + lead, hi - trail);
+    let Some(node) = root.descendant_for_byte_range(lo, hi) else {
+        return false;
+    };
+    if (node.start_byte(), node.end_byte()) == (lo, hi) {
+        return true;
+    }
+    let mut cursor = node.walk();
+    let (mut starts, mut ends) = (false, false);
+    if cursor.goto_first_child() {
+        loop {
+            let kid = cursor.node();
+            starts |= kid.start_byte() == lo;
+            ends |= kid.end_byte() == hi;
+            if kid.end_byte() >= hi || !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    starts && ends
 }
 
 /// Leaves out, under `node`, the list items no edit (old byte ranges, in order) touches;
@@ -302,7 +374,7 @@ mod tests {
             }
             new += &text[at..];
             let hunks = hunks::between(text.as_bytes(), new.as_bytes());
-            windows += Window::around(Lang::Cpp, &raw, &new, &hunks).is_some() as usize;
+            windows += Window::around(Lang::Cpp, &raw, &text, &new, &hunks).is_some() as usize;
             let by_window = verdict(windowed.check(&raw, &text, &new));
             let by_parse = full.is_valid(&new);
             let cut: Vec<&str> = cuts
@@ -322,16 +394,17 @@ mod tests {
         let text = big_program();
         let mut parser = Parser::new(Lang::Cpp);
         let (_, raw) = parser.parse_with_raw(&text);
-        // The whole of namespace n100 goes (the hunk, by common prefix, ends inside n101).
+        // The whole of namespace n100 goes (the diff's hunk, by common prefix, would end
+        // inside n101; slid back, it deletes the item and leaves n101 a neighbour).
         let at = text.find("namespace n100 ").unwrap();
         let end = text.find("namespace n101 ").unwrap();
         let new = format!("{}{}", &text[..at], &text[end..]);
         let hunks = hunks::between(text.as_bytes(), new.as_bytes());
-        let window = Window::around(Lang::Cpp, &raw, &new, &hunks).expect("a window");
+        let window = Window::around(Lang::Cpp, &raw, &text, &new, &hunks).expect("a window");
         let squeezed: String = window.text.split_whitespace().collect();
         for (part, kept) in [
-            ("namespacen99{}namespacen101{", true),
-            ("classC101", true),
+            ("namespacen99{}namespacen101{}namespacen102", true),
+            ("classC101", false),
             ("namespacen102{}", true),
             ("C99", false),
             ("C102", false),
@@ -354,7 +427,7 @@ mod tests {
         let at = text.len() / 2 + text[text.len() / 2..].find("s += k * b;").unwrap();
         let new = format!("{}{}", &text[..at], &text[at + "s += k * b;".len()..]);
         let hunks = hunks::between(text.as_bytes(), new.as_bytes());
-        let window = Window::around(Lang::Cpp, &raw, &new, &hunks).expect("a window");
+        let window = Window::around(Lang::Cpp, &raw, &text, &new, &hunks).expect("a window");
         assert!(
             window.text.starts_with("namespace outer"),
             "{}",
@@ -374,6 +447,7 @@ mod tests {
         let window = Window::around(
             Lang::Cpp,
             &raw,
+            &text,
             &new,
             &hunks::between(text.as_bytes(), new.as_bytes()),
         )

@@ -195,6 +195,12 @@ macro_rules! session_api {
                 self.session.done()
             }
 
+            /// Whether the last `next` stopped for its bounded work (a big program's
+            /// proposals), not to await verdicts: call it again soon.
+            pub fn more(&self) -> bool {
+                self.session.more()
+            }
+
             /// The verdicts consumed so far, as a string of '0' and '1', for replay.
             pub fn verdicts(&self) -> String {
                 self.session.recording().to_string()

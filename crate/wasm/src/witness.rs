@@ -9,6 +9,7 @@ use crate::{config, lang_or_detect, to_js, why};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use whittle::pair::unified_diff;
+use whittle::Queries;
 use whittle::witness::{
     Change, Coverage, Keep, MutantOutcome, Observation, OriginalState, Selection, Witness,
     WitnessSettings, WitnessStats,
@@ -251,6 +252,12 @@ impl WitnessSearch {
     /// fail.
     pub fn done(&self) -> bool {
         self.session.done()
+    }
+
+    /// Whether the last `next` stopped for its bounded work rather than to await
+    /// observations (as a reduction's `more`).
+    pub fn more(&self) -> bool {
+        self.session.more()
     }
 
     /// `{queries, failing, passing, rejected, syntax_rejected, not_diverse,

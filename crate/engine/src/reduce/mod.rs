@@ -219,6 +219,13 @@ impl Edit {
         }
     }
 
+    /// The first token the edit deletes or rewrites: the tokens before it are as they were.
+    pub fn first_changed(&self) -> TokenId {
+        let deleted = self.delete.iter().map(|r| r.start);
+        let rewritten = self.replace.iter().map(|(t, _)| *t);
+        deleted.chain(rewritten).min().unwrap_or(TokenId::MAX)
+    }
+
     /// Whether the edit deletes or rewrites anything that is still kept.
     pub fn changes(&self, prog: &Program) -> bool {
         self.layout.is_some_and(|l| l != prog.layout)

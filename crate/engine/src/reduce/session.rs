@@ -16,8 +16,11 @@ use crate::{Query, Recording};
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 
-/// Most proposals one `next` call examines, so each call does bounded work.
+/// What one `next` call may spend on proposals, so each call does bounded work (and a
+/// driver can stop a run between calls): a proposal costs a unit, and one more for each
+/// [`BYTES_PER_UNIT`] of the program it unparses and checks.
 const PROPOSALS_PER_CALL: usize = 64;
+const BYTES_PER_UNIT: usize = 64 * 1024;
 
 struct Slot<S: Subject> {
     id: u64,
@@ -89,6 +92,8 @@ pub struct Engine<S: Subject> {
     replay: Option<(Vec<bool>, usize)>,
     /// Queries ready to hand out: the next part of candidates whose earlier parts passed.
     ready: VecDeque<Query>,
+    /// The last `next` call ended for its budget: another may find more at once.
+    sliced: bool,
 }
 
 fn part_hash(part: usize, text: &str) -> u64 {
@@ -204,6 +209,7 @@ impl<S: Subject> Engine<S> {
             record: Vec::new(),
             replay: None,
             ready: VecDeque::new(),
+            sliced: false,
         };
         let id = engine.take_id();
         let mut slot = Slot::new(id, original, None, None);
@@ -261,8 +267,15 @@ impl<S: Subject> Engine<S> {
                 None => break,
             }
         }
+        self.sliced = budget == 0 && out.len() < k && !self.stats.done;
         self.count_in_flight();
         out
+    }
+
+    /// Whether the last [`Engine::next`] stopped for its budget, not to await reports: a
+    /// driver with tests out calls again at once instead of waiting for one to end.
+    pub fn more(&self) -> bool {
+        self.sliced
     }
 
     /// Runs a replaying session for up to `n` candidates.
@@ -285,8 +298,9 @@ impl<S: Subject> Engine<S> {
             Some(slot) => slot.resume.clone().or_else(|| slot.state.clone())?,
             None => self.current.clone(),
         };
+        let cost = 1 + self.subject.bytes() / BYTES_PER_UNIT;
         while *budget > 0 {
-            *budget -= 1;
+            *budget = budget.saturating_sub(cost);
             let invalid_before = self.stats.invalid_skipped;
             let proposal = self.subject.propose(&mut state, &mut self.stats);
             let invalid = self.stats.invalid_skipped - invalid_before;
@@ -635,5 +649,8 @@ impl<S: Subject> crate::query::Queries for Engine<S> {
     }
     fn done(&self) -> bool {
         Engine::done(self)
+    }
+    fn more(&self) -> bool {
+        Engine::more(self)
     }
 }

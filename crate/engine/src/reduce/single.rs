@@ -70,8 +70,8 @@ pub struct Single {
     fresh: bool,
     /// Tokens of `prog`'s tree in its error regions: where candidates may have errors.
     marked: Vec<bool>,
-    /// Their byte spans in `best`, once a window asked (see [`find_marked_spans`]).
-    marked_spans: Option<Vec<(usize, usize)>>,
+    /// The spans of `best`'s tokens, once an error in a candidate asked.
+    spans: Option<tolerance::Spans>,
 }
 
 /// What accepting a single-program candidate takes.
@@ -115,10 +115,14 @@ impl Single {
             (true, _) | (false, None) => None,
             (false, Some(best_raw)) => {
                 let verdict = self.parser.check(best_raw, &self.best, &text);
-                if let Validity::Flawed { tree: None, .. } = verdict {
-                    find_marked_spans(&mut self.marked_spans, &self.prog, &self.marked, &self.best);
+                if let Validity::Flawed { .. } = verdict {
+                    let (prog, marked, best) = (&self.prog, &self.marked, &self.best);
+                    self.spans
+                        .get_or_insert_with(|| tolerance::Spans::of(prog, marked, best));
                 }
-                let marked_spans = self.marked_spans.as_deref().unwrap_or_default();
+                let spans = self.spans.as_ref();
+                let marked_spans = spans.map(|s| s.marked()).unwrap_or_default();
+                let best = spans.map(|s| (s, edit.first_changed()));
                 let judge = |v: Validity| match v {
                     Validity::Valid(raw) => Ok(raw),
                     // Errors a window found clear of error regions are new, as in a program
@@ -127,7 +131,7 @@ impl Single {
                         tree: None, window, ..
                     } if !tolerance::overlaps(marked_spans, &window) => Err(false),
                     Validity::Flawed { errors, tree, .. }
-                        if tolerance::adds_no_error(&next, &self.marked, &text, &errors) =>
+                        if tolerance::adds_no_error(&next, &self.marked, &text, &errors, best) =>
                     {
                         Ok(tree)
                     }
@@ -262,7 +266,7 @@ impl Subject for Single {
         };
         self.prog = Program::new(self.parser.tree_from_raw(&self.best, best_raw));
         self.marked = self.prog.tree.error_tokens();
-        self.marked_spans = None;
+        self.spans = None;
         // Once the errors are gone (an extension deleted), none may come back: a window that
         // finds one is believed, with no parse of the whole to judge it.
         self.parser.set_tolerant(best_raw.root_node().has_error());
@@ -286,7 +290,7 @@ impl Subject for Single {
 
     fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, running: &mut Running) {
         let pass = &mut running.pass;
-        self.marked_spans = None;
+        self.spans = None;
         let text = texts.swap_remove(0);
         if change.beyond_grammar {
             // Its size is exact (only deletions since the last parse); there is no tree to
@@ -385,7 +389,7 @@ impl Single {
             self.parser.set_tolerant(true);
         }
         self.marked = tree.error_tokens();
-        self.marked_spans = None;
+        self.spans = None;
         self.prog = Program::new(tree);
         self.size = self.prog.size();
         self.best_raw = Some(raw);
@@ -438,7 +442,7 @@ impl Single {
             size,
             fresh: true,
             marked,
-            marked_spans: None,
+            spans: None,
         })
     }
 
@@ -464,20 +468,5 @@ impl Single {
         self.best = text;
         self.best_raw = Some(raw);
         self.refresh();
-    }
-}
-
-/// Finds the byte spans in `best` of the tokens `marked` in its error regions, once for each
-/// best program: where a window of a candidate may meet one (anywhere if `best` is not made
-/// of `prog`'s tokens).
-fn find_marked_spans(
-    spans: &mut Option<Vec<(usize, usize)>>,
-    prog: &Program,
-    marked: &[bool],
-    best: &str,
-) {
-    if spans.is_none() {
-        let found = tolerance::marked_spans(prog, marked, best);
-        *spans = Some(found.unwrap_or(vec![(0, usize::MAX)]));
     }
 }

@@ -1046,6 +1046,7 @@ fn extensions_try_all_at_once_in_coarse_rounds_then_chunks() {
 }
 
 #[test]
+#[allow(clippy::single_range_in_vec_init)] // one range of tokens
 fn an_edit_counts_each_token_it_deletes_once() {
     // Tokens: int a ; /* c */ int b ; int d ;  (the comment does not count)
     let prog = program(Lang::C, "int a; /* c */ int b; int d;");

@@ -192,11 +192,49 @@ fn a_window_covers_an_error_region_only_where_its_tokens_are() {
             start + text.split_inclusive('\n').nth(n).unwrap().len(),
         )
     };
-    let at = tolerance::marked_spans(&prog, &marked, text).expect("the program's own text");
-    let covers = |spans: &[(usize, usize)]| tolerance::overlaps(&at, spans);
+    let spans = tolerance::Spans::of(&prog, &marked, text);
+    let covers = |ranges: &[(usize, usize)]| tolerance::overlaps(spans.marked(), ranges);
     assert!(covers(&[line(1)]));
     assert!(covers(&[line(0), line(1)]));
     assert!(!covers(&[line(0)]));
     assert!(!covers(&[line(0), line(2)]));
     assert!(!covers(&[line(2)]));
+}
+
+#[test]
+#[allow(clippy::single_range_in_vec_init)] // one range of tokens
+fn a_candidates_errors_are_judged_alike_from_where_it_differs_from_the_best() {
+    // Error regions early and late; every deletion of one to three tokens anywhere.
+    let text = "int a(void) { return @@ 1; }\n\
+                int b(void) { int x = 2; return x; }\n\
+                int c(void) { return \"s  t\" [0]; }\n\
+                int d(void) { return 3 @@; }\n";
+    let prog = program(Lang::C, text);
+    let marked = prog.tree.error_tokens();
+    let spans = tolerance::Spans::of(&prog, &marked, text);
+    let mut parser = Parser::new(Lang::C);
+    let tokens = prog.tree.tokens.len() as crate::tree::TokenId;
+    let (mut judged, mut refused) = (0, 0);
+    for start in 0..tokens {
+        for len in 1..=3 {
+            let edit = Edit::deleting(vec![start..(start + len).min(tokens)]);
+            let cand = prog.after(&edit);
+            let cand_text = cand.text();
+            let (_, raw) = parser.parse_with_raw(&cand_text);
+            let errors = crate::tree::error_ranges(&raw);
+            let alone = tolerance::adds_no_error(&cand, &marked, &cand_text, &errors, None);
+            let hinted = (&spans, edit.first_changed());
+            let with = tolerance::adds_no_error(&cand, &marked, &cand_text, &errors, Some(hinted));
+            assert_eq!(
+                alone, with,
+                "deleting {len} tokens from {start}:\n{cand_text}"
+            );
+            judged += !errors.is_empty() as usize;
+            refused += !alone as usize;
+        }
+    }
+    assert!(
+        judged > 20 && refused > 5,
+        "{judged} with errors, {refused} refused"
+    );
 }
