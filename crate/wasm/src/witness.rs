@@ -9,11 +9,11 @@ use crate::{config, lang_or_detect, to_js, why};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use whittle::pair::unified_diff;
-use whittle::Queries;
 use whittle::witness::{
     Change, Coverage, Keep, MutantOutcome, Observation, OriginalState, Selection, Witness,
     WitnessSettings, WitnessStats,
 };
+use whittle::Queries;
 
 #[derive(Deserialize)]
 struct WitnessConfig {
