@@ -91,6 +91,9 @@ const SLIDE: usize = 64;
 /// change.
 fn aligned(old: &tree_sitter::Tree, text: &[u8], hunks: &[Hunk]) -> Vec<Hunk> {
     let root = old.root_node();
+    // No item starts or ends inside a word.
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let splits = |at: usize| at > 0 && word(text[at - 1]) && word(text[at]);
     let mut out: Vec<Hunk> = Vec::with_capacity(hunks.len());
     for h in hunks {
         let mut h = h.clone();
@@ -103,9 +106,6 @@ fn aligned(old: &tree_sitter::Tree, text: &[u8], hunks: &[Hunk]) -> Vec<Hunk> {
                 if text[lo] != text[hi] {
                     break;
                 }
-                // No item starts or ends inside a word.
-                let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-                let splits = |at: usize| at > 0 && word(text[at - 1]) && word(text[at]);
                 if !splits(lo) && !splits(hi) && whole_items(root, text, lo, hi) {
                     h = Hunk {
                         old: lo..hi,
@@ -136,19 +136,8 @@ fn whole_items(root: tree_sitter::Node, text: &[u8], lo: usize, hi: usize) -> bo
     if (node.start_byte(), node.end_byte()) == (lo, hi) {
         return true;
     }
-    let mut cursor = node.walk();
-    let (mut starts, mut ends) = (false, false);
-    if cursor.goto_first_child() {
-        loop {
-            let kid = cursor.node();
-            starts |= kid.start_byte() == lo;
-            ends |= kid.end_byte() == hi;
-            if kid.end_byte() >= hi || !cursor.goto_next_sibling() {
-                break;
-            }
-        }
-    }
-    starts && ends
+    let (kids, _) = children(node);
+    kids.iter().any(|k| k.start_byte() == lo) && kids.iter().any(|k| k.end_byte() == hi)
 }
 
 /// Leaves out, under `node`, the list items no edit (old byte ranges, in order) touches;

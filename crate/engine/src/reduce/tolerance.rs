@@ -20,11 +20,8 @@ pub fn adds_no_error(
     errors: &[(usize, usize)],
     best: Option<(&Spans, TokenId)>,
 ) -> bool {
-    let mut errors = errors.to_vec();
-    errors.sort_unstable();
-    let from = best.and_then(|(spans, changed)| spans.before(changed, text, &errors));
     // Not made of the candidate's tokens: judged broken.
-    tokens_in_errors(cand, text, &errors, from)
+    tokens_in_errors(cand, text, errors, best)
         .is_some_and(|tokens| tokens.iter().all(|&t| marked[t as usize]))
 }
 
@@ -97,25 +94,26 @@ fn spans_overlap(spans: &[(usize, usize)], (s, e): (usize, usize)) -> bool {
 /// grammar cannot parse there is an error region from now on (a window may pass what a
 /// parse of the whole finds an error in), and candidates that keep it are not refused.
 pub fn mark_errors(prog: &Program, marked: &mut [bool], text: &str, errors: &[(usize, usize)]) {
-    let mut errors = errors.to_vec();
-    errors.sort_unstable();
-    for t in tokens_in_errors(prog, text, &errors, None).unwrap_or_default() {
+    for t in tokens_in_errors(prog, text, errors, None).unwrap_or_default() {
         marked[t as usize] = true;
     }
 }
 
-/// The tokens of `cand` (unparsed as `text`) under the error nodes `errors` (in order):
-/// those that overlap one, or those around one with no text of its own. `None` if `text`
-/// is not made of the candidate's tokens. `from`: a token the walk may start after.
+/// The tokens of `cand` (unparsed as `text`) under the error nodes `errors`: those that
+/// overlap one, or those around one with no text of its own. `None` if `text` is not made
+/// of the candidate's tokens. `best`: see [`adds_no_error`].
 fn tokens_in_errors(
     cand: &Program,
     text: &str,
     errors: &[(usize, usize)],
-    from: Option<(usize, usize, TokenId)>,
+    best: Option<(&Spans, TokenId)>,
 ) -> Option<Vec<TokenId>> {
-    let spans = token_spans(cand, text, errors, from)?;
+    let mut errors = errors.to_vec();
+    errors.sort_unstable();
+    let from = best.and_then(|(spans, changed)| spans.before(changed, text, &errors));
+    let spans = token_spans(cand, text, &errors, from)?;
     let mut tokens = Vec::new();
-    for &(start, end) in errors {
+    for &(start, end) in &errors {
         let first = spans.partition_point(|s| s.1 <= start);
         let last = spans.partition_point(|s| s.0 < end);
         if first < last {
