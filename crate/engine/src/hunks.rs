@@ -56,6 +56,54 @@ pub(crate) fn between(a: &[u8], b: &[u8]) -> Vec<Hunk> {
     }
 }
 
+/// A change whose place in the old text is known: bytes `old` became white space and
+/// `texts`, in order, each after white space (an edit's stretch of deleted and rewritten
+/// tokens, between two unchanged ones).
+pub(crate) struct Change<'a> {
+    pub old: Range<usize>,
+    pub texts: Vec<&'a str>,
+}
+
+/// The hunks that turn `a` into `b` by `changes` (in order, apart): each change's end in `b`
+/// is found past the white space and texts it became, and every byte between changes is
+/// checked equal. `None` if they are not: `b` is not `a` with these changes.
+pub(crate) fn of_changes(a: &[u8], b: &[u8], changes: &[Change]) -> Option<Vec<Hunk>> {
+    let blank_from = |at: usize| {
+        at + b[at..]
+            .iter()
+            .take_while(|c| c.is_ascii_whitespace())
+            .count()
+    };
+    let mut out = Vec::with_capacity(changes.len());
+    // Where the last hunk ended in `a` and in `b`.
+    let (mut i, mut j) = (0, 0);
+    for change in changes {
+        let old = change.old.clone();
+        let start = j + old.start.checked_sub(i)?;
+        if old.end > a.len() || b.get(j..start)? != &a[i..old.start] {
+            return None;
+        }
+        let mut end = start;
+        for text in &change.texts {
+            end = blank_from(end);
+            if !b[end..].starts_with(text.as_bytes()) {
+                return None;
+            }
+            end += text.len();
+        }
+        let end = match old.end == a.len() {
+            true => b.len(),
+            false => blank_from(end),
+        };
+        out.push(Hunk {
+            old: old.clone(),
+            new: start..end,
+        });
+        (i, j) = (old.end, end);
+    }
+    (a[i..] == b[j..]).then_some(out)
+}
+
 /// Roughly what re-parsing across these hunks costs, in bytes parsed: walking a node of the
 /// old tree costs about a third of parsing it (measured on the bench cases).
 pub(crate) fn cost(hunks: &[Hunk]) -> usize {

@@ -5,7 +5,7 @@
 //! the tokens always cover every non-space byte of the program and unparsing all of them
 //! gives back the text exactly.
 
-use crate::hunks;
+use crate::hunks::{self, Hunk};
 use crate::window::Window;
 use crate::Lang;
 use serde::Serialize;
@@ -112,12 +112,10 @@ pub enum Validity {
     Valid(Option<tree_sitter::Tree>),
     /// Parsed with errors, by a tolerant parser: whether its error regions are acceptable is
     /// the caller's to judge (`reduce::tolerance`). The byte ranges of its outermost error
-    /// nodes, with the tree (`None` when only a [`Window`] of the text was parsed, then with
-    /// the byte ranges of the old text the window kept: see [`Window::kept_old`]).
+    /// nodes, with the tree.
     Flawed {
         errors: Vec<(usize, usize)>,
-        tree: Option<tree_sitter::Tree>,
-        window: Vec<(usize, usize)>,
+        tree: tree_sitter::Tree,
     },
 }
 
@@ -173,6 +171,20 @@ impl Parser {
     /// invalid edits), and parsing is the engine's main cost. With
     /// [`Parser::set_cross_check`], every incremental verdict is checked by a full parse.
     pub fn check(&mut self, old: &tree_sitter::Tree, old_text: &str, new_text: &str) -> Validity {
+        self.check_with(old, old_text, new_text, None, &[])
+    }
+
+    /// [`Parser::check`] with the hunks that turn `old_text` into `new_text`, when known (an
+    /// edit's tokens tell where it changed the text; a diff finds that only roughly), and,
+    /// for a tolerant check, the byte spans of `old_text`'s error regions.
+    pub(crate) fn check_with(
+        &mut self,
+        old: &tree_sitter::Tree,
+        old_text: &str,
+        new_text: &str,
+        hunks: Option<&[Hunk]>,
+        regions: &[(usize, usize)],
+    ) -> Validity {
         let hash = text_hash(new_text);
         match self.checked.get(&hash) {
             Some(true) => return Validity::Valid(None),
@@ -181,23 +193,22 @@ impl Parser {
             _ => {}
         }
         if old_text.len() >= WINDOW_FROM {
-            let hunks = hunks::between(old_text.as_bytes(), new_text.as_bytes());
-            if let Some(window) = Window::around(self.lang, old, old_text, new_text, &hunks) {
-                return self.check_window(hash, new_text, &window);
+            let found;
+            let hunks = match hunks {
+                Some(hunks) => hunks,
+                None => {
+                    found = hunks::between(old_text.as_bytes(), new_text.as_bytes());
+                    &found
+                }
+            };
+            let window = Window::around(self.lang, old, old_text, new_text, hunks);
+            let verdict = window.and_then(|w| self.check_window(hash, new_text, &w, regions));
+            if let Some(verdict) = verdict {
+                return verdict;
             }
+            return self.check_parsed(hash, old, old_text, new_text, Some(hunks));
         }
-        self.check_parsed(hash, old, old_text, new_text)
-    }
-
-    /// [`Parser::check`] by a parse of the whole text, never a window: the judge of a
-    /// window's errors, whose recovery may differ from the whole's.
-    pub fn check_whole(
-        &mut self,
-        old: &tree_sitter::Tree,
-        old_text: &str,
-        new_text: &str,
-    ) -> Validity {
-        self.check_parsed(text_hash(new_text), old, old_text, new_text)
+        self.check_parsed(hash, old, old_text, new_text, hunks)
     }
 
     fn check_parsed(
@@ -206,8 +217,9 @@ impl Parser {
         old: &tree_sitter::Tree,
         old_text: &str,
         new_text: &str,
+        hunks: Option<&[Hunk]>,
     ) -> Validity {
-        let tree = self.parse_edit(old, old_text, new_text);
+        let tree = self.parse_edit(old, old_text, new_text, hunks);
         let valid = !tree.root_node().has_error();
         if valid && self.cross_check {
             assert!(
@@ -222,8 +234,7 @@ impl Parser {
         } else if self.tolerant {
             Validity::Flawed {
                 errors: error_ranges(&tree),
-                tree: Some(tree),
-                window: Vec::new(),
+                tree,
             }
         } else {
             Validity::Invalid
@@ -231,9 +242,16 @@ impl Parser {
     }
 
     /// [`Parser::check`] by a window of `new_text` (whose hash is `hash`): no tree to keep.
-    fn check_window(&mut self, hash: u64, new_text: &str, window: &Window) -> Validity {
-        let tree = self.raw(&window.text);
-        let valid = !tree.root_node().has_error();
+    /// Errors in a window clear of the error `regions` are new, as in a program without any;
+    /// around one, a window recovers in its own way, and the whole text tells (`None`).
+    fn check_window(
+        &mut self,
+        hash: u64,
+        new_text: &str,
+        window: &Window,
+        regions: &[(usize, usize)],
+    ) -> Option<Validity> {
+        let valid = !self.raw(&window.text).root_node().has_error();
         if valid && self.cross_check && !self.tolerant {
             assert!(
                 self.is_valid(new_text),
@@ -241,42 +259,31 @@ impl Parser {
                 window.text
             );
         }
-        self.checked.insert(hash, valid);
-        if valid {
-            Validity::Valid(None)
-        } else if self.tolerant {
-            // An error's end is the end of the byte before it: not past an item left out.
-            let errors = error_ranges(&tree)
-                .into_iter()
-                .map(|(s, e)| match e > s {
-                    true => (window.to_candidate(s), window.to_candidate(e - 1) + 1),
-                    false => (window.to_candidate(s), window.to_candidate(s)),
-                })
-                .collect();
-            Validity::Flawed {
-                errors,
-                tree: None,
-                window: window.kept_old().to_vec(),
-            }
-        } else {
-            Validity::Invalid
+        if !valid && self.tolerant && window.holds(regions) {
+            return None;
         }
+        self.checked.insert(hash, valid);
+        Some(match valid {
+            true => Validity::Valid(None),
+            false => Validity::Invalid,
+        })
     }
 
     /// The tree of a text [`Parser::check`] found valid: `tree` when it was kept, else
-    /// parsed again (incrementally from `old`).
-    pub fn tree_of_valid(
+    /// parsed again (incrementally from `old`, across `hunks` if known).
+    pub(crate) fn tree_of_valid(
         &mut self,
         tree: Option<tree_sitter::Tree>,
         old: &tree_sitter::Tree,
         old_text: &str,
         new_text: &str,
+        hunks: Option<&[Hunk]>,
     ) -> tree_sitter::Tree {
-        tree.unwrap_or_else(|| self.parse_edit(old, old_text, new_text))
+        tree.unwrap_or_else(|| self.parse_edit(old, old_text, new_text, hunks))
     }
 
     /// An incremental re-parse of `new_text`, which reuses everything outside the changed
-    /// hunks.
+    /// hunks (`hunks` if known, else found by a diff).
     ///
     /// Any valid text with its tree can serve as the base; the verdict is the same. The last
     /// valid text checked often differs from `new_text` far less than `old_text` does (a
@@ -286,9 +293,11 @@ impl Parser {
         old: &tree_sitter::Tree,
         old_text: &str,
         new_text: &str,
+        hunks: Option<&[Hunk]>,
     ) -> tree_sitter::Tree {
         let new = new_text.as_bytes();
-        let mut base = (hunks::between(old_text.as_bytes(), new), old, old_text);
+        let hunks = hunks.map_or_else(|| hunks::between(old_text.as_bytes(), new), <[_]>::to_vec);
+        let mut base = (hunks, old, old_text);
         if let Some((text, tree)) = &self.recent {
             let h = hunks::between(text.as_bytes(), new);
             if hunks::cost(&h) < hunks::cost(&base.0) {

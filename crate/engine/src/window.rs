@@ -16,11 +16,9 @@ use crate::grammars::ChildSlot;
 use crate::hunks::Hunk;
 use crate::Lang;
 
-/// A window over a candidate text: the pieces of it that were kept, in order.
+/// A window over a candidate text: the pieces of it that were kept, joined in order.
 pub struct Window {
     pub text: String,
-    /// Each piece: its start in the window, its start in the candidate, its length.
-    pieces: Vec<(usize, usize, usize)>,
     /// The byte ranges of the old text it kept (the edits' among them), in order.
     kept_old: Vec<(usize, usize)>,
 }
@@ -49,7 +47,6 @@ impl Window {
         }
         let mut window = Window {
             text: String::with_capacity(kept + pieces.len()),
-            pieces: Vec::with_capacity(pieces.len()),
             kept_old: kept_pieces(&left_out, &[], usize::MAX),
         };
         for (start, end) in pieces {
@@ -59,25 +56,17 @@ impl Window {
             if word(window.text.chars().last()) && word(piece.chars().next()) {
                 window.text.push(' ');
             }
-            window.pieces.push((window.text.len(), start, piece.len()));
             window.text.push_str(piece);
         }
         Some(window)
     }
 
-    /// The byte ranges of the old text the window kept, in order: what is left of them in
-    /// the candidate, and the edits.
-    pub fn kept_old(&self) -> &[(usize, usize)] {
-        &self.kept_old
-    }
-
-    /// Where byte `at` of the window is in the candidate.
-    pub fn to_candidate(&self, at: usize) -> usize {
-        let i = self.pieces.partition_point(|p| p.0 <= at).saturating_sub(1);
-        match self.pieces.get(i) {
-            Some(&(w, c, len)) => c + (at - w).min(len),
-            None => at,
-        }
+    /// Whether the window kept a byte of one of `spans` of the old text (in order, apart).
+    pub(crate) fn holds(&self, spans: &[(usize, usize)]) -> bool {
+        spans.iter().any(|&(s, e)| {
+            let i = self.kept_old.partition_point(|r| r.1 <= s);
+            self.kept_old.get(i).is_some_and(|r| r.0 < e)
+        })
     }
 }
 
@@ -321,6 +310,44 @@ mod tests {
         matches!(v, Validity::Valid(_))
     }
 
+    /// Where the tokens of `text` start, roughly: deletions run from one to another.
+    fn token_starts(text: &str) -> Vec<usize> {
+        text.char_indices()
+            .filter(|&(i, c)| {
+                !c.is_whitespace()
+                    && (i == 0
+                        || text.as_bytes()[i - 1].is_ascii_whitespace()
+                        || !c.is_alphanumeric())
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// `text` without a few runs of tokens: one, or (every third round) up to four far
+    /// apart at once. Also what was cut.
+    fn cut(text: &str, starts: &[usize], rng: &mut Rng, round: usize) -> (String, Vec<String>) {
+        let places = if round.is_multiple_of(3) { 2 + rng.below(3) } else { 1 };
+        let mut cuts: Vec<(usize, usize)> = (0..places)
+            .map(|_| {
+                let a = rng.below(starts.len() - 20);
+                (a, a + 1 + rng.below(12))
+            })
+            .collect();
+        cuts.sort_unstable();
+        cuts.dedup_by(|b, a| b.0 <= a.1);
+        let mut new = String::new();
+        let mut at = 0;
+        for &(a, b) in &cuts {
+            new += &text[at..starts[a]];
+            at = starts[b];
+        }
+        new += &text[at..];
+        let gone = cuts
+            .iter()
+            .map(|&(a, b)| text[starts[a]..starts[b]].to_string());
+        (new, gone.collect())
+    }
+
     #[test]
     fn a_window_gives_the_full_parse_verdict_on_deletions() {
         let text = big_program();
@@ -331,51 +358,79 @@ mod tests {
         full.set_cross_check(false);
         let (_, raw) = windowed.parse_with_raw(&text);
         assert!(!raw.root_node().has_error());
-        // Token starts: deletions from one to the next (or a few past it).
-        let starts: Vec<usize> = text
-            .char_indices()
-            .filter(|&(i, c)| {
-                !c.is_whitespace()
-                    && (i == 0
-                        || text.as_bytes()[i - 1].is_ascii_whitespace()
-                        || !c.is_alphanumeric())
-            })
-            .map(|(i, _)| i)
-            .collect();
+        let starts = token_starts(&text);
         let mut rng = Rng::new(7);
         let (mut valid, mut windows) = (0, 0);
         for round in 0..300 {
-            // One deletion, or (every third) up to four far apart at once.
-            let places = if round % 3 == 0 { 2 + rng.below(3) } else { 1 };
-            let mut cuts: Vec<(usize, usize)> = (0..places)
-                .map(|_| {
-                    let a = rng.below(starts.len() - 20);
-                    (a, a + 1 + rng.below(12))
-                })
-                .collect();
-            cuts.sort_unstable();
-            cuts.dedup_by(|b, a| b.0 <= a.1);
-            let mut new = String::new();
-            let mut at = 0;
-            for &(a, b) in &cuts {
-                new += &text[at..starts[a]];
-                at = starts[b];
-            }
-            new += &text[at..];
+            let (new, gone) = cut(&text, &starts, &mut rng, round);
             let hunks = hunks::between(text.as_bytes(), new.as_bytes());
             windows += Window::around(Lang::Cpp, &raw, &text, &new, &hunks).is_some() as usize;
             let by_window = verdict(windowed.check(&raw, &text, &new));
             let by_parse = full.is_valid(&new);
-            let cut: Vec<&str> = cuts
-                .iter()
-                .map(|&(a, b)| &text[starts[a]..starts[b]])
-                .collect();
-            assert_eq!(by_window, by_parse, "deleting {cut:?}");
+            assert_eq!(by_window, by_parse, "deleting {gone:?}");
             valid += by_parse as usize;
         }
         // Both kinds of verdict were put to the test, and nearly every one by a window.
         assert!(valid > 10 && valid < 270, "{valid} of 300 valid");
         assert!(windows > 290, "{windows} of 300 checked by a window");
+    }
+
+    #[test]
+    fn a_tolerant_check_takes_errors_near_an_error_region_from_the_whole_text() {
+        // Error regions in a few functions: a window's recovery from an error there is its
+        // own; errors in a window clear of them are new.
+        let mut text = big_program();
+        for n in [3, 90, 200] {
+            let at = text.find(&format!("if (s > {n})")).unwrap();
+            text.insert_str(at, "@@ ");
+        }
+        let mut windowed = Parser::new(Lang::Cpp);
+        windowed.set_cross_check(false);
+        windowed.set_tolerant(true);
+        let mut full = Parser::new(Lang::Cpp);
+        let (_, raw) = windowed.parse_with_raw(&text);
+        let regions = crate::tree::error_ranges(&raw);
+        let only_marks = |new: &str, errors: &[(usize, usize)]| {
+            errors.iter().all(|&(s, e)| new[s..e].trim() == "@@")
+        };
+        assert!(regions.len() == 3 && only_marks(&text, &regions));
+        let starts = token_starts(&text);
+        let mut rng = Rng::new(11);
+        let (mut flawed, mut invalid, mut valid) = (0, 0, 0);
+        for round in 0..60 {
+            // Every other cut is beside an error region.
+            let (new, gone) = match round % 2 {
+                0 => cut(&text, &starts, &mut rng, round),
+                _ => {
+                    let at = starts.partition_point(|&s| s < regions[round % 3].0);
+                    let a = at - 6 + rng.below(12);
+                    let b = a + 1 + rng.below(4);
+                    let new = format!("{}{}", &text[..starts[a]], &text[starts[b]..]);
+                    (new, vec![text[starts[a]..starts[b]].to_string()])
+                }
+            };
+            let (_, whole) = full.parse_with_raw(&new);
+            match windowed.check_with(&raw, &text, &new, None, &regions) {
+                Validity::Flawed { errors, tree } => {
+                    // Found by a parse of the whole candidate, not of a window.
+                    assert_eq!(tree.root_node().end_byte(), new.len(), "deleting {gone:?}");
+                    assert_eq!(errors, crate::tree::error_ranges(&tree));
+                    assert!(whole.root_node().has_error(), "deleting {gone:?}");
+                    flawed += 1;
+                }
+                Validity::Invalid => {
+                    // The whole has an error beside the regions' own.
+                    let errors = crate::tree::error_ranges(&whole);
+                    assert!(!only_marks(&new, &errors), "deleting {gone:?}: {errors:?}");
+                    invalid += 1;
+                }
+                Validity::Valid(_) => valid += 1,
+            }
+        }
+        assert!(
+            flawed > 5 && invalid > 10 && valid > 0,
+            "{flawed} flawed, {invalid} invalid, {valid} valid of 60"
+        );
     }
 
     #[test]
@@ -426,7 +481,7 @@ mod tests {
     }
 
     #[test]
-    fn a_window_keeps_the_edit_with_its_ancestors_and_maps_back() {
+    fn a_window_keeps_the_edit_with_its_ancestors() {
         let text = big_program();
         let mut parser = Parser::new(Lang::Cpp);
         let (_, raw) = parser.parse_with_raw(&text);
@@ -452,8 +507,5 @@ mod tests {
             "{}",
             window.text
         );
-        let loop_at = window.text.find("for (int k").unwrap();
-        let in_new = window.to_candidate(loop_at);
-        assert!(new[in_new..].starts_with("for (int k"));
     }
 }

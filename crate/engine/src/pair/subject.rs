@@ -184,9 +184,9 @@ impl Subject for Pair {
         self.prog = change.prog;
         for (i, (text, raw)) in texts.into_iter().zip(change.raw).enumerate() {
             if text != self.best[i] {
-                self.raw[i] = self
-                    .parser
-                    .tree_of_valid(raw, &self.raw[i], &self.best[i], &text);
+                self.raw[i] =
+                    self.parser
+                        .tree_of_valid(raw, &self.raw[i], &self.best[i], &text, None);
                 self.best[i] = text;
             }
         }

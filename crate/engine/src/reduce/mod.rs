@@ -30,6 +30,7 @@ mod roots;
 mod session;
 mod single;
 mod sites;
+mod spans;
 mod stats;
 mod strategy;
 mod subject;

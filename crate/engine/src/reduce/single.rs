@@ -1,9 +1,11 @@
 //! One program under reduction: the [`Subject`] of a [`Session`].
 
 use super::chunks;
+use super::spans::Spans;
 use super::{
     tolerance, Edit, Engine, Pass, PassKind, Program, Proposal, Round, Stats, Strategy, Subject,
 };
+use crate::hunks::{self, Hunk};
 use crate::tree::{error_ranges, Parser, Validity};
 use crate::{InputError, Lang, Recording, Side};
 
@@ -70,8 +72,8 @@ pub struct Single {
     fresh: bool,
     /// Tokens of `prog`'s tree in its error regions: where candidates may have errors.
     marked: Vec<bool>,
-    /// The spans of `best`'s tokens, once an error in a candidate asked.
-    spans: Option<tolerance::Spans>,
+    /// The spans of `best`'s tokens, once a candidate asked.
+    spans: Option<Spans>,
 }
 
 /// What accepting a single-program candidate takes.
@@ -81,6 +83,8 @@ pub struct SingleChange {
     /// The candidate's tree-sitter tree, the base of incremental checks once it is the best;
     /// `None` when its validity was known without a parse (then parsed if accepted).
     raw: Option<tree_sitter::Tree>,
+    /// Where its text differs from the best's, if the edit told.
+    hunks: Option<Vec<Hunk>>,
     /// Not parsed (a finale's candidate): never parsed afterwards either.
     beyond_grammar: bool,
 }
@@ -109,41 +113,40 @@ impl Single {
         if text == self.best {
             return None;
         }
+        let mut hunks = None;
         let raw = match (unchecked, &self.best_raw) {
             // Unchecked: a finale's pass, one the test alone judges in a program with
             // errors, or a program too big to parse yet.
             (true, _) | (false, None) => None,
             (false, Some(best_raw)) => {
-                let verdict = self.parser.check(best_raw, &self.best, &text);
-                if let Validity::Flawed { .. } = verdict {
-                    let (prog, marked, best) = (&self.prog, &self.marked, &self.best);
-                    self.spans
-                        .get_or_insert_with(|| tolerance::Spans::of(prog, marked, best));
-                }
-                let spans = self.spans.as_ref();
-                let marked_spans = spans.map(|s| s.marked()).unwrap_or_default();
-                let best = spans.map(|s| (s, edit.first_changed()));
-                let judge = |v: Validity| match v {
-                    Validity::Valid(raw) => Ok(raw),
-                    // Errors a window found clear of error regions are new, as in a program
-                    // without any.
-                    Validity::Flawed {
-                        tree: None, window, ..
-                    } if !tolerance::overlaps(marked_spans, &window) => Err(false),
-                    Validity::Flawed { errors, tree, .. }
-                        if tolerance::adds_no_error(&next, &self.marked, &text, &errors, best) =>
+                let (prog, marked, best) = (&self.prog, &self.marked, &self.best);
+                let spans = self
+                    .spans
+                    .get_or_insert_with(|| Spans::of(prog, marked, best));
+                hunks = spans.changes(prog, &next, edit).and_then(|changes| {
+                    hunks::of_changes(best.as_bytes(), text.as_bytes(), &changes)
+                });
+                let regions = spans.marked();
+                let verdict =
+                    match self
+                        .parser
+                        .check_with(best_raw, best, &text, hunks.as_deref(), regions)
                     {
-                        Ok(tree)
-                    }
-                    // Errors a window found (no tree) around an error region: its recovery
-                    // there may differ from the whole program's, which decides.
-                    Validity::Flawed { tree: None, .. } => Err(true),
-                    Validity::Flawed { .. } | Validity::Invalid => Err(false),
-                };
-                let mut verdict = judge(verdict);
-                if matches!(verdict, Err(true)) {
-                    verdict = judge(self.parser.check_whole(best_raw, &self.best, &text));
-                }
+                        Validity::Valid(raw) => Ok(raw),
+                        Validity::Flawed { errors, tree } => {
+                            let best = (&*spans, edit.first_changed());
+                            tolerance::adds_no_error(
+                                &next,
+                                &self.marked,
+                                &text,
+                                &errors,
+                                Some(best),
+                            )
+                            .then_some(Some(tree))
+                            .ok_or(())
+                        }
+                        Validity::Invalid => Err(()),
+                    };
                 match verdict {
                     Ok(raw) => raw,
                     Err(_) => {
@@ -160,6 +163,7 @@ impl Single {
                 prog: next,
                 size,
                 raw,
+                hunks,
                 beyond_grammar,
             },
         ))
@@ -305,9 +309,13 @@ impl Subject for Single {
             return;
         }
         if let Some(best_raw) = &self.best_raw {
-            let raw = self
-                .parser
-                .tree_of_valid(change.raw, best_raw, &self.best, &text);
+            let raw = self.parser.tree_of_valid(
+                change.raw,
+                best_raw,
+                &self.best,
+                &text,
+                change.hunks.as_deref(),
+            );
             if raw.root_node().has_error() {
                 // From now on candidates may keep these errors, as a program the grammar
                 // could not fully parse at the start may keep its own.
@@ -456,9 +464,10 @@ impl Single {
         self.parse_best();
         let best_raw = self.best_raw.as_ref()?;
         match self.parser.check(best_raw, &self.best, text) {
-            Validity::Valid(raw) => {
-                Some(self.parser.tree_of_valid(raw, best_raw, &self.best, text))
-            }
+            Validity::Valid(raw) => Some(
+                self.parser
+                    .tree_of_valid(raw, best_raw, &self.best, text, None),
+            ),
             Validity::Flawed { .. } | Validity::Invalid => None,
         }
     }

@@ -1,0 +1,251 @@
+//! The byte spans of the best program's tokens in its text, found once per best program: where
+//! a candidate's errors lie (see `tolerance`), and where an edit's changes are in the text,
+//! which an incremental parse needs (a diff of two megabytes finds them only roughly).
+
+use super::{Edit, Program};
+use crate::hunks::{self, Change};
+use crate::tree::TokenId;
+
+/// The byte spans of a program's kept, non-blank tokens in its text (`text`), in order, and
+/// of those `marked` as in an error region. Found once for the best program, they tell
+/// whether a window of a candidate holds an error region, where a walk over a candidate's
+/// tokens may start and where an edit changed the text (a megabyte has a few hundred
+/// thousand tokens).
+pub struct Spans {
+    all: Vec<(usize, usize, TokenId)>,
+    marked: Vec<(usize, usize)>,
+    text: String,
+}
+
+impl Spans {
+    /// If `text` is not made of the program's tokens, there are none: an error region may
+    /// be anywhere, every walk starts at the start, and changes are found by a diff.
+    pub fn of(prog: &Program, marked: &[bool], text: &str) -> Spans {
+        let Some(all) = token_spans(prog, text, &[(0, usize::MAX)], None) else {
+            return Spans {
+                all: Vec::new(),
+                marked: vec![(0, usize::MAX)],
+                text: String::new(),
+            };
+        };
+        let marked = all.iter().filter(|s| marked[s.2 as usize]);
+        Spans {
+            marked: marked.map(|s| (s.0, s.1)).collect(),
+            all,
+            text: text.to_string(),
+        }
+    }
+
+    /// The spans of the tokens marked as in an error region.
+    pub fn marked(&self) -> &[(usize, usize)] {
+        &self.marked
+    }
+
+    /// Where `edit` changes this program's text, as the bytes between the unchanged tokens
+    /// around each stretch of changed ones (white space included), with the texts the
+    /// stretch's rewritten tokens now have. `next` is the program after the edit. `None`
+    /// if the spans are unknown or the edit lays the text out anew.
+    pub fn changes<'a>(
+        &self,
+        prog: &Program,
+        next: &'a Program,
+        edit: &Edit,
+    ) -> Option<Vec<Change<'a>>> {
+        if self.all.is_empty() || next.layout != prog.layout {
+            return None;
+        }
+        let deleted = edit.delete.iter().flat_map(|r| r.clone());
+        let rewritten = edit.replace.iter().map(|(t, _)| *t);
+        let mut changed: Vec<TokenId> = deleted
+            .chain(rewritten)
+            .filter(|&t| prog.kept(t) && (!next.kept(t) || next.text_of(t) != prog.text_of(t)))
+            .collect();
+        changed.sort_unstable();
+        changed.dedup();
+        // Each stretch as the indices in `all` of the unchanged tokens around it (`None`:
+        // the text's start; `all.len()`: its end), and its rewritten tokens' texts.
+        let mut stretches: Vec<(Option<usize>, usize, Vec<&'a str>)> = Vec::new();
+        for t in changed {
+            let at = self.all.partition_point(|s| s.2 < t);
+            let after = at + usize::from(self.all.get(at).is_some_and(|s| s.2 == t));
+            match stretches.last_mut() {
+                // The token after the stretch so far is this one, or comes after it.
+                Some(last) if last.1 == at => last.1 = after,
+                _ => stretches.push((at.checked_sub(1), after, Vec::new())),
+            }
+            let text = next.text_of(t);
+            if next.kept(t) && !text.trim().is_empty() {
+                stretches.last_mut().expect("pushed").2.push(text);
+            }
+        }
+        let changes = stretches.into_iter().map(|(before, after, texts)| Change {
+            old: before.map_or(0, |i| self.all[i].1)
+                ..self.all.get(after).map_or(self.text.len(), |s| s.0),
+            texts,
+        });
+        Some(changes.collect())
+    }
+
+    /// The span of the last token of this program a candidate has where this program has it:
+    /// before `changed` (the first token the candidate's edit changed), within the text the
+    /// two share at their start, and before the candidate's first error (`errors` in order).
+    /// A walk over the candidate's tokens up to it finds these same spans.
+    pub(super) fn before(
+        &self,
+        changed: TokenId,
+        cand_text: &str,
+        errors: &[(usize, usize)],
+    ) -> Option<(usize, usize, TokenId)> {
+        let shared = hunks::common_prefix(self.text.as_bytes(), cand_text.as_bytes());
+        let limit = shared.min(errors.first().map_or(usize::MAX, |e| e.0));
+        let n = self
+            .all
+            .partition_point(|s| s.2 < changed)
+            .min(self.all.partition_point(|s| s.1 <= limit));
+        n.checked_sub(1).map(|i| self.all[i])
+    }
+}
+
+/// Byte span of each kept, non-blank token in `text` that `errors` (in order) need, with its
+/// id, in order: those that reach into an error or past it, and the one before each such
+/// run (what lies between is not kept: a megabyte has a few hundred thousand tokens). Each
+/// token's text follows the one before after nothing but white space (tokens cover every
+/// other byte; a token may itself begin with white space). `None` if `text` is not made of
+/// the candidate's tokens. `from`: a token whose span the walk would find, before every
+/// error, to start after.
+pub(super) fn token_spans(
+    cand: &Program,
+    text: &str,
+    errors: &[(usize, usize)],
+    from: Option<(usize, usize, TokenId)>,
+) -> Option<Vec<(usize, usize, TokenId)>> {
+    let tree = &cand.tree;
+    let mut spans = Vec::new();
+    let (mut pos, mut next) = (from.map_or(0, |s| s.1), 0);
+    let mut before = from;
+    let first = from.map_or(0, |s| s.2 + 1);
+    for t in (first..tree.tokens.len() as TokenId).filter(|&t| cand.kept(t)) {
+        if next == errors.len() {
+            break; // every error has the token after it
+        }
+        let token = cand.text_of(t);
+        if token.trim().is_empty() {
+            continue; // a preprocessor line's newline: white space like any other
+        }
+        // White space may separate tokens, but a token may begin with it too (a string's
+        // contents, ` if x`): the token starts at the latest place in the run where it fits.
+        let blank = text[pos..].len() - text[pos..].trim_start().len();
+        let at = (pos..=pos + blank)
+            .rev()
+            .find(|&p| text.is_char_boundary(p) && text[p..].starts_with(token))?;
+        let span = (at, at + token.len(), t);
+        pos = span.1;
+        if span.1 > errors[next].0 {
+            // Reaches into the next error or past it: kept, with the token before it.
+            spans.extend(before.take());
+            spans.push(span);
+            while next < errors.len() && span.0 >= errors[next].1 {
+                next += 1;
+            }
+        } else {
+            before = Some(span);
+        }
+    }
+    // Errors at the end have no token after them: the last one is theirs.
+    spans.extend(before);
+    Some(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hunks::{of_changes, Hunk};
+    use crate::reduce::tests::program;
+    use crate::rng::Rng;
+    use crate::Lang;
+
+    /// Applies hunks to `a`: what they describe.
+    fn apply(a: &str, b: &str, hunks: &[Hunk]) -> String {
+        let mut out = String::new();
+        let mut at = 0;
+        for h in hunks {
+            out += &a[at..h.old.start];
+            out += &b[h.new.clone()];
+            at = h.old.end;
+        }
+        out + &a[at..]
+    }
+
+    #[test]
+    fn an_edits_changes_are_the_hunks_between_the_texts() {
+        // Comments, a string with spaces, a preprocessor line, blank lines, an error region.
+        let text = "#include <stdio.h>\n\n/* one */ int a = 1;   // two\n\
+                    static const char *s = \"  x  y\";\n\n\n\
+                    int f(int x) {\n  if (x) { return x + 1; }\n  return @@ 2;\n}\n\
+                    struct t { int u, v; } w;\nint g(void) { return f(a) * w.u; }\n";
+        let prog = program(Lang::C, text);
+        let best = prog.text();
+        let spans = Spans::of(&prog, &prog.tree.error_tokens(), &best);
+        let tokens = prog.tree.tokens.len() as TokenId;
+        let mut rng = Rng::new(7);
+        let (mut found, mut tried) = (0, 0);
+        for _ in 0..2000 {
+            // One to four ranges, some rewritten tokens among what is left.
+            let mut edit = Edit::default();
+            for _ in 0..1 + rng.below(4) {
+                let start = rng.below(tokens as usize) as TokenId;
+                let len = rng.below(6) as TokenId;
+                edit.delete.push(start..(start + len).min(tokens));
+            }
+            for _ in 0..rng.below(3) {
+                let t = rng.below(tokens as usize) as TokenId;
+                edit.replace
+                    .push((t, ["0", "x", "long long"][rng.below(3)].to_string()));
+            }
+            let next = prog.after(&edit);
+            let cand = next.text();
+            if cand == best {
+                continue;
+            }
+            tried += 1;
+            let changes = spans.changes(&prog, &next, &edit).expect("known spans");
+            let Some(hunks) = of_changes(best.as_bytes(), cand.as_bytes(), &changes) else {
+                continue;
+            };
+            found += 1;
+            assert_eq!(apply(&best, &cand, &hunks), cand, "{edit:?}");
+            assert_eq!(
+                hunks.len(),
+                changes.len(),
+                "one per stretch of changed tokens"
+            );
+        }
+        // Only a rewrite the unparse glues to a neighbour is not found from the tokens.
+        assert!(found * 10 >= tried * 9, "{found} of {tried}");
+    }
+
+    #[test]
+    fn changes_that_do_not_describe_the_texts_are_refused() {
+        let a = b"int a = 1;\nint b = 2;\nint c = 3;\n";
+        let b = b"int a = 1;\nint c = 3;\n";
+        let change = |old: std::ops::Range<usize>, texts: Vec<&'static str>| Change { old, texts };
+        // From the end of `1;` to the start of `int c`: the line and the white space around.
+        let right = [change(10..22, vec![])];
+        let hunks = of_changes(a, b, &right).expect("the deleted line");
+        assert_eq!(
+            hunks,
+            [Hunk {
+                old: 10..22,
+                new: 10..11
+            }]
+        );
+        for wrong in [
+            vec![change(0..5, vec![])],
+            vec![change(10..21, vec![])],
+            vec![change(10..22, vec!["int"])],
+            vec![change(10..22, vec![]), change(23..24, vec![])],
+        ] {
+            assert_eq!(of_changes(a, b, &wrong), None);
+        }
+    }
+}
