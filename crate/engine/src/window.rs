@@ -326,7 +326,11 @@ mod tests {
     /// `text` without a few runs of tokens: one, or (every third round) up to four far
     /// apart at once. Also what was cut.
     fn cut(text: &str, starts: &[usize], rng: &mut Rng, round: usize) -> (String, Vec<String>) {
-        let places = if round.is_multiple_of(3) { 2 + rng.below(3) } else { 1 };
+        let places = if round.is_multiple_of(3) {
+            2 + rng.below(3)
+        } else {
+            1
+        };
         let mut cuts: Vec<(usize, usize)> = (0..places)
             .map(|_| {
                 let a = rng.below(starts.len() - 20);

@@ -1,7 +1,7 @@
 //! One program under reduction: the [`Subject`] of a [`Session`].
 
 use super::chunks;
-use super::spans::Spans;
+use super::spans::{Agreement, Spans};
 use super::{
     tolerance, Edit, Engine, Pass, PassKind, Program, Proposal, Round, Stats, Strategy, Subject,
 };
@@ -85,6 +85,8 @@ pub struct SingleChange {
     raw: Option<tree_sitter::Tree>,
     /// Where its text differs from the best's, if the edit told.
     hunks: Option<Vec<Hunk>>,
+    /// Where it agrees with the best (when checked): what a walk over its tokens may skip.
+    agreement: Option<Agreement>,
     /// Not parsed (a finale's candidate): never parsed afterwards either.
     beyond_grammar: bool,
 }
@@ -113,7 +115,7 @@ impl Single {
         if text == self.best {
             return None;
         }
-        let mut hunks = None;
+        let (mut hunks, mut agreement) = (None, None);
         let raw = match (unchecked, &self.best_raw) {
             // Unchecked: a finale's pass, one the test alone judges in a program with
             // errors, or a program too big to parse yet.
@@ -126,6 +128,17 @@ impl Single {
                 hunks = spans.changes(prog, &next, edit).and_then(|changes| {
                     hunks::of_changes(best.as_bytes(), text.as_bytes(), &changes)
                 });
+                // Outside its hunks the edit changed no token (a diff's hunks could end where
+                // a token changed for one of the same text).
+                let agreed = Agreement {
+                    changed: edit.first_changed(),
+                    head: hunks.as_ref().and_then(|h| h.first()).map(|h| h.old.start),
+                    tail: hunks
+                        .as_ref()
+                        .and_then(|h| h.last())
+                        .map(|h| (h.old.end, h.new.end)),
+                };
+                agreement = Some(agreed);
                 let regions = spans.marked();
                 let verdict =
                     match self
@@ -134,7 +147,7 @@ impl Single {
                     {
                         Validity::Valid(raw) => Ok(raw),
                         Validity::Flawed { errors, tree } => {
-                            let best = (&*spans, edit.first_changed());
+                            let best = (&*spans, agreed);
                             tolerance::adds_no_error(
                                 &next,
                                 &self.marked,
@@ -164,6 +177,7 @@ impl Single {
                 size,
                 raw,
                 hunks,
+                agreement,
                 beyond_grammar,
             },
         ))
@@ -294,7 +308,8 @@ impl Subject for Single {
 
     fn accept(&mut self, mut texts: Vec<String>, change: SingleChange, running: &mut Running) {
         let pass = &mut running.pass;
-        self.spans = None;
+        // The best program's spans, till it is replaced: where the candidate agrees with it.
+        let spans = self.spans.take();
         let text = texts.swap_remove(0);
         if change.beyond_grammar {
             // Its size is exact (only deletions since the last parse); there is no tree to
@@ -321,7 +336,8 @@ impl Subject for Single {
                 // could not fully parse at the start may keep its own.
                 self.parser.set_tolerant(true);
                 let errors = error_ranges(&raw);
-                tolerance::mark_errors(&change.prog, &mut self.marked, &text, &errors);
+                let best = spans.as_ref().zip(change.agreement);
+                tolerance::mark_errors(&change.prog, &mut self.marked, &text, &errors, best);
             }
             self.best_raw = Some(raw);
         }

@@ -2,9 +2,22 @@
 //! a candidate's errors lie (see `tolerance`), and where an edit's changes are in the text,
 //! which an incremental parse needs (a diff of two megabytes finds them only roughly).
 
+use std::ops::Range;
+
 use super::{Edit, Program};
 use crate::hunks::{self, Change};
 use crate::tree::TokenId;
+
+/// Where a candidate agrees with the best program it was made from: before `changed`, the
+/// first token its edit changed, and, when the edit's hunks are known, before the first
+/// (`head`: its start) and past the end of the last (`tail`: that end in the best's text and
+/// in the candidate's), where its tokens are the best's, moved by the hunks between.
+#[derive(Clone, Copy, Debug)]
+pub struct Agreement {
+    pub changed: TokenId,
+    pub head: Option<usize>,
+    pub tail: Option<(usize, usize)>,
+}
 
 /// The byte spans of a program's kept, non-blank tokens in its text (`text`), in order, and
 /// of those `marked` as in an error region. Found once for the best program, they tell
@@ -84,6 +97,55 @@ impl Spans {
             texts,
         });
         Some(changes.collect())
+    }
+
+    /// The spans, in the candidate's text, of the tokens that `errors` (in order) lie on or
+    /// between where the candidate agrees with this program (before its first hunk and past
+    /// its last): those overlapping each, and the one before and after. Also the errors
+    /// between, which need a walk over the candidate's tokens.
+    pub(super) fn agreed(
+        &self,
+        agreed: Agreement,
+        errors: &[(usize, usize)],
+    ) -> (Range<usize>, Vec<(usize, usize, TokenId)>) {
+        let mut out = Vec::new();
+        let mut near = |lo: usize, hi: usize, to_new: &dyn Fn(usize) -> usize| {
+            out.extend(
+                self.all[lo..hi]
+                    .iter()
+                    .map(|&(s, e, t)| (to_new(s), to_new(e), t)),
+            );
+        };
+        // Before the first hunk, up to the start of the last token there: the same bytes.
+        let mut head = 0;
+        if let Some(start) = agreed.head {
+            let last = self.all.partition_point(|s| s.1 <= start);
+            if let Some(&(s0, _, _)) = last.checked_sub(1).map(|i| &self.all[i]) {
+                head = errors.iter().take_while(|e| e.1 <= s0).count();
+                for &(s, e) in &errors[..head] {
+                    let lo = self.all.partition_point(|x| x.1 <= s).saturating_sub(1);
+                    let hi = (self.all.partition_point(|x| x.0 < e) + 1).min(last);
+                    near(lo, hi, &|x| x);
+                }
+            }
+        }
+        // Past the end of the first token after the last hunk: the same bytes, moved.
+        let mut tail = errors.len();
+        if let Some((old_end, new_end)) = agreed.tail {
+            let first = self.all.partition_point(|s| s.0 < old_end);
+            if let Some(&(_, first_end, _)) = self.all.get(first) {
+                let to_new = |x: usize| x - old_end + new_end;
+                let to_old = |x: usize| x - new_end + old_end;
+                tail = head.max(errors.partition_point(|e| e.0 < to_new(first_end)));
+                for &(s, e) in &errors[tail..] {
+                    let lo = self.all.partition_point(|x| x.1 <= to_old(s)) - 1;
+                    let hi =
+                        (self.all.partition_point(|x| x.0 < to_old(e)) + 1).min(self.all.len());
+                    near(lo, hi, &to_new);
+                }
+            }
+        }
+        (head..tail, out)
     }
 
     /// The span of the last token of this program a candidate has where this program has it:

@@ -206,9 +206,11 @@ fn an_error_regions_spans_are_where_its_tokens_are() {
 
 #[test]
 #[allow(clippy::single_range_in_vec_init)] // one range of tokens
-fn a_candidates_errors_are_judged_alike_from_where_it_differs_from_the_best() {
-    // Error regions early and late; every deletion of one to three tokens anywhere.
-    let text = "int a(void) { return @@ 1; }\n\
+fn a_candidates_errors_are_judged_alike_from_where_it_agrees_with_the_best() {
+    // Error regions early and late (a missing `;` among them); every deletion of one to
+    // three tokens anywhere, alone and with another seven tokens on.
+    let text = "int z(void) { return 0 }\n\
+                int a(void) { return @@ 1; }\n\
                 int b(void) { int x = 2; return x; }\n\
                 int c(void) { return \"s  t\" [0]; }\n\
                 int d(void) { return 3 @@; }\n";
@@ -217,27 +219,58 @@ fn a_candidates_errors_are_judged_alike_from_where_it_differs_from_the_best() {
     let spans = spans::Spans::of(&prog, &marked, text);
     let mut parser = Parser::new(Lang::C);
     let tokens = prog.tree.tokens.len() as crate::tree::TokenId;
-    let (mut judged, mut refused) = (0, 0);
+    let (mut judged, mut refused, mut hunked) = (0, 0, 0);
     for start in 0..tokens {
-        for len in 1..=3 {
-            let edit = Edit::deleting(vec![start..(start + len).min(tokens)]);
+        for (len, apart) in [(1, None), (2, None), (3, None), (1, Some(7)), (2, Some(9))] {
+            let mut ranges = vec![start..(start + len).min(tokens)];
+            ranges.extend(apart.map(|d| (start + d).min(tokens)..(start + d + 1).min(tokens)));
+            let edit = Edit::deleting(ranges);
             let cand = prog.after(&edit);
             let cand_text = cand.text();
             let (_, raw) = parser.parse_with_raw(&cand_text);
             let errors = crate::tree::error_ranges(&raw);
-            let alone = tolerance::adds_no_error(&cand, &marked, &cand_text, &errors, None);
-            let hinted = (&spans, edit.first_changed());
-            let with = tolerance::adds_no_error(&cand, &marked, &cand_text, &errors, Some(hinted));
-            assert_eq!(
-                alone, with,
-                "deleting {len} tokens from {start}:\n{cand_text}"
-            );
+            // The tokens the errors lie on, found with each hint.
+            let on = |best: Option<(&spans::Spans, spans::Agreement)>| {
+                let mut on = vec![false; marked.len()];
+                tolerance::mark_errors(&cand, &mut on, &cand_text, &errors, best);
+                on
+            };
+            let changes = spans.changes(&prog, &cand, &edit).unwrap();
+            let hunks = crate::hunks::of_changes(text.as_bytes(), cand_text.as_bytes(), &changes);
+            hunked += hunks.is_some() as usize;
+            let hunks = hunks.unwrap_or_default();
+            let changed = edit.first_changed();
+            let hints = [
+                (changed, None, None),
+                (changed, hunks.first().map(|h| h.old.start), None),
+                (changed, None, hunks.last().map(|h| (h.old.end, h.new.end))),
+                (
+                    changed,
+                    hunks.first().map(|h| h.old.start),
+                    hunks.last().map(|h| (h.old.end, h.new.end)),
+                ),
+            ];
+            let alone = on(None);
+            for (changed, head, tail) in hints {
+                let agreed = spans::Agreement {
+                    changed,
+                    head,
+                    tail,
+                };
+                assert_eq!(
+                    alone,
+                    on(Some((&spans, agreed))),
+                    "deleting {:?} ({agreed:?}):\n{cand_text}",
+                    edit.delete
+                );
+            }
+            let adds = !tolerance::adds_no_error(&cand, &marked, &cand_text, &errors, None);
             judged += !errors.is_empty() as usize;
-            refused += !alone as usize;
+            refused += adds as usize;
         }
     }
     assert!(
-        judged > 20 && refused > 5,
-        "{judged} with errors, {refused} refused"
+        judged > 40 && refused > 10 && hunked * 10 > tokens as usize * 5 * 9,
+        "{judged} with errors, {refused} refused, {hunked} hunks from the edit"
     );
 }
