@@ -203,11 +203,11 @@ pub(crate) fn point_after(from: tree_sitter::Point, bytes: &[u8]) -> tree_sitter
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Applies hunks to `a`: what they describe.
-    fn apply(a: &[u8], b: &[u8], hunks: &[Hunk]) -> Vec<u8> {
+    pub(crate) fn apply(a: &[u8], b: &[u8], hunks: &[Hunk]) -> Vec<u8> {
         let mut out = Vec::new();
         let mut at = 0;
         for h in hunks {

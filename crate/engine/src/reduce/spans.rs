@@ -149,20 +149,22 @@ impl Spans {
     }
 
     /// The span of the last token of this program a candidate has where this program has it:
-    /// before `changed` (the first token the candidate's edit changed), within the text the
-    /// two share at their start, and before the candidate's first error (`errors` in order).
-    /// A walk over the candidate's tokens up to it finds these same spans.
+    /// before the first token the candidate's edit changed, within the text the two share at
+    /// their start (up to the first hunk when known) and before the candidate's first error
+    /// (`errors` in order). A walk over the candidate's tokens up to it finds these same spans.
     pub(super) fn before(
         &self,
-        changed: TokenId,
+        agreed: Agreement,
         cand_text: &str,
         errors: &[(usize, usize)],
     ) -> Option<(usize, usize, TokenId)> {
-        let shared = hunks::common_prefix(self.text.as_bytes(), cand_text.as_bytes());
+        let shared = agreed
+            .head
+            .unwrap_or_else(|| hunks::common_prefix(self.text.as_bytes(), cand_text.as_bytes()));
         let limit = shared.min(errors.first().map_or(usize::MAX, |e| e.0));
         let n = self
             .all
-            .partition_point(|s| s.2 < changed)
+            .partition_point(|s| s.2 < agreed.changed)
             .min(self.all.partition_point(|s| s.1 <= limit));
         n.checked_sub(1).map(|i| self.all[i])
     }
@@ -221,22 +223,11 @@ pub(super) fn token_spans(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hunks::tests::apply;
     use crate::hunks::{of_changes, Hunk};
     use crate::reduce::tests::program;
     use crate::rng::Rng;
     use crate::Lang;
-
-    /// Applies hunks to `a`: what they describe.
-    fn apply(a: &str, b: &str, hunks: &[Hunk]) -> String {
-        let mut out = String::new();
-        let mut at = 0;
-        for h in hunks {
-            out += &a[at..h.old.start];
-            out += &b[h.new.clone()];
-            at = h.old.end;
-        }
-        out + &a[at..]
-    }
 
     #[test]
     fn an_edits_changes_are_the_hunks_between_the_texts() {
@@ -275,7 +266,11 @@ mod tests {
                 continue;
             };
             found += 1;
-            assert_eq!(apply(&best, &cand, &hunks), cand, "{edit:?}");
+            assert_eq!(
+                apply(best.as_bytes(), cand.as_bytes(), &hunks),
+                cand.as_bytes(),
+                "{edit:?}"
+            );
             assert_eq!(
                 hunks.len(),
                 changes.len(),

@@ -59,7 +59,7 @@ fn tokens_in_errors(
         None => (0..errors.len(), Vec::new()),
     };
     let between = &errors[walked];
-    let from = best.and_then(|(spans, agreed)| spans.before(agreed.changed, text, between));
+    let from = best.and_then(|(spans, agreed)| spans.before(agreed, text, between));
     spans.extend(token_spans(cand, text, between, from)?);
     spans.sort_unstable();
     spans.dedup();
