@@ -5,6 +5,7 @@
 //! the same verdicts give the same result everywhere. See `docs/architecture.md`.
 
 pub mod catalog;
+pub mod digest;
 pub mod folder;
 pub mod generator;
 mod hunks;

@@ -10,7 +10,6 @@ use crate::window::Window;
 use crate::Lang;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 
 pub type NodeId = u32;
 pub type TokenId = u32;
@@ -185,7 +184,7 @@ impl Parser {
         hunks: Option<&[Hunk]>,
         regions: &[(usize, usize)],
     ) -> Validity {
-        let hash = text_hash(new_text);
+        let hash = crate::digest::text(new_text);
         match self.checked.get(&hash) {
             Some(true) => return Validity::Valid(None),
             // A tolerant check needs the tree of a text with errors: parse it again.
@@ -340,12 +339,6 @@ impl Parser {
     pub fn tree_from_raw(&self, text: &str, raw: &tree_sitter::Tree) -> Tree {
         Tree::build(self.lang, text, raw)
     }
-}
-
-fn text_hash(text: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut h);
-    h.finish()
 }
 
 /// Byte ranges of the ERROR and MISSING nodes of a tree, outermost only.

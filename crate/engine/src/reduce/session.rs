@@ -14,7 +14,6 @@
 use super::{HistoryStep, Proposal, Round, Stats, Subject, Verdict};
 use crate::{Query, Recording};
 use std::collections::{HashMap, VecDeque};
-use std::hash::{Hash, Hasher};
 
 /// What one `next` call may spend on proposals, so each call does bounded work (and a
 /// driver can stop a run between calls): a proposal costs a unit, and one more for each
@@ -96,13 +95,6 @@ pub struct Engine<S: Subject> {
     sliced: bool,
 }
 
-fn part_hash(part: usize, text: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    part.hash(&mut h);
-    text.hash(&mut h);
-    h.finish()
-}
-
 impl<S: Subject> Slot<S> {
     fn new(
         id: u64,
@@ -113,7 +105,7 @@ impl<S: Subject> Slot<S> {
         let parts: Vec<(u64, Option<bool>)> = texts
             .iter()
             .enumerate()
-            .map(|(i, t)| (part_hash(i, t), None))
+            .map(|(i, t)| (crate::digest::of(i as u64, t.as_bytes()), None))
             .collect();
         Slot {
             id,

@@ -16,7 +16,6 @@ use crate::tree::{Parser, Validity};
 use crate::{InputError, Lang, Query, Side};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 
 /// How the next rule is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -329,7 +328,7 @@ impl WitnessSearch {
             failing: None,
             failing_nearness: None,
             original_state: OriginalState::Untested,
-            tested: HashSet::from([text_hash(text)]),
+            tested: HashSet::from([crate::digest::text(text)]),
             next_id: 0,
             pending: HashMap::new(),
             out: 0,
@@ -589,7 +588,7 @@ impl WitnessSearch {
                 continue;
             }
             let text = m.apply(&self.original);
-            if !self.tested.insert(text_hash(&text)) {
+            if !self.tested.insert(crate::digest::text(&text)) {
                 continue;
             }
             if let Validity::Invalid = self.parser.check(&self.raw, &self.original, &text) {
@@ -793,12 +792,6 @@ impl WitnessSearch {
         self.stats.witnesses = self.witnesses.len();
         self.phase_found = true;
     }
-}
-
-fn text_hash(text: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut h);
-    h.finish()
 }
 
 impl crate::query::Queries for WitnessSearch {

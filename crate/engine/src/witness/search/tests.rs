@@ -407,7 +407,7 @@ fn a_passing_mutant_whose_compile_did_without_nothing_is_no_witness() {
             } else if q.text.contains(" 10)") {
                 format!(
                     r#"{{"cc.c": {{"f": [[1, 2], [{}, 1]]}}}}"#,
-                    2 + text_hash(&q.text) % 1000
+                    2 + crate::digest::text(&q.text) % 1000
                 )
             } else {
                 r#"{"cc.c": {"f": [[1, 1]]}}"#.to_string()
