@@ -2,7 +2,7 @@
 // whole-process wall time, and a time limit after which the whole group is killed.
 
 import { spawn } from 'node:child_process';
-import { openSync, closeSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { openSync, closeSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
@@ -49,7 +49,9 @@ export function runWithLimit(cmd, args, { cwd, logPath, limitSeconds, env = proc
         const path = join(snapshot.into, `${seconds}s`);
         try {
           if (!existsSync(snapshot.file)) return;
-          copyFileSync(snapshot.file, path);
+          // Read whole, not copied: libuv's copy spins for ever on a file that a reducer
+          // truncates while it is copied (C-Vise rewrites its input in place).
+          writeFileSync(path, readFileSync(snapshot.file));
           snapshots.push({ seconds, path });
         } catch {
           // Caught mid-rename: the next snapshot has it.

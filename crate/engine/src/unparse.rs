@@ -83,7 +83,6 @@ pub fn unparse_refs_with(
     };
     for (i, t) in kept {
         let tree = trees[i];
-        let text = tree.text.as_str();
         let tok = &tree.tokens[t as usize];
         let rewritten = substs.get(i).is_some_and(|m| m.contains_key(&t));
         match prev {
@@ -98,43 +97,7 @@ pub fn unparse_refs_with(
             }
             _ => flush(&mut out, &mut run),
         }
-        let gap_start = if t == 0 {
-            0
-        } else {
-            tree.tokens[t as usize - 1].end as usize
-        };
-        let gap = &text[gap_start.min(tok.start as usize)..tok.start as usize];
-        match prev {
-            // Before the first kept token: the original leading white space only.
-            None => out.push_str(if t == 0 { gap } else { leading_space(gap) }),
-            Some((pi, p)) => {
-                let adjacent = pi == i && p + 1 == t;
-                // Across a deletion: a token that starts a line keeps its indentation;
-                // otherwise the space that followed the previous kept token stays.
-                let gap = if !adjacent && !gap.contains('\n') {
-                    let ptree = trees[pi];
-                    let after = ptree.tokens[p as usize].end as usize;
-                    let next = ptree
-                        .tokens
-                        .get(p as usize + 1)
-                        .map_or(ptree.text.len(), |n| n.start as usize);
-                    &ptree.text[after..next]
-                } else {
-                    gap
-                };
-                if gap.is_empty() && !adjacent {
-                    let a = out.chars().next_back();
-                    let b = token_text(i, t).chars().next();
-                    if let (Some(a), Some(b)) = (a, b) {
-                        if would_fuse(a, b) {
-                            out.push(' ');
-                        }
-                    }
-                }
-                out.push_str(gap);
-            }
-        }
-        out.push_str(token_text(i, t));
+        push(&mut out, None, gap(trees, prev, (i, t)), token_text(i, t));
         prev = Some((i, t));
     }
     flush(&mut out, &mut run);
@@ -142,6 +105,104 @@ pub fn unparse_refs_with(
     if let Some(last) = trees[0].tokens.last() {
         if prev.is_some() {
             out.push_str(&trees[0].text[last.end as usize..]);
+        }
+    }
+    out
+}
+
+/// The white space that goes before kept token `(i, t)` when `prev` is the kept token before
+/// it (`None`: it is the first), and whether nothing separates two tokens that were not
+/// neighbours (a space then goes in if they would fuse).
+fn gap<'a>(
+    trees: &[&'a Tree],
+    prev: Option<(usize, TokenId)>,
+    (i, t): (usize, TokenId),
+) -> (&'a str, bool) {
+    let tree = trees[i];
+    let tok = &tree.tokens[t as usize];
+    let gap_start = if t == 0 {
+        0
+    } else {
+        tree.tokens[t as usize - 1].end as usize
+    };
+    let gap = &tree.text[gap_start.min(tok.start as usize)..tok.start as usize];
+    let Some((pi, p)) = prev else {
+        // Before the first kept token: the original leading white space only.
+        return (if t == 0 { gap } else { leading_space(gap) }, false);
+    };
+    let adjacent = pi == i && p + 1 == t;
+    // Across a deletion: a token that starts a line keeps its indentation; otherwise the
+    // space that followed the previous kept token stays.
+    let gap = if !adjacent && !gap.contains('\n') {
+        let ptree = trees[pi];
+        let after = ptree.tokens[p as usize].end as usize;
+        let next = ptree
+            .tokens
+            .get(p as usize + 1)
+            .map_or(ptree.text.len(), |n| n.start as usize);
+        &ptree.text[after..next]
+    } else {
+        gap
+    };
+    (gap, gap.is_empty() && !adjacent)
+}
+
+/// Appends a token's `text` after its `gap` (see [`gap`]).
+fn push(out: &mut String, before: Option<char>, (gap, bare): (&str, bool), text: &str) {
+    if bare {
+        space_if_fused(out, before, text.chars().next());
+    }
+    out.push_str(gap);
+    out.push_str(text);
+}
+
+/// A space if what `out` ends with (`before` when it is empty) would fuse with `next`.
+fn space_if_fused(out: &mut String, before: Option<char>, next: Option<char>) {
+    if let (Some(a), Some(b)) = (out.chars().next_back().or(before), next) {
+        if would_fuse(a, b) {
+            out.push(' ');
+        }
+    }
+}
+
+/// Part of [`unparse_with`]'s text: what it puts after kept token `from`'s text (`None`: from
+/// the start) up to the start of kept token `to`'s (`None`: to the end), where `between` are
+/// the kept tokens in between, in order, and `before` is the character before the part. An
+/// edit changes a megabyte program in a few places: its text is the old one with these parts
+/// made anew, the same as a whole unparse makes them (each token's gap depends only on the
+/// kept token before it).
+pub fn part(
+    tree: &Tree,
+    subst: &Substitutions,
+    from: Option<TokenId>,
+    between: impl Iterator<Item = TokenId>,
+    to: Option<TokenId>,
+    before: Option<char>,
+) -> String {
+    let trees = [tree];
+    let text = |t: TokenId| {
+        subst
+            .get(&t)
+            .map_or_else(|| tree.token_text(t), |s| s.as_str())
+    };
+    let mut out = String::new();
+    let mut prev = from.map(|t| (0, t));
+    for t in between {
+        push(&mut out, before, gap(&trees, prev, (0, t)), text(t));
+        prev = Some((0, t));
+    }
+    match to {
+        Some(t) => {
+            let (gap, bare) = gap(&trees, prev, (0, t));
+            if bare {
+                space_if_fused(&mut out, before, text(t).chars().next());
+            }
+            out.push_str(gap);
+        }
+        None => {
+            if let (Some(last), Some(_)) = (tree.tokens.last(), prev) {
+                out.push_str(&tree.text[last.end as usize..]);
+            }
         }
     }
     out

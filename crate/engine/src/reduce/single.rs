@@ -111,23 +111,32 @@ impl Single {
             return None;
         }
         let next = self.prog.after(edit);
-        let text = next.text();
+        // Unchecked: a finale's pass, one the test alone judges in a program with errors, or
+        // a program too big to parse yet.
+        let checked = !unchecked && self.best_raw.is_some();
+        let (prog, marked, best) = (&self.prog, &self.marked, &self.best);
+        let spans = checked.then(|| {
+            &*self
+                .spans
+                .get_or_insert_with(|| Spans::of(prog, marked, best))
+        });
+        let (text, mut hunks) = match spans.and_then(|s| s.splice(prog, &next, edit)) {
+            Some((text, hunks)) => (text, Some(hunks)),
+            None => (next.text(), None),
+        };
+        debug_assert_eq!(text, next.text(), "a spliced text is the program's");
         if text == self.best {
             return None;
         }
-        let (mut hunks, mut agreement) = (None, None);
-        let raw = match (unchecked, &self.best_raw) {
-            // Unchecked: a finale's pass, one the test alone judges in a program with
-            // errors, or a program too big to parse yet.
-            (true, _) | (false, None) => None,
-            (false, Some(best_raw)) => {
-                let (prog, marked, best) = (&self.prog, &self.marked, &self.best);
-                let spans = self
-                    .spans
-                    .get_or_insert_with(|| Spans::of(prog, marked, best));
-                hunks = spans.changes(prog, &next, edit).and_then(|changes| {
-                    hunks::of_changes(best.as_bytes(), text.as_bytes(), &changes)
-                });
+        let mut agreement = None;
+        let raw = match (spans, &self.best_raw) {
+            (None, _) | (Some(_), None) => None,
+            (Some(spans), Some(best_raw)) => {
+                if hunks.is_none() {
+                    hunks = spans.changes(prog, &next, edit).and_then(|changes| {
+                        hunks::of_changes(best.as_bytes(), text.as_bytes(), &changes)
+                    });
+                }
                 // Outside its hunks the edit changed no token (a diff's hunks could end where
                 // a token changed for one of the same text).
                 let agreed = Agreement {

@@ -4,9 +4,10 @@
 
 use std::ops::Range;
 
-use super::{Edit, Program};
-use crate::hunks::{self, Change};
+use super::{Edit, Layout, Program};
+use crate::hunks::{self, Change, Hunk};
 use crate::tree::TokenId;
+use crate::unparse;
 
 /// Where a candidate agrees with the best program it was made from: before `changed`, the
 /// first token its edit changed, and, when the edit's hunks are known, before the first
@@ -64,6 +65,75 @@ impl Spans {
         next: &'a Program,
         edit: &Edit,
     ) -> Option<Vec<Change<'a>>> {
+        let changes = self.stretches(prog, next, edit)?.into_iter();
+        let changes = changes.map(|(before, after, texts)| Change {
+            old: self.between(before, after),
+            texts,
+        });
+        Some(changes.collect())
+    }
+
+    /// The text of `next` (this program after `edit`, laid out as it was) and the hunks that
+    /// make it from this program's: the text between the unchanged tokens around each stretch
+    /// of changed ones is unparsed anew, the rest copied (a whole unparse of a megabyte costs
+    /// more than the candidate's check). `None` where [`Spans::changes`] is, or for another
+    /// layout.
+    pub fn splice(
+        &self,
+        prog: &Program,
+        next: &Program,
+        edit: &Edit,
+    ) -> Option<(String, Vec<Hunk>)> {
+        if next.layout != Layout::Original {
+            return None;
+        }
+        let mut text = String::with_capacity(self.text.len());
+        let mut hunks = Vec::new();
+        let mut copied = 0;
+        for (before, after, _) in self.stretches(prog, next, edit)? {
+            let old = self.between(before, after);
+            text.push_str(&self.text[copied..old.start]);
+            let (from, to) = (
+                before.map(|i| self.all[i].2),
+                self.all.get(after).map(|s| s.2),
+            );
+            let ids = from.map_or(0, |t| t + 1)..to.unwrap_or(next.tree.tokens.len() as TokenId);
+            let kept = ids.filter(|&t| next.kept(t));
+            let last = text.chars().next_back();
+            let start = text.len();
+            text.push_str(&unparse::part(
+                &next.tree,
+                &next.subst,
+                from,
+                kept,
+                to,
+                last,
+            ));
+            hunks.push(Hunk {
+                old: old.clone(),
+                new: start..text.len(),
+            });
+            copied = old.end;
+        }
+        text.push_str(&self.text[copied..]);
+        Some((text, hunks))
+    }
+
+    /// The bytes between the tokens at indices `before` (`None`: the start) and `after`
+    /// (`all.len()`: the end) of `all`.
+    fn between(&self, before: Option<usize>, after: usize) -> Range<usize> {
+        before.map_or(0, |i| self.all[i].1)..self.all.get(after).map_or(self.text.len(), |s| s.0)
+    }
+
+    /// Each stretch of tokens `edit` changes, as the indices in `all` of the unchanged tokens
+    /// around it (`None`: the text's start; `all.len()`: its end), with its rewritten tokens'
+    /// texts.
+    fn stretches<'a>(
+        &self,
+        prog: &Program,
+        next: &'a Program,
+        edit: &Edit,
+    ) -> Option<Vec<(Option<usize>, usize, Vec<&'a str>)>> {
         if self.all.is_empty() || next.layout != prog.layout {
             return None;
         }
@@ -75,8 +145,6 @@ impl Spans {
             .collect();
         changed.sort_unstable();
         changed.dedup();
-        // Each stretch as the indices in `all` of the unchanged tokens around it (`None`:
-        // the text's start; `all.len()`: its end), and its rewritten tokens' texts.
         let mut stretches: Vec<(Option<usize>, usize, Vec<&'a str>)> = Vec::new();
         for t in changed {
             let at = self.all.partition_point(|s| s.2 < t);
@@ -91,12 +159,7 @@ impl Spans {
                 stretches.last_mut().expect("pushed").2.push(text);
             }
         }
-        let changes = stretches.into_iter().map(|(before, after, texts)| Change {
-            old: before.map_or(0, |i| self.all[i].1)
-                ..self.all.get(after).map_or(self.text.len(), |s| s.0),
-            texts,
-        });
-        Some(changes.collect())
+        Some(stretches)
     }
 
     /// The spans, in the candidate's text, of the tokens that `errors` (in order) lie on or
@@ -279,6 +342,50 @@ mod tests {
         }
         // Only a rewrite the unparse glues to a neighbour is not found from the tokens.
         assert!(found * 10 >= tried * 9, "{found} of {tried}");
+    }
+
+    #[test]
+    fn a_spliced_text_is_the_programs_and_its_hunks_make_it() {
+        // As above, with rewrites that fuse with a neighbour or leave nothing, in C and in a
+        // program whose first and last tokens go too.
+        for (lang, text) in [
+            (
+                Lang::C,
+                "#define N 2\n/* one */ int a = 1;   // two\nstatic const char *s = \"  x  y\";\n\
+                 int f(int x) {\n  if (x) { return x+ +1; }\n  return @@ 2;\n}\n\n",
+            ),
+            (
+                Lang::Rust,
+                "fn main() {\n    let v = vec![1, 2];\n    v.len() as u8\n}",
+            ),
+        ] {
+            let prog = program(lang, text);
+            let best = prog.text();
+            let spans = Spans::of(&prog, &prog.tree.error_tokens(), &best);
+            let tokens = prog.tree.tokens.len() as TokenId;
+            let mut rng = Rng::new(11);
+            for _ in 0..2000 {
+                let mut edit = Edit::default();
+                for _ in 0..1 + rng.below(4) {
+                    let start = rng.below(tokens as usize) as TokenId;
+                    let len = rng.below(6) as TokenId;
+                    edit.delete.push(start..(start + len).min(tokens));
+                }
+                for _ in 0..rng.below(3) {
+                    let t = rng.below(tokens as usize) as TokenId;
+                    let texts = ["0", "x", "long long", "", "+", "\"s\""];
+                    edit.replace
+                        .push((t, texts[rng.below(texts.len())].to_string()));
+                }
+                let next = prog.after(&edit);
+                let (cand, hunks) = spans.splice(&prog, &next, &edit).expect("known spans");
+                assert_eq!(cand, next.text(), "{edit:?}");
+                assert_eq!(
+                    apply(best.as_bytes(), cand.as_bytes(), &hunks),
+                    cand.as_bytes()
+                );
+            }
+        }
     }
 
     #[test]
