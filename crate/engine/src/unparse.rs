@@ -97,7 +97,7 @@ pub fn unparse_refs_with(
             }
             _ => flush(&mut out, &mut run),
         }
-        push(&mut out, None, gap(trees, prev, (i, t)), token_text(i, t));
+        push(&mut out, gap(trees, prev, (i, t)), token_text(i, t));
         prev = Some((i, t));
     }
     flush(&mut out, &mut run);
@@ -148,54 +148,58 @@ fn gap<'a>(
 }
 
 /// Appends a token's `text` after its `gap` (see [`gap`]).
-fn push(out: &mut String, before: Option<char>, (gap, bare): (&str, bool), text: &str) {
+fn push(out: &mut String, (gap, bare): (&str, bool), text: &str) {
     if bare {
-        space_if_fused(out, before, text.chars().next());
+        space_if_fused(out, text.chars().next());
     }
     out.push_str(gap);
     out.push_str(text);
 }
 
-/// A space if what `out` ends with (`before` when it is empty) would fuse with `next`.
-fn space_if_fused(out: &mut String, before: Option<char>, next: Option<char>) {
-    if let (Some(a), Some(b)) = (out.chars().next_back().or(before), next) {
+/// A space if what `out` ends with would fuse with `next`.
+fn space_if_fused(out: &mut String, next: Option<char>) {
+    if let (Some(a), Some(b)) = (out.chars().next_back(), next) {
         if would_fuse(a, b) {
             out.push(' ');
         }
     }
 }
 
-/// Part of [`unparse_with`]'s text: what it puts after kept token `from`'s text (`None`: from
-/// the start) up to the start of kept token `to`'s (`None`: to the end), where `between` are
-/// the kept tokens in between, in order, and `before` is the character before the part. An
-/// edit changes a megabyte program in a few places: its text is the old one with these parts
-/// made anew, the same as a whole unparse makes them (each token's gap depends only on the
-/// kept token before it).
+/// Part of [`unparse_with`]'s text, appended to `out`, which holds the text before it: what
+/// it puts after kept token `from`'s text (`None`: from the start) up to the start of kept
+/// token `to`'s (`None`: to the end), where `between` are the kept tokens in between, in
+/// order; with the byte spans in `out` of those that are not blank, in `spans`. An edit
+/// changes a megabyte program in a few places: its text is the old one with these parts made
+/// anew, the same as a whole unparse makes them (each token's gap depends only on the kept
+/// token before it).
 pub fn part(
+    out: &mut String,
+    spans: &mut Vec<(usize, usize, TokenId)>,
     tree: &Tree,
     subst: &Substitutions,
-    from: Option<TokenId>,
+    (from, to): (Option<TokenId>, Option<TokenId>),
     between: impl Iterator<Item = TokenId>,
-    to: Option<TokenId>,
-    before: Option<char>,
-) -> String {
+) {
     let trees = [tree];
     let text = |t: TokenId| {
         subst
             .get(&t)
             .map_or_else(|| tree.token_text(t), |s| s.as_str())
     };
-    let mut out = String::new();
     let mut prev = from.map(|t| (0, t));
     for t in between {
-        push(&mut out, before, gap(&trees, prev, (0, t)), text(t));
+        let token = text(t);
+        push(out, gap(&trees, prev, (0, t)), token);
+        if !token.trim().is_empty() {
+            spans.push((out.len() - token.len(), out.len(), t));
+        }
         prev = Some((0, t));
     }
     match to {
         Some(t) => {
             let (gap, bare) = gap(&trees, prev, (0, t));
             if bare {
-                space_if_fused(&mut out, before, text(t).chars().next());
+                space_if_fused(out, text(t).chars().next());
             }
             out.push_str(gap);
         }
@@ -205,7 +209,6 @@ pub fn part(
             }
         }
     }
-    out
 }
 
 /// The part of a gap after its last newline: the indentation of the token that follows.

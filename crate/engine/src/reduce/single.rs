@@ -1,7 +1,7 @@
 //! One program under reduction: the [`Subject`] of a [`Session`].
 
 use super::chunks;
-use super::spans::{Agreement, Spans};
+use super::spans::{Agreement, Span, Spans};
 use super::{
     tolerance, Edit, Engine, Pass, PassKind, Program, Proposal, Round, Stats, Strategy, Subject,
 };
@@ -85,6 +85,9 @@ pub struct SingleChange {
     raw: Option<tree_sitter::Tree>,
     /// Where its text differs from the best's, if the edit told.
     hunks: Option<Vec<Hunk>>,
+    /// The spans of the tokens in its hunks, when its text was spliced: with the best's, its
+    /// own (see `Spans::after`).
+    fresh: Option<Vec<Span>>,
     /// Where it agrees with the best (when checked): what a walk over its tokens may skip.
     agreement: Option<Agreement>,
     /// Not parsed (a finale's candidate): never parsed afterwards either.
@@ -120,9 +123,9 @@ impl Single {
                 .spans
                 .get_or_insert_with(|| Spans::of(prog, marked, best))
         });
-        let (text, mut hunks) = match spans.and_then(|s| s.splice(prog, &next, edit)) {
-            Some((text, hunks)) => (text, Some(hunks)),
-            None => (next.text(), None),
+        let (text, mut hunks, fresh) = match spans.and_then(|s| s.splice(prog, &next, edit)) {
+            Some(s) => (s.text, Some(s.hunks), Some(s.fresh)),
+            None => (next.text(), None, None),
         };
         debug_assert_eq!(text, next.text(), "a spliced text is the program's");
         if text == self.best {
@@ -186,6 +189,7 @@ impl Single {
                 size,
                 raw,
                 hunks,
+                fresh,
                 agreement,
                 beyond_grammar,
             },
@@ -349,6 +353,12 @@ impl Subject for Single {
                 tolerance::mark_errors(&change.prog, &mut self.marked, &text, &errors, best);
             }
             self.best_raw = Some(raw);
+            // A spliced text's spans are the old best's, moved, with its own in its hunks.
+            if let (Some(old), Some(hunks), Some(fresh)) = (&spans, &change.hunks, &change.fresh) {
+                let new = old.after(&text, hunks, fresh, &self.marked);
+                debug_assert_eq!(new, Spans::of(&change.prog, &self.marked, &text));
+                self.spans = Some(new);
+            }
         }
         self.prog = change.prog;
         self.best = text;

@@ -25,10 +25,22 @@ pub struct Agreement {
 /// whether a window of a candidate holds an error region, where a walk over a candidate's
 /// tokens may start and where an edit changed the text (a megabyte has a few hundred
 /// thousand tokens).
+#[derive(Debug, PartialEq)]
 pub struct Spans {
     all: Vec<(usize, usize, TokenId)>,
     marked: Vec<(usize, usize)>,
     text: String,
+}
+
+/// The byte span of a token in a text, and its id.
+pub type Span = (usize, usize, TokenId);
+
+/// What [`Spans::splice`] makes: the candidate's text, the hunks that make it from the best's
+/// and the spans of the tokens in them (in order).
+pub struct Spliced {
+    pub text: String,
+    pub hunks: Vec<Hunk>,
+    pub fresh: Vec<Span>,
 }
 
 impl Spans {
@@ -78,17 +90,16 @@ impl Spans {
     /// of changed ones is unparsed anew, the rest copied (a whole unparse of a megabyte costs
     /// more than the candidate's check). `None` where [`Spans::changes`] is, or for another
     /// layout.
-    pub fn splice(
-        &self,
-        prog: &Program,
-        next: &Program,
-        edit: &Edit,
-    ) -> Option<(String, Vec<Hunk>)> {
+    pub fn splice(&self, prog: &Program, next: &Program, edit: &Edit) -> Option<Spliced> {
         if next.layout != Layout::Original {
             return None;
         }
-        let mut text = String::with_capacity(self.text.len());
-        let mut hunks = Vec::new();
+        let mut out = Spliced {
+            text: String::with_capacity(self.text.len()),
+            hunks: Vec::new(),
+            fresh: Vec::new(),
+        };
+        let text = &mut out.text;
         let mut copied = 0;
         for (before, after, _) in self.stretches(prog, next, edit)? {
             let old = self.between(before, after);
@@ -99,24 +110,59 @@ impl Spans {
             );
             let ids = from.map_or(0, |t| t + 1)..to.unwrap_or(next.tree.tokens.len() as TokenId);
             let kept = ids.filter(|&t| next.kept(t));
-            let last = text.chars().next_back();
             let start = text.len();
-            text.push_str(&unparse::part(
+            unparse::part(
+                text,
+                &mut out.fresh,
                 &next.tree,
                 &next.subst,
-                from,
+                (from, to),
                 kept,
-                to,
-                last,
-            ));
-            hunks.push(Hunk {
+            );
+            out.hunks.push(Hunk {
                 old: old.clone(),
                 new: start..text.len(),
             });
             copied = old.end;
         }
         text.push_str(&self.text[copied..]);
-        Some((text, hunks))
+        Some(out)
+    }
+
+    /// The spans of a program [`Spans::splice`] made (`text`, by `hunks`, with the `fresh`
+    /// spans in them), whose tokens `marked` are in an error region: this program's, moved by
+    /// the hunks, with the fresh ones in them.
+    pub fn after(&self, text: &str, hunks: &[Hunk], fresh: &[Span], marked: &[bool]) -> Spans {
+        let mut all = Vec::with_capacity(self.all.len());
+        let (mut i, mut fresh) = (0, fresh.iter().copied().peekable());
+        let moved = |all: &mut Vec<_>, i: &mut usize, upto: usize, h: Option<&Hunk>| {
+            while *i < self.all.len() && self.all[*i].1 <= upto {
+                let (s, e, t) = self.all[*i];
+                // Past a hunk, by the difference of its ends.
+                let m = |x: usize| h.map_or(x, |h| x - h.old.end + h.new.end);
+                all.push((m(s), m(e), t));
+                *i += 1;
+            }
+        };
+        let mut last: Option<&Hunk> = None;
+        for h in hunks {
+            moved(&mut all, &mut i, h.old.start, last);
+            // The stretch's tokens start before the unchanged token after it.
+            while i < self.all.len() && self.all[i].0 < h.old.end {
+                i += 1;
+            }
+            while let Some(f) = fresh.next_if(|f| f.0 < h.new.end) {
+                all.push(f);
+            }
+            last = Some(h);
+        }
+        moved(&mut all, &mut i, usize::MAX, last);
+        let marked = all.iter().filter(|s| marked[s.2 as usize]);
+        Spans {
+            marked: marked.map(|s| (s.0, s.1)).collect(),
+            all,
+            text: text.to_string(),
+        }
     }
 
     /// The bytes between the tokens at indices `before` (`None`: the start) and `after`
@@ -345,7 +391,7 @@ mod tests {
     }
 
     #[test]
-    fn a_spliced_text_is_the_programs_and_its_hunks_make_it() {
+    fn a_spliced_text_is_the_programs_and_its_hunks_and_spans_are_found_with_it() {
         // As above, with rewrites that fuse with a neighbour or leave nothing, in C and in a
         // program whose first and last tokens go too.
         for (lang, text) in [
@@ -361,7 +407,8 @@ mod tests {
         ] {
             let prog = program(lang, text);
             let best = prog.text();
-            let spans = Spans::of(&prog, &prog.tree.error_tokens(), &best);
+            let marked = prog.tree.error_tokens();
+            let spans = Spans::of(&prog, &marked, &best);
             let tokens = prog.tree.tokens.len() as TokenId;
             let mut rng = Rng::new(11);
             for _ in 0..2000 {
@@ -378,12 +425,13 @@ mod tests {
                         .push((t, texts[rng.below(texts.len())].to_string()));
                 }
                 let next = prog.after(&edit);
-                let (cand, hunks) = spans.splice(&prog, &next, &edit).expect("known spans");
-                assert_eq!(cand, next.text(), "{edit:?}");
-                assert_eq!(
-                    apply(best.as_bytes(), cand.as_bytes(), &hunks),
-                    cand.as_bytes()
-                );
+                let s = spans.splice(&prog, &next, &edit).expect("known spans");
+                assert_eq!(s.text, next.text(), "{edit:?}");
+                let cand = s.text.as_bytes();
+                assert_eq!(apply(best.as_bytes(), cand, &s.hunks), cand);
+                // Its spans, from the best's and its own in the hunks, are found anew.
+                let after = spans.after(&s.text, &s.hunks, &s.fresh, &marked);
+                assert_eq!(after, Spans::of(&next, &marked, &s.text), "{edit:?}");
             }
         }
     }
