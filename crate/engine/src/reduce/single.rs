@@ -159,7 +159,7 @@ impl Single {
                     {
                         Validity::Valid(raw) => Ok(raw),
                         Validity::Flawed { errors, tree } => {
-                            let best = (&*spans, agreed);
+                            let best = (spans, agreed);
                             tolerance::adds_no_error(
                                 &next,
                                 &self.marked,

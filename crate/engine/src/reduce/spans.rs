@@ -32,6 +32,10 @@ pub struct Spans {
     text: String,
 }
 
+/// A stretch of changed tokens: the indices in `Spans::all` of the unchanged tokens around
+/// it (`None`: the text's start; `all.len()`: its end), and its rewritten tokens' texts.
+type Stretch<'a> = (Option<usize>, usize, Vec<&'a str>);
+
 /// The byte span of a token in a text, and its id.
 pub type Span = (usize, usize, TokenId);
 
@@ -171,15 +175,13 @@ impl Spans {
         before.map_or(0, |i| self.all[i].1)..self.all.get(after).map_or(self.text.len(), |s| s.0)
     }
 
-    /// Each stretch of tokens `edit` changes, as the indices in `all` of the unchanged tokens
-    /// around it (`None`: the text's start; `all.len()`: its end), with its rewritten tokens'
-    /// texts.
+    /// Each stretch of tokens `edit` changes, in order.
     fn stretches<'a>(
         &self,
         prog: &Program,
         next: &'a Program,
         edit: &Edit,
-    ) -> Option<Vec<(Option<usize>, usize, Vec<&'a str>)>> {
+    ) -> Option<Vec<Stretch<'a>>> {
         if self.all.is_empty() || next.layout != prog.layout {
             return None;
         }
@@ -191,7 +193,7 @@ impl Spans {
             .collect();
         changed.sort_unstable();
         changed.dedup();
-        let mut stretches: Vec<(Option<usize>, usize, Vec<&'a str>)> = Vec::new();
+        let mut stretches: Vec<Stretch<'a>> = Vec::new();
         for t in changed {
             let at = self.all.partition_point(|s| s.2 < t);
             let after = at + usize::from(self.all.get(at).is_some_and(|s| s.2 == t));
