@@ -7,7 +7,7 @@
 use crate::progress::Progress;
 use crate::runner::{script_path, Done, Job, Property, TestOutcome, Tests};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use whittle::reduce::{Engine, Stats, Subject, Verdict};
@@ -45,6 +45,13 @@ fn thread_cpu() -> Duration {
     // SAFETY: clock_gettime writes one timespec, which we own.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// The CPU time [`fly`]'s session has used so far (one command runs per process).
+static ENGINE_NANOS: AtomicU64 = AtomicU64::new(0);
+
+fn engine_so_far() -> Duration {
+    Duration::from_nanos(ENGINE_NANOS.load(Ordering::Relaxed))
 }
 
 /// Writes a run's statistics (`--stats-json`) as pretty JSON.
@@ -190,6 +197,7 @@ pub fn fly<Q: Queries, F: Flight<Q>>(
         if out < jobs {
             let (queries, cpu) = timed(|| session.next(jobs - out));
             engine += cpu;
+            ENGINE_NANOS.fetch_add(cpu.as_nanos() as u64, Ordering::Relaxed);
             for q in queries {
                 tests.submit(Job {
                     id: q.id,
@@ -233,6 +241,7 @@ pub fn fly<Q: Queries, F: Flight<Q>>(
             Landed::Answer(id, answer) => {
                 let ((), cpu) = timed(|| session.report(id, answer));
                 engine += cpu;
+                ENGINE_NANOS.fetch_add(cpu.as_nanos() as u64, Ordering::Relaxed);
             }
         }
         // Tests whose answers are no longer wanted are killed, freeing their cores.
@@ -317,6 +326,12 @@ impl<S: Subject, H: Shell<S>> Flight<Engine<S>> for Reducing<'_, S, H> {
         if reported && session.stats().accepted != self.saved_accepts {
             self.shell.save(session)?;
             self.saved_accepts = session.stats().accepted;
+            if crate::stop::wants_figures() {
+                let mut json = stats_json(session.stats(), &self.pass_wall);
+                json["wall_seconds"] = self.started.elapsed().as_secs_f64().into();
+                json["engine_seconds"] = engine_so_far().as_secs_f64().into();
+                crate::stop::keep_figures(json);
+            }
         }
         let sizes = self.shell.sizes(session);
         self.progress

@@ -184,6 +184,10 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
         args.run.common.jobs,
         Duration::from_secs_f64(args.run.common.timeout_seconds()),
     )?;
+    // A run the main thread has to end (the engine busy past a signal's grace) writes these.
+    if let Some(path) = &args.run.common.stats_json {
+        crate::stop::figures_to(path);
+    }
     let run = run_tests(
         &mut session,
         &shell,

@@ -5,8 +5,10 @@
 //! far saved, statistics written). When the worker is stuck in long engine work instead (the
 //! parse of a huge input, a pass preparing), the main thread ends the run itself after
 //! [`GRACE`]: it kills the tests, waits for a file write under way, removes the temporary
-//! folders and exits with 130. Nothing is lost: every best so far was saved when found.
+//! folders and exits with 130. Nothing is lost: every best so far was saved when found, and
+//! `--stats-json` gets the figures as of the last one.
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -22,6 +24,10 @@ static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
 /// Set once the main thread ends the run: no new test starts.
 static EXITING: AtomicBool = AtomicBool::new(false);
+
+/// Where `--stats-json` goes, and the figures as of the last best saved: what the main
+/// thread writes if it has to end the run.
+static FIGURES: Mutex<(Option<PathBuf>, Option<serde_json::Value>)> = Mutex::new((None, None));
 
 type Hook = Box<dyn Fn() + Send>;
 
@@ -50,6 +56,25 @@ pub fn on_exit(hook: impl Fn() + Send + 'static) {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .push(Box::new(hook));
+}
+
+/// Makes a run ended by the main thread write the figures last kept to `path`.
+pub fn figures_to(path: &Path) {
+    FIGURES.lock().unwrap_or_else(|e| e.into_inner()).0 = Some(path.to_path_buf());
+}
+
+/// Whether figures are wanted ([`figures_to`]): then each best saved keeps its own.
+pub fn wants_figures() -> bool {
+    FIGURES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .0
+        .is_some()
+}
+
+/// The figures as of the best just saved.
+pub fn keep_figures(json: serde_json::Value) {
+    FIGURES.lock().unwrap_or_else(|e| e.into_inner()).1 = Some(json);
 }
 
 /// Runs `command` (named for messages) on a worker thread; its exit status, or 130 when a
@@ -100,8 +125,22 @@ fn end_now(name: &str) -> ! {
     // none starts after: the guard is held until the process is gone.
     let _writing = crate::files::writing();
     crate::scratch::remove_all();
+    let figures = std::mem::take(&mut *FIGURES.lock().unwrap_or_else(|e| e.into_inner()));
+    let written = match figures {
+        (Some(path), Some(mut json)) => {
+            json["interrupted"] = true.into();
+            json["ended_busy"] = true.into();
+            crate::drive::write_stats(&path, &json).is_ok()
+        }
+        _ => false,
+    };
     eprintln!(
-        "whittle {name}: interrupted while the engine was busy; every result saved so far is kept (no statistics written)"
+        "whittle {name}: interrupted while the engine was busy; every result saved so far is kept ({})",
+        if written {
+            "statistics as of the last one written"
+        } else {
+            "no statistics written"
+        }
     );
     std::process::exit(130)
 }

@@ -311,6 +311,7 @@ fn a_signal_during_the_parse_of_a_big_input_stops_it_within_a_second() {
             .current_dir(&dir)
             .env("TMPDIR", &tmp)
             .args(["reduce", "--test", "./check.sh", "input.c", "-j", "1", "-q"])
+            .args(["--stats-json", "stats.json"])
             .args(strict.then_some("--strict"))
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -347,6 +348,14 @@ fn a_signal_during_the_parse_of_a_big_input_stops_it_within_a_second() {
             );
             if let Ok(orig) = std::fs::read_to_string(dir.join("input.c.orig")) {
                 assert_eq!(orig, program);
+            }
+            // A best saved has its figures, however the run ended (by itself, or by the main
+            // thread while the engine was busy: then as of that best).
+            if saved != program {
+                let stats = stats(&dir);
+                assert_eq!(stats["interrupted"], true, "{stats}");
+                assert!(stats["accepted"].as_u64().unwrap() > 0, "{stats}");
+                assert!(stats["engine_seconds"].as_f64().unwrap() > 0.0, "{stats}");
             }
         }
         assert!(stderr.contains("interrupted"), "{stderr}");

@@ -161,6 +161,10 @@ fn reduce(mut args: ReduceArgs, file: &Path) -> Result<i32, String> {
         name: name.clone(),
         file,
     };
+    // A run the main thread has to end (the engine busy past a signal's grace) writes these.
+    if let Some(path) = &args.run.common.stats_json {
+        crate::stop::figures_to(path);
+    }
     let run = run_tests(
         &mut session,
         &shell,
