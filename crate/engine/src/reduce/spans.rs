@@ -340,6 +340,23 @@ mod tests {
     use crate::rng::Rng;
     use crate::Lang;
 
+    /// One to four deleted ranges of `tokens`, and up to two tokens rewritten to one of
+    /// `texts`.
+    fn random_edit(rng: &mut Rng, tokens: TokenId, texts: &[&str]) -> Edit {
+        let mut edit = Edit::default();
+        for _ in 0..1 + rng.below(4) {
+            let start = rng.below(tokens as usize) as TokenId;
+            let len = rng.below(6) as TokenId;
+            edit.delete.push(start..(start + len).min(tokens));
+        }
+        for _ in 0..rng.below(3) {
+            let t = rng.below(tokens as usize) as TokenId;
+            edit.replace
+                .push((t, texts[rng.below(texts.len())].to_string()));
+        }
+        edit
+    }
+
     #[test]
     fn an_edits_changes_are_the_hunks_between_the_texts() {
         // Comments, a string with spaces, a preprocessor line, blank lines, an error region.
@@ -354,18 +371,7 @@ mod tests {
         let mut rng = Rng::new(7);
         let (mut found, mut tried) = (0, 0);
         for _ in 0..2000 {
-            // One to four ranges, some rewritten tokens among what is left.
-            let mut edit = Edit::default();
-            for _ in 0..1 + rng.below(4) {
-                let start = rng.below(tokens as usize) as TokenId;
-                let len = rng.below(6) as TokenId;
-                edit.delete.push(start..(start + len).min(tokens));
-            }
-            for _ in 0..rng.below(3) {
-                let t = rng.below(tokens as usize) as TokenId;
-                edit.replace
-                    .push((t, ["0", "x", "long long"][rng.below(3)].to_string()));
-            }
+            let edit = random_edit(&mut rng, tokens, &["0", "x", "long long"]);
             let next = prog.after(&edit);
             let cand = next.text();
             if cand == best {
@@ -414,18 +420,8 @@ mod tests {
             let tokens = prog.tree.tokens.len() as TokenId;
             let mut rng = Rng::new(11);
             for _ in 0..2000 {
-                let mut edit = Edit::default();
-                for _ in 0..1 + rng.below(4) {
-                    let start = rng.below(tokens as usize) as TokenId;
-                    let len = rng.below(6) as TokenId;
-                    edit.delete.push(start..(start + len).min(tokens));
-                }
-                for _ in 0..rng.below(3) {
-                    let t = rng.below(tokens as usize) as TokenId;
-                    let texts = ["0", "x", "long long", "", "+", "\"s\""];
-                    edit.replace
-                        .push((t, texts[rng.below(texts.len())].to_string()));
-                }
+                let texts = ["0", "x", "long long", "", "+", "\"s\""];
+                let edit = random_edit(&mut rng, tokens, &texts);
                 let next = prog.after(&edit);
                 let s = spans.splice(&prog, &next, &edit).expect("known spans");
                 assert_eq!(s.text, next.text(), "{edit:?}");
