@@ -18,6 +18,7 @@ mod format;
 mod hdd;
 mod implicit_int;
 mod inline;
+mod join;
 mod lists;
 mod literals;
 mod local;

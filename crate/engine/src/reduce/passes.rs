@@ -4,7 +4,7 @@
 
 use super::{
     chains, chunks, ddmin, definitions, dependencies, effects, error_regions, format, hdd,
-    implicit_int, inline, local, lone_tokens, merge, perses, rename, roots, tag_into_use,
+    implicit_int, inline, join, local, lone_tokens, merge, perses, rename, roots, tag_into_use,
     transform, types, unwrap, update, Pass, Program,
 };
 
@@ -31,6 +31,7 @@ pub enum PassKind {
     Update,
     Effects,
     TagIntoUse,
+    Join,
     Chunks,
     Unused,
     Bodies,
@@ -185,6 +186,12 @@ pub const PASSES: &[PassInfo] = &[
         "tag-into-use",
         "a struct, union or enum defined alone moves into its one use: `struct S {...} x;`",
         |p, _| Box::new(tag_into_use::pass(p)),
+    ),
+    row(
+        PassKind::Join,
+        "join",
+        "two neighbouring blocks with the same head become one: `namespace n {A} namespace n {B}` to `namespace n {A B}`",
+        |p, _| Box::new(join::pass(p)),
     ),
     row(
         PassKind::Chunks,

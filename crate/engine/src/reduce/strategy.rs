@@ -120,6 +120,7 @@ const PERSES: &[Step] = &[
     fine_only(PassKind::Transform),
     fine_only(PassKind::Effects),
     fine_only(PassKind::TagIntoUse),
+    fine_only(PassKind::Join),
     fine_only(PassKind::Merge),
     every_round(PassKind::Rename),
     stalled_only(PassKind::Local),
