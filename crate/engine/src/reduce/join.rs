@@ -66,6 +66,7 @@ fn block(prog: &Program, n: NodeId, open: bool) -> Option<(Vec<&str>, TokenId)> 
     Some((head, if open { first } else { last }))
 }
 
+#[allow(clippy::single_range_in_vec_init)] // one range of tokens
 fn edit(prog: &Program, &(close, open): &Site) -> Option<Edit> {
     (prog.kept(close) && prog.kept(open)).then(|| Edit {
         delete: vec![close..open + 1],
