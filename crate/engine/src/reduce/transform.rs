@@ -28,7 +28,8 @@ use super::{Edit, Program};
 use crate::grammars::Kinds;
 use crate::tree::{NodeId, TokenId, Tree};
 
-/// A typedef whose type is longer than this many tokens is not copied into its uses.
+/// A typedef whose type is longer than this many tokens is copied into its uses only where
+/// that leaves fewer tokens.
 const MAX_INLINED_TYPE_TOKENS: usize = 3;
 /// At most this many expressions are tried as `0` in one round, largest first.
 const MAX_ZERO_SITES: usize = 400;
@@ -294,7 +295,7 @@ fn inline_typedef(prog: &Program, n: NodeId) -> Option<Edit> {
         return None;
     }
     let type_tokens = kept_tokens(prog, type_node);
-    if type_tokens.is_empty() || type_tokens.len() > MAX_INLINED_TYPE_TOKENS {
+    if type_tokens.is_empty() {
         return None;
     }
     let type_text: Vec<&str> = type_tokens.iter().map(|&t| prog.text_of(t)).collect();
@@ -308,6 +309,12 @@ fn inline_typedef(prog: &Program, n: NodeId) -> Option<Edit> {
         })
         .map(|t| (t, type_text.clone()))
         .collect();
+    // A longer type is copied only where that leaves fewer tokens than the typedef takes
+    // (`typedef basic_string<char> b;` used once).
+    let grows = uses.len() * (type_tokens.len() - 1) >= kept_tokens(prog, n).len();
+    if type_tokens.len() > MAX_INLINED_TYPE_TOKENS && grows {
+        return None;
+    }
     let mut edit = deletion_edit(prog, &[n]);
     edit.replace = uses;
     Some(edit)
@@ -438,4 +445,32 @@ fn propagate_constant(prog: &Program, init: NodeId) -> Option<Edit> {
     let mut edit = deletion_edit(prog, &[doomed]);
     edit.replace = uses;
     Some(edit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Lang;
+
+    /// The candidates that leave no typedef.
+    fn inlined(text: &str) -> Vec<String> {
+        let all = crate::reduce::tests::candidates(Lang::Cpp, text, pass);
+        all.into_iter().filter(|c| !c.contains("typedef")).collect()
+    }
+
+    #[test]
+    fn a_long_typedef_is_inlined_only_where_that_leaves_fewer_tokens() {
+        // Six tokens for the typedef; the type is four: one use saves three, three uses
+        // would add three.
+        let once = "typedef basic_string<char> b;\nb x;\n";
+        let found = inlined(once);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].contains("basic_string") && found[0].contains("x;"));
+        assert_eq!(
+            inlined("typedef basic_string<char> b;\nb x;\nb y;\nb z;\n"),
+            Vec::<String>::new()
+        );
+        // A short type goes into every use, as before.
+        assert_eq!(inlined("typedef unsigned u;\nu x;\nu y;\nu z;\n").len(), 1);
+    }
 }
