@@ -159,6 +159,10 @@ pub struct Types {
     pub storage_class: Option<&'static str>,
     /// A one-word built-in type (`int`, `char`) that a modifier may join (`unsigned int`).
     pub primitive: Option<&'static str>,
+    /// A class whose members are private until a label says otherwise, the label's kind, its
+    /// public text, and the keyword of a type whose members are public: `class C { public:
+    /// ...}` may be `struct C { ...}` (C++).
+    pub class: Option<(&'static str, &'static str, &'static str, &'static str)>,
 }
 
 /// The line by which a file names another of its folder.
@@ -304,6 +308,7 @@ pub(crate) const NO_TYPES: Types = Types {
     qualifier: None,
     storage_class: None,
     primitive: None,
+    class: None,
 };
 
 pub(crate) const NO_VARIABLES: Variables = Variables {

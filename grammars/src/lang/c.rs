@@ -44,6 +44,7 @@ pub(super) const C_TYPES: Types = Types {
     qualifier: Some("type_qualifier"),
     storage_class: Some("storage_class_specifier"),
     primitive: Some("primitive_type"),
+    class: None,
 };
 
 /// C.

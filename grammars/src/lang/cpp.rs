@@ -56,6 +56,7 @@ pub const KINDS: Kinds = Kinds {
         ],
         // C++ has no implicit int.
         implicit: None,
+        class: Some(("class_specifier", "access_specifier", "public", "struct")),
         ..C_TYPES
     },
     witness: Witness {

@@ -7,7 +7,9 @@
 //! - the type of one declaration becomes `int`;
 //! - a type of several words loses one (`long long` to `long`, where `int` would not do);
 //! - a declaration loses a pointer level (`int *p` to `int p`), and the variable's uses their
-//!   dereference (`*p` to `p`, `p->x` to `p.x`).
+//!   dereference (`*p` to `p`, `p->x` to `p.x`);
+//! - a class whose members are public from its first one becomes a struct, and the label
+//!   goes (`class C { public: ...}` to `struct C { ...}`, C-Vise's class-to-struct).
 //!
 //! The kinds come from the language's table ([`crate::grammars::kinds::Types`]); a language
 //! without a plain type gets none of these.
@@ -28,6 +30,8 @@ pub enum Site {
     Word(NodeId),
     /// A pointer declarator to lose its `*`.
     Pointer(NodeId),
+    /// A class's keyword, to become a struct's, and its public label's tokens, to go.
+    Struct(TokenId, Vec<TokenId>),
 }
 
 /// The pass over `prog`: its sites in the order above.
@@ -82,7 +86,43 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     sites.extend(typed.into_iter().map(|t| Site::Plain(vec![t])));
     sites.extend(words.into_iter().map(Site::Word));
     sites.extend(pointers.into_iter().map(Site::Pointer));
+    sites.extend(public_classes(prog));
     Sites::new(sites, edit)
+}
+
+/// The classes whose first member is a public label (`class C { public: ...}`).
+fn public_classes(prog: &Program) -> Vec<Site> {
+    let tree = &prog.tree;
+    let Some((class, label, public, _)) = tree.lang.kinds().types.class else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for n in 0..tree.nodes.len() as NodeId {
+        if tree.node(n).kind != class || !prog.alive(n) {
+            continue;
+        }
+        let (Some(&keyword), Some(body)) =
+            (kept_tokens(prog, n).first(), field_child(tree, n, "body"))
+        else {
+            continue;
+        };
+        // `{`, the label's word, its `:`.
+        let body = kept_tokens(prog, body);
+        let [_, word, colon, ..] = body[..] else {
+            continue;
+        };
+        let labelled = tree.node(tree.tokens[word as usize].node).parent;
+        // The class's own keyword, not a name or an attribute before it.
+        let keyworded = !tree.node(tree.tokens[keyword as usize].node).named;
+        if keyworded
+            && prog.text_of(word) == public
+            && prog.text_of(colon) == ":"
+            && labelled.is_some_and(|l| tree.node(l).kind == label)
+        {
+            out.push(Site::Struct(keyword, vec![word, colon]));
+        }
+    }
+    out
 }
 
 fn edit(prog: &Program, site: &Site) -> Option<Edit> {
@@ -102,6 +142,15 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
             several.then(|| deletion_edit(prog, &[*w]))
         }
         Site::Pointer(n) => drop_pointer(prog, *n),
+        Site::Struct(keyword, label) => {
+            let open = prog.tree.lang.kinds().types.class?.3;
+            let kept = prog.kept(*keyword) && label.iter().all(|&t| prog.kept(t));
+            kept.then(|| Edit {
+                delete: label.iter().map(|&t| t..t + 1).collect(),
+                replace: vec![(*keyword, open.to_string())],
+                ..Edit::default()
+            })
+        }
     }
 }
 
@@ -194,6 +243,24 @@ mod tests {
 
     fn candidates(lang: Lang, text: &str) -> Vec<String> {
         crate::reduce::tests::candidates(lang, text, pass)
+    }
+
+    #[test]
+    fn a_class_public_from_its_first_member_becomes_a_struct() {
+        let text = "template <typename> class V {\n  public:\n  int n;\n};\nclass W { int m; public: int k; };\n";
+        let structs: Vec<String> = candidates(Lang::Cpp, text)
+            .into_iter()
+            .filter(|c| c.contains("struct"))
+            .collect();
+        // Only V: W's first member is private.
+        assert_eq!(
+            structs,
+            ["template <typename> struct V {\n  int n;\n};\nclass W { int m; public: int k; };\n"]
+        );
+        // C has no classes, Java's are another matter.
+        assert!(candidates(Lang::Java, "class A { public int x; }\n")
+            .iter()
+            .all(|c| !c.contains("struct")));
     }
 
     #[test]
