@@ -47,11 +47,19 @@ fn thread_cpu() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
-/// The CPU time [`fly`]'s session has used so far (one command runs per process).
+/// The CPU time [`fly`]'s sessions have used so far (one command runs per process): what a
+/// run's figures give, also when the main thread ends it (`stop`).
 static ENGINE_NANOS: AtomicU64 = AtomicU64::new(0);
 
 fn engine_so_far() -> Duration {
     Duration::from_nanos(ENGINE_NANOS.load(Ordering::Relaxed))
+}
+
+/// Runs `f`, a call into the session, adding its CPU time to the engine's.
+fn in_engine<T>(f: impl FnOnce() -> T) -> T {
+    let (out, cpu) = timed(f);
+    ENGINE_NANOS.fetch_add(cpu.as_nanos() as u64, Ordering::Relaxed);
+    out
 }
 
 /// Writes a run's statistics (`--stats-json`) as pretty JSON.
@@ -187,7 +195,7 @@ pub fn fly<Q: Queries, F: Flight<Q>>(
     jobs: usize,
     interrupted: &AtomicBool,
 ) -> Result<Flew<F::End>, String> {
-    let (mut engine, mut out, mut submitted) = (Duration::ZERO, 0usize, 0usize);
+    let (base, mut out, mut submitted) = (engine_so_far(), 0usize, 0usize);
     let ending = loop {
         flight.turn(session);
         if interrupted.load(Ordering::SeqCst) {
@@ -195,9 +203,7 @@ pub fn fly<Q: Queries, F: Flight<Q>>(
             break Flown::Interrupted;
         }
         if out < jobs {
-            let (queries, cpu) = timed(|| session.next(jobs - out));
-            engine += cpu;
-            ENGINE_NANOS.fetch_add(cpu.as_nanos() as u64, Ordering::Relaxed);
+            let queries = in_engine(|| session.next(jobs - out));
             for q in queries {
                 tests.submit(Job {
                     id: q.id,
@@ -239,9 +245,7 @@ pub fn fly<Q: Queries, F: Flight<Q>>(
                 break Flown::Ended(end);
             }
             Landed::Answer(id, answer) => {
-                let ((), cpu) = timed(|| session.report(id, answer));
-                engine += cpu;
-                ENGINE_NANOS.fetch_add(cpu.as_nanos() as u64, Ordering::Relaxed);
+                in_engine(|| session.report(id, answer));
             }
         }
         // Tests whose answers are no longer wanted are killed, freeing their cores.
@@ -257,7 +261,7 @@ pub fn fly<Q: Queries, F: Flight<Q>>(
     };
     Ok(Flew {
         ending,
-        engine,
+        engine: engine_so_far() - base,
         submitted,
     })
 }

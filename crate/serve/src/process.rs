@@ -212,7 +212,10 @@ pub fn run(spec: Spec) -> Result<Exit, String> {
         && std::path::Path::new(PRLIMIT).is_file();
     let mut cmd = if light {
         let mut c = Command::new(PRLIMIT);
-        c.args(prlimit_args(address_space, cpu)).arg(&program);
+        // Each option sets the soft and the hard limit.
+        let options = limits(address_space, cpu).into_iter();
+        c.args(options.map(|(_, name, v)| format!("--{name}={v}")))
+            .arg(&program);
         c
     } else {
         Command::new(&program)
@@ -244,7 +247,7 @@ pub fn run(spec: Spec) -> Result<Exit, String> {
                 // cc1, are short-lived; a dead server cannot enforce a deadline on them.)
                 #[cfg(target_os = "linux")]
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                for &(resource, value) in &limits {
+                for &(resource, _, value) in &limits {
                     set_limit(resource, value)?;
                 }
                 crate::sandbox::JobGroups::join_raw(&group_fds)
@@ -344,16 +347,16 @@ type Resource = libc::__rlimit_resource_t;
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 type Resource = libc::c_int;
 
-/// The limits every job runs under: core dumps off, file size, open files, and address space
-/// and CPU seconds when given.
-fn limits(address_space: Option<u64>, cpu: Option<u64>) -> Vec<(Resource, u64)> {
+/// The limits every job runs under, each with prlimit's name for it: core dumps off, file
+/// size, open files, and address space and CPU seconds when given.
+fn limits(address_space: Option<u64>, cpu: Option<u64>) -> Vec<(Resource, &'static str, u64)> {
     let mut v = vec![
-        (libc::RLIMIT_CORE, 0),
-        (libc::RLIMIT_FSIZE, FILE_SIZE_LIMIT),
-        (libc::RLIMIT_NOFILE, OPEN_FILES_LIMIT),
+        (libc::RLIMIT_CORE, "core", 0),
+        (libc::RLIMIT_FSIZE, "fsize", FILE_SIZE_LIMIT),
+        (libc::RLIMIT_NOFILE, "nofile", OPEN_FILES_LIMIT),
     ];
-    v.extend(address_space.map(|b| (libc::RLIMIT_AS, b)));
-    v.extend(cpu.map(|s| (libc::RLIMIT_CPU, s)));
+    v.extend(address_space.map(|b| (libc::RLIMIT_AS, "as", b)));
+    v.extend(cpu.map(|s| (libc::RLIMIT_CPU, "cpu", s)));
     v
 }
 
@@ -363,21 +366,6 @@ fn limits(address_space: Option<u64>, cpu: Option<u64>) -> Vec<(Resource, u64)> 
 /// copying its page tables: a reducer holding a megabyte program's trees spent milliseconds
 /// per fork, and its engine then took a fault on every page it wrote.
 const PRLIMIT: &str = "/usr/bin/prlimit";
-
-/// prlimit's options for [`limits`] (each sets the soft and the hard limit).
-fn prlimit_args(address_space: Option<u64>, cpu: Option<u64>) -> Vec<String> {
-    let name = |r: Resource| match r {
-        libc::RLIMIT_CORE => "core",
-        libc::RLIMIT_FSIZE => "fsize",
-        libc::RLIMIT_NOFILE => "nofile",
-        libc::RLIMIT_AS => "as",
-        _ => "cpu",
-    };
-    limits(address_space, cpu)
-        .into_iter()
-        .map(|(r, v)| format!("--{}={v}", name(r)))
-        .collect()
-}
 
 fn set_limit(resource: Resource, bytes: u64) -> std::io::Result<()> {
     let lim = libc::rlimit {

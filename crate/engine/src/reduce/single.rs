@@ -124,10 +124,12 @@ impl Single {
                 .get_or_insert_with(|| Spans::of(prog, marked, best))
         });
         let (text, mut hunks, fresh) = match spans.and_then(|s| s.splice(prog, &next, edit)) {
-            Some(s) => (s.text, Some(s.hunks), Some(s.fresh)),
+            Some(s) => {
+                debug_assert_eq!(s.text, next.text(), "a spliced text is the program's");
+                (s.text, Some(s.hunks), Some(s.fresh))
+            }
             None => (next.text(), None, None),
         };
-        debug_assert_eq!(text, next.text(), "a spliced text is the program's");
         if text == self.best {
             return None;
         }

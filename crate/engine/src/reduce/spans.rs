@@ -27,7 +27,7 @@ pub struct Agreement {
 /// thousand tokens).
 #[derive(Debug, PartialEq)]
 pub struct Spans {
-    all: Vec<(usize, usize, TokenId)>,
+    all: Vec<Span>,
     marked: Vec<(usize, usize)>,
     text: String,
 }
@@ -58,6 +58,11 @@ impl Spans {
                 text: String::new(),
             };
         };
+        Spans::new(all, marked, text)
+    }
+
+    /// The spans `all` of `text`'s tokens, those `marked` (by token) apart too.
+    fn new(all: Vec<Span>, marked: &[bool], text: &str) -> Spans {
         let marked = all.iter().filter(|s| marked[s.2 as usize]);
         Spans {
             marked: marked.map(|s| (s.0, s.1)).collect(),
@@ -161,12 +166,7 @@ impl Spans {
             last = Some(h);
         }
         moved(&mut all, &mut i, usize::MAX, last);
-        let marked = all.iter().filter(|s| marked[s.2 as usize]);
-        Spans {
-            marked: marked.map(|s| (s.0, s.1)).collect(),
-            all,
-            text: text.to_string(),
-        }
+        Spans::new(all, marked, text)
     }
 
     /// The bytes between the tokens at indices `before` (`None`: the start) and `after`
@@ -218,7 +218,7 @@ impl Spans {
         &self,
         agreed: Agreement,
         errors: &[(usize, usize)],
-    ) -> (Range<usize>, Vec<(usize, usize, TokenId)>) {
+    ) -> (Range<usize>, Vec<Span>) {
         let mut out = Vec::new();
         let mut near = |lo: usize, hi: usize, to_new: &dyn Fn(usize) -> usize| {
             out.extend(
@@ -268,7 +268,7 @@ impl Spans {
         agreed: Agreement,
         cand_text: &str,
         errors: &[(usize, usize)],
-    ) -> Option<(usize, usize, TokenId)> {
+    ) -> Option<Span> {
         let shared = agreed
             .head
             .unwrap_or_else(|| hunks::common_prefix(self.text.as_bytes(), cand_text.as_bytes()));
@@ -292,8 +292,8 @@ pub(super) fn token_spans(
     cand: &Program,
     text: &str,
     errors: &[(usize, usize)],
-    from: Option<(usize, usize, TokenId)>,
-) -> Option<Vec<(usize, usize, TokenId)>> {
+    from: Option<Span>,
+) -> Option<Vec<Span>> {
     let tree = &cand.tree;
     let mut spans = Vec::new();
     let (mut pos, mut next) = (from.map_or(0, |s| s.1), 0);
