@@ -1,20 +1,23 @@
 // The broad bench (`npm run bench -- --broad`): cases no pass was tuned to, made at bench time
 // under .bench/broad/NAME/ and never committed. Programs are csmith's (fixed seeds, so the same
-// cases on every machine) and C and C++ files of small Debian source packages, preprocessed with
-// their own includes. Each distinct diagnostic kind that a compiler prints on a program becomes a
+// cases on every machine), C and C++ files of small Debian source packages, preprocessed with
+// their own includes, and the one-file crates of the local cargo registry (rustc with lints that
+// are off by default). Each distinct diagnostic kind that a compiler prints on a program becomes a
 // case of its own: the property is that the compiler still accepts the program and prints that
 // warning, its words kept, the names it quotes kept, its other numbers free (a reducer may
 // change them). Cases are taken round-robin over the programs (each program's first kind, then
 // each one's second, ...) up to a cap, so a small cap still spans many programs.
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findCommand, passesCheck, run, shellQuote } from './tools.mjs';
 
 /** csmith seeds, and its options: small programs, so a case reduces in minutes. */
 const CSMITH_SEEDS = { from: 1, to: 40 };
 const CSMITH_OPTIONS = ['--max-funcs', '3', '--no-packed-struct'];
+const CARGO_HOME = process.env.CARGO_HOME ?? join(homedir(), '.cargo');
 const CSMITH_INCLUDES = ['/usr/include/csmith', '/usr/include/csmith-2.3.0', '/usr/local/include/csmith'];
 
 /** Debian source packages and the files of each that preprocess with the package's own includes. */
@@ -24,7 +27,17 @@ const DEB_PACKAGES = [
   { package: 'tinyxml2', language: 'cpp', files: ['tinyxml2.cpp'] },
 ];
 
-/** The compilers whose warnings become properties, per language (the issue's flags). */
+/** Lints rustc leaves off by default, turned on so that crates' modules have warnings to keep. */
+const RUST_LINTS = [
+  'unused_results', 'unused_qualifications', 'trivial_casts', 'trivial_numeric_casts',
+  'unreachable_pub', 'missing_debug_implementations', 'missing_copy_implementations',
+  'single_use_lifetimes', 'unused_lifetimes', 'elided_lifetimes_in_paths', 'let_underscore_drop',
+];
+
+/**
+ * The compilers whose warnings become properties, per language (the issue's flags): how each
+ * compiles a file (`args`), and its warnings about the file (`warnings`).
+ */
 const COMPILERS = {
   c: [
     { name: 'gcc', command: 'gcc -O2 -Wall -Wextra' },
@@ -33,6 +46,14 @@ const COMPILERS = {
   cpp: [
     { name: 'gxx', command: 'g++ -O2 -Wall -Wextra' },
     { name: 'clangxx', command: 'clang++ -O2 -Wall' },
+  ],
+  rust: [
+    {
+      name: 'rustc',
+      command: `rustc --edition 2021 --crate-type lib --emit=metadata ${RUST_LINTS.map((l) => `-W ${l}`).join(' ')}`,
+      output: '-o out.rmeta',
+      warnings: rustWarningsAbout,
+    },
   ],
 };
 
@@ -54,15 +75,36 @@ export function warningsAbout(output, file) {
   return found;
 }
 
-/** The message split into quoted parts ('name', kept) and the words between them. */
-function segments(message) {
-  return message.split(/('[^']*')/).filter((s) => s !== '');
+/**
+ * `{ message, flag }` of each warning rustc printed about `file`: a `warning: ` line whose
+ * next line points into the file, the flag the lint's name.
+ */
+export function rustWarningsAbout(output, file) {
+  const lines = output.split('\n');
+  const found = [];
+  lines.forEach((line, i) => {
+    const m = /^warning: (.*)$/.exec(line);
+    if (!m || !new RegExp(`^\\s*--> ${escapeRegex(file)}:\\d+:\\d+$`).test(lines[i + 1] ?? '')) return;
+    // The lint's name is in a note below: `#[warn(dead_code)]` or `-W unused-results`.
+    const next = lines.findIndex((l, j) => j > i && /^warning: /.test(l));
+    const rest = lines.slice(i + 2, next === -1 ? lines.length : next);
+    const lint = rest.map((l) => /#\[warn\(([a-z_]+)\)\]|-W ([a-z_-]+)`/.exec(l)).find(Boolean);
+    found.push({ message: m[1], flag: lint ? `-W${(lint[1] ?? lint[2]).replace(/_/g, '-')}` : null });
+  });
+  return found;
 }
+
+/** The message split into quoted parts ('name' or `name`, kept) and the words between them. */
+function segments(message) {
+  return message.split(/('[^']*'|`[^`]*`)/).filter((s) => s !== '');
+}
+
+const quoted = (s) => s.startsWith("'") || s.startsWith('`');
 
 /** The kind of a warning: its words, with quoted parts and numbers as placeholders. */
 export function warningKind(message) {
   return segments(message)
-    .map((s) => (s.startsWith("'") ? "'_'" : s.replace(/\d+/g, 'N')))
+    .map((s) => (quoted(s) ? `${s[0]}_${s[0]}` : s.replace(/\d+/g, 'N')))
     .join('');
 }
 
@@ -75,7 +117,7 @@ const escapeRegex = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function warningRegex(message) {
   return segments(message)
     .map((s) =>
-      s.startsWith("'")
+      quoted(s)
         ? `.${/^-?\d+$/.test(s.slice(1, -1)) ? '-?[0-9]+' : escapeRegex(s.slice(1, -1))}.`
         : s.split(/(\d+)/).map((p, i) => (i % 2 ? '[0-9]+' : escapeRegex(p))).join(''),
     )
@@ -90,12 +132,12 @@ function casesOf(program, dir, includes, first = 0) {
     byCompiler.push(cases);
     const [cc, ...flags] = compiler.command.split(' ');
     if (!findCommand(cc)) continue;
-    const args = [...flags, ...includes.map((i) => `-I${i}`), '-c', program.file, '-o', '/dev/null'];
-    const r = spawnSync(cc, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, LC_ALL: 'C' }, timeout: 60000 });
+    const line = compileLine(compiler, includes, program.file);
+    const r = spawnSync('sh', ['-c', line], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, LC_ALL: 'C' }, timeout: 60000 });
     if (r.status !== 0) continue; // the compiler must accept the program
     const seen = new Set();
     const slugs = new Map();
-    for (const w of warningsAbout(r.stderr ?? '', program.file)) {
+    for (const w of (compiler.warnings ?? warningsAbout)(r.stderr ?? '', program.file)) {
       const kind = warningKind(w.message);
       if (seen.has(kind)) continue;
       seen.add(kind);
@@ -109,13 +151,19 @@ function casesOf(program, dir, includes, first = 0) {
         kind,
         message: w.message,
         regex: warningRegex(w.message),
-        command: `${[cc, ...flags, ...includes.map((i) => `-I${i}`)].join(' ')} -c ${program.file} -o /dev/null`,
+        command: line,
       });
     }
   }
   // The compilers take turns, each program starting with the next one, so a small cap gets
   // warnings of each.
   return roundRobin([...byCompiler.slice(first % byCompiler.length), ...byCompiler.slice(0, first % byCompiler.length)]);
+}
+
+/** The shell line that compiles `file` (in its folder) with `compiler`. */
+function compileLine(compiler, includes, file) {
+  const flags = includes.map((i) => ` -I${i}`).join('');
+  return `${compiler.command}${flags} ${compiler.output ? '' : '-c '}${file} ${compiler.output ?? '-o /dev/null'}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -189,16 +237,41 @@ function debianPrograms(root, work, languages, progress) {
   return programs;
 }
 
+/**
+ * The crates of the local cargo registry (what `cargo fetch` brought for this repository: the
+ * same on every machine with this Cargo.lock): each one's newest src/lib.rs, in name order.
+ */
+function rustPrograms(work, progress) {
+  const registry = join(CARGO_HOME, 'registry', 'src');
+  if (!findCommand('rustc') || !existsSync(registry)) {
+    progress(`broad bench: no rustc or no ${registry} (cargo fetch brings it): no Rust programs`);
+    return [];
+  }
+  const newest = new Map();
+  const crates = readdirSync(registry).flatMap((index) => readdirSync(join(registry, index)).map((c) => join(registry, index, c)));
+  crates.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  for (const dir of crates) newest.set(dir.split('/').at(-1).replace(/-\d+\.\d+\.\d+.*$/, ''), dir);
+  const programs = [];
+  for (const [name, crate] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {
+    const lib = join(crate, 'src', 'lib.rs');
+    if (!existsSync(lib)) continue;
+    // One whose modules are files of their own does not compile alone: it makes no case.
+    const size = statSync(lib).size;
+    if (size < 2000 || size > 200000) continue;
+    const id = `rust-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
+    const dir = join(work, id);
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(lib, join(dir, 'input.rs'));
+    programs.push({ id, dir, file: 'input.rs', language: 'rust', includes: [], origin: `src/lib.rs of the crate ${crate.split('/').at(-1)} from the local cargo registry, unchanged` });
+  }
+  return programs;
+}
+
 /** Every program's cases in turn: each program's first case, then each one's second, ... */
 function roundRobin(lists) {
   const out = [];
   for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) out.push(l[i]);
   return out;
-}
-
-/** Programs of the two sources interleaved, so a small cap takes from both. */
-function interleave(a, b) {
-  return roundRobin([a, b]);
 }
 
 /**
@@ -210,9 +283,10 @@ export async function makeBroadCases({ root, max, languages = BROAD_LANGUAGES, o
   const work = join(base, '.programs');
   rmSync(base, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  progress('broad bench: making programs (csmith, Debian sources) ...');
+  progress('broad bench: making programs (csmith, Debian sources, crates) ...');
   const csmith = languages.includes('c') ? csmithPrograms(work, progress) : [];
-  const programs = interleave(debianPrograms(root, work, languages, progress), csmith);
+  const rust = languages.includes('rust') ? rustPrograms(work, progress) : [];
+  const programs = roundRobin([debianPrograms(root, work, languages, progress), csmith, rust]);
   let candidates = roundRobin(programs.map((p, i) => casesOf(p, p.dir, p.includes, i)));
   if (only) candidates = candidates.filter((c) => only.includes(c.name));
   const folders = [];
@@ -244,10 +318,14 @@ export async function makeBroadCases({ root, max, languages = BROAD_LANGUAGES, o
 }
 
 function checkScript(c) {
+  const cc = c.compiler.command.split(' ')[0];
+  // PATH may lack ~/.cargo/bin when a reducer runs the test.
+  const rustc = cc === 'rustc' ? ['PATH="$PATH:$HOME/.cargo/bin"'] : [];
   return [
     '#!/bin/sh',
-    `# Interesting iff ${c.compiler.command.split(' ')[0]} accepts ${c.program.file} and still prints this warning (kind: ${c.kind}).`,
+    `# Interesting iff ${cc} accepts ${c.program.file} and still prints this warning (kind: ${c.kind}).`,
     'export LC_ALL=C',
+    ...rustc,
     `out=$(timeout -s KILL 30 ${c.command} 2>&1) || exit 1`,
     `printf '%s\\n' "$out" | grep -qE ${shellQuote(c.regex)}`,
     '',
