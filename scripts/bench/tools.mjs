@@ -108,7 +108,7 @@ export async function passesCheck(result, name, check, dir) {
   if (!existsSync(result)) return false;
   place(result, dir, name);
   const script = place(check, dir, basename(check), true);
-  const r = await runWithLimit('sh', [script], {
+  const r = await runWithLimit(...contained('sh', [script]), {
     cwd: dir,
     logPath: join(dir, 'check.log'),
     limitSeconds: CHECK_LIMIT_SECONDS,
@@ -218,6 +218,17 @@ export const REDUCERS = {
   creduce: { command: 'creduce', queries: creduceQueries },
 };
 
+/**
+ * `command args` with a /dev of its own, where bubblewrap is at hand: the other reducers run
+ * a case's check.sh as root, unsandboxed, and clang deletes a failed compile's `-o /dev/null`
+ * (the machine's, which every later spawn needs).
+ */
+export function contained(command, args) {
+  const bwrap = findCommand('bwrap');
+  if (!bwrap) return [command, args];
+  return [bwrap, ['--dev-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--die-with-parent', '--', command, ...args]];
+}
+
 /** `TOOL --n jobs ./check.sh FILE` on a copy of a case in `dir`, TOOL one of REDUCERS. */
 export async function runReducer(tool, { whittle, bench, dir, jobs, limitSeconds, overTime = null }) {
   const { command, queries } = REDUCERS[tool];
@@ -227,7 +238,7 @@ export async function runReducer(tool, { whittle, bench, dir, jobs, limitSeconds
   // Their clang passes only parse C and C++: on other languages --not-c spares them the time.
   const notC = CLANG_LANGUAGES.has(extname(bench.name).toLowerCase()) ? [] : ['--not-c'];
   const args = ['--n', String(jobs), ...notC, `./${basename(bench.check)}`, bench.name];
-  const run = await runWithLimit(command, args, { cwd: dir, logPath: log, limitSeconds, snapshot: snapshotOf(file, dir, overTime) });
+  const run = await runWithLimit(...contained(command, args), { cwd: dir, logPath: log, limitSeconds, snapshot: snapshotOf(file, dir, overTime) });
   return {
     tool,
     status: status(run),

@@ -506,6 +506,21 @@ mod tests {
     }
 
     #[test]
+    fn a_tethered_job_has_a_dev_of_its_own() {
+        // What a test does to /dev (clang as root deletes a failed compile's `-o /dev/null`)
+        // stays in its sandbox. A file made there is the probe: no device is touched.
+        let probe = format!("/dev/whittle-probe-{}", std::process::id());
+        let o = tethered(
+            &format!("touch {probe} && test -c /dev/null && echo made"),
+            10,
+        );
+        let leaked = std::path::Path::new(&probe).exists();
+        let _ = std::fs::remove_file(&probe);
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "made\n");
+        assert!(!leaked, "{probe} was made in the machine's /dev");
+    }
+
+    #[test]
     fn a_tethered_job_is_killed_whole_on_timeout() {
         let t = Instant::now();
         let o = tethered("sleep 30 & sleep 30; echo never", 1);

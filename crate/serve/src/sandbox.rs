@@ -275,12 +275,23 @@ impl Sandbox {
     }
 
     /// `program args` in a PID namespace that dies with us (for a user's own test script:
-    /// the file system, network and environment stay as they are).
+    /// the file system, network and environment stay as they are), with a /dev of its own:
+    /// clang run as root deletes its output file when a compile fails, and a test's
+    /// `-o /dev/null` took the machine's /dev/null with it (every later spawn failed).
     pub fn tether(&self, program: &Path, args: &[OsString]) -> (PathBuf, Vec<OsString>) {
-        let mut a: Vec<OsString> = ["--dev-bind", "/", "/", "--proc", "/proc", "--unshare-pid"]
-            .iter()
-            .map(OsString::from)
-            .collect();
+        let mut a: Vec<OsString> = [
+            "--dev-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "--unshare-pid",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
         a.extend(["--die-with-parent".into(), "--".into()]);
         a.push(program.as_os_str().to_os_string());
         a.extend(args.iter().cloned());
