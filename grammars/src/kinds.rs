@@ -16,8 +16,11 @@ pub struct Kinds {
     pub type_definition: Option<&'static str>,
     /// The kinds of a token that names a type (a typedef's name and its uses).
     pub type_names: &'static [&'static str],
-    /// A function with a body (field `declarator`).
+    /// A function with a body (field `body`; its parameters under field `declarator`).
     pub function_definition: Option<&'static str>,
+    /// What a function's body may become where only the function's type matters: `;` (a
+    /// declaration) in C, a body that type-checks for any return type in Rust.
+    pub stub_body: &'static str,
     /// The declarator that holds a function's name and `parameters`.
     pub function_declarator: &'static str,
     /// `...` in a parameter list: never dropped.
@@ -366,6 +369,7 @@ pub(crate) const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     type_definition: None,
     type_names: &[],
     function_definition: None,
+    stub_body: "",
     function_declarator: "",
     variadic_parameter: "",
     call: None,

@@ -52,6 +52,7 @@ pub const KINDS: Kinds = Kinds {
     type_definition: Some("type_definition"),
     type_names: &["type_identifier", "primitive_type"],
     function_definition: Some("function_definition"),
+    stub_body: ";",
     function_declarator: "function_declarator",
     variadic_parameter: "variadic_parameter",
     call: Some("call_expression"),

@@ -7,6 +7,9 @@ use crate::kinds::*;
 pub const KINDS: Kinds = Kinds {
     attributes: &["attribute_item"],
     return_expression: Some("return_expression"),
+    function_definition: Some("function_item"),
+    // `loop {}` has the type `!`, which coerces to any return type.
+    stub_body: "{ loop { } }",
     names: Names {
         kinds: &["identifier", "type_identifier", "field_identifier"],
         pinned: &["shorthand_field_identifier"],

@@ -8,6 +8,7 @@
 
 mod chains;
 mod chunks;
+mod clauses;
 pub(crate) mod ddmin;
 mod definitions;
 mod dependencies;

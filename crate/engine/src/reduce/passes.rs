@@ -3,7 +3,7 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    chains, chunks, ddmin, definitions, dependencies, effects, error_regions, format, hdd,
+    chains, chunks, clauses, ddmin, definitions, dependencies, effects, error_regions, format, hdd,
     implicit_int, inline, join, local, lone_tokens, merge, perses, rename, roots, tag_into_use,
     transform, types, unwrap, update, Pass, Program,
 };
@@ -39,6 +39,7 @@ pub enum PassKind {
     Chains,
     Extensions,
     Roots,
+    Clauses,
 }
 
 /// A row of the table.
@@ -235,6 +236,12 @@ pub const PASSES: &[PassInfo] = &[
         "by text alone: ddmin over the definitions as roots, each candidate keeping only what the roots left reach by name; then the roots' statements, each with what only it reached",
         |p, coarse| Box::new(roots::Roots::new(p, coarse)),
     ),
+    row(
+        PassKind::Clauses,
+        "clauses",
+        "an optional part goes with its keyword, after the fixpoint: `impl T for S` to `impl S`, `let x: T` to `let x`",
+        |p, _| Box::new(clauses::pass(p)),
+    ),
 ];
 
 impl PassKind {
@@ -268,6 +275,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::Roots as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::Clauses as usize + 1);
     }
 }

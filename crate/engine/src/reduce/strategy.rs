@@ -124,6 +124,7 @@ const PERSES: &[Step] = &[
     fine_only(PassKind::Merge),
     every_round(PassKind::Rename),
     stalled_only(PassKind::Local),
+    stalled_only(PassKind::Clauses),
     stalled_only(PassKind::Update),
 ];
 /// After the fixpoint, once: the layout, then (when the settings ask for it,

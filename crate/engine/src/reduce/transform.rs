@@ -6,7 +6,8 @@
 //! - drop an array's last dimension together with the last subscript of every use;
 //! - propagate a constant: a variable initialised with a literal and never written is read
 //!   as that literal everywhere, and its declaration goes;
-//! - replace a function's body by `;` (a declaration, when only its type matters);
+//! - replace a function's body by `;` (a declaration, when only its type matters; in Rust
+//!   by `{ loop { } }`, which type-checks for any return type);
 //! - make a function return nothing (Rust): its `-> T`, its body's tail expression and the
 //!   values of its `return`s go together (C-Reduce's return-void);
 //! - fold a constant expression into its value (`0x7EBAL + 1` to `32443`, see `fold.rs`);
@@ -58,8 +59,8 @@ pub enum Site {
     Zero(NodeId),
     /// A number's or string's token and a shorter text for it.
     Shorten(TokenId, String),
-    /// A function definition's body, which `;` may replace (a declaration is enough when
-    /// only the function's type matters).
+    /// A function definition's body, which the language's stub may replace (`;`: a
+    /// declaration is enough when only the function's type matters).
     Body(NodeId),
     /// A function with a `return_type`, to return nothing.
     NoReturn(NodeId),
@@ -113,7 +114,8 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         } else if is(kind, k.init_declarator) && constant_value(tree, n).is_some() {
             constants.push(Site::Constant(n));
         } else if is(kind, k.function_definition) {
-            if let Some(body) = field_child(tree, n, "body") {
+            let stub = k.stub_body.split_whitespace().count();
+            if let Some(body) = field_child(tree, n, "body").filter(|&b| prog.size_of(b) > stub) {
                 bodies.push(Site::Body(body));
             }
             let list = field_child(tree, n, "declarator")
@@ -234,7 +236,7 @@ fn edit(prog: &Program, site: &Site) -> Option<Edit> {
                 ..Edit::default()
             })
         }
-        Site::Body(n) => replace_by(prog, n, ";"),
+        Site::Body(n) => replace_by(prog, n, prog.tree.lang.kinds().stub_body),
         Site::NoReturn(f) => no_return(prog, f),
     }
 }
@@ -472,5 +474,29 @@ mod tests {
         );
         // A short type goes into every use, as before.
         assert_eq!(inlined("typedef unsigned u;\nu x;\nu y;\nu z;\n").len(), 1);
+    }
+
+    #[test]
+    fn a_body_becomes_the_languages_stub_where_that_is_shorter() {
+        let squeezed = |lang, text| -> Vec<String> {
+            let all = crate::reduce::tests::candidates(lang, text, pass);
+            all.iter().map(|c| c.split_whitespace().collect()).collect()
+        };
+        // Rust: `loop { }` type-checks for any return type; a body of two tokens stays.
+        let rust = squeezed(
+            Lang::Rust,
+            "fn f(x: u8) -> u8 { let y = x; y }\nfn g() { }\n",
+        );
+        assert!(
+            rust.iter().any(|c| c == "fnf(x:u8)->u8{loop{}}fng(){}"),
+            "{rust:?}"
+        );
+        assert!(
+            !rust.iter().any(|c| c.ends_with("fng(){loop{}}")),
+            "{rust:?}"
+        );
+        // C: a declaration.
+        let c = squeezed(Lang::C, "int f(int x) { return x; }\n");
+        assert!(c.iter().any(|c| c == "intf(intx);"), "{c:?}");
     }
 }
