@@ -10,14 +10,12 @@
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { findCommand, passesCheck, run, shellQuote } from './tools.mjs';
+import { CARGO_HOME, findCommand, passesCheck, registryCrates, run, shellQuote } from './tools.mjs';
 
 /** csmith seeds, and its options: small programs, so a case reduces in minutes. */
 const CSMITH_SEEDS = { from: 1, to: 40 };
 const CSMITH_OPTIONS = ['--max-funcs', '3', '--no-packed-struct'];
-const CARGO_HOME = process.env.CARGO_HOME ?? join(homedir(), '.cargo');
 const CSMITH_INCLUDES = ['/usr/include/csmith', '/usr/include/csmith-2.3.0', '/usr/local/include/csmith'];
 
 /** Debian source packages and the files of each that preprocess with the package's own includes. */
@@ -35,8 +33,9 @@ const RUST_LINTS = [
 ];
 
 /**
- * The compilers whose warnings become properties, per language (the issue's flags): how each
- * compiles a file (`args`), and its warnings about the file (`warnings`).
+ * The compilers whose warnings become properties, per language (the issue's flags): the
+ * command, what follows the file where it is not `-o /dev/null` after `-c` (`output`), and how
+ * its warnings about the file are read where they are not gcc's lines (`warnings`).
  */
 const COMPILERS = {
   c: [
@@ -163,7 +162,8 @@ function casesOf(program, dir, includes, first = 0) {
 /** The shell line that compiles `file` (in its folder) with `compiler`. */
 function compileLine(compiler, includes, file) {
   const flags = includes.map((i) => ` -I${i}`).join('');
-  return `${compiler.command}${flags} ${compiler.output ? '' : '-c '}${file} ${compiler.output ?? '-o /dev/null'}`;
+  const tail = compiler.output ? `${file} ${compiler.output}` : `-c ${file} -o /dev/null`;
+  return `${compiler.command}${flags} ${tail}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -242,14 +242,13 @@ function debianPrograms(root, work, languages, progress) {
  * same on every machine with this Cargo.lock): each one's newest src/lib.rs, in name order.
  */
 function rustPrograms(work, progress) {
-  const registry = join(CARGO_HOME, 'registry', 'src');
-  if (!findCommand('rustc') || !existsSync(registry)) {
-    progress(`broad bench: no rustc or no ${registry} (cargo fetch brings it): no Rust programs`);
+  const crates = registryCrates();
+  if (!findCommand('rustc') || !crates.length) {
+    progress(`broad bench: no rustc or no crates in ${join(CARGO_HOME, 'registry', 'src')} (cargo fetch brings them): no Rust programs`);
     return [];
   }
+  // The last of a name is its newest version.
   const newest = new Map();
-  const crates = readdirSync(registry).flatMap((index) => readdirSync(join(registry, index)).map((c) => join(registry, index, c)));
-  crates.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   for (const dir of crates) newest.set(dir.split('/').at(-1).replace(/-\d+\.\d+\.\d+.*$/, ''), dir);
   const programs = [];
   for (const [name, crate] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {

@@ -9,14 +9,13 @@
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findCommand, passesCheck, run, shellQuote } from './tools.mjs';
+import { CARGO_HOME, findCommand, passesCheck, registryCrates, run, shellQuote } from './tools.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PROGRAMS = join(HERE, 'programs');
-const CARGO_HOME = process.env.CARGO_HOME ?? join(homedir(), '.cargo');
 
 /** A case that cannot be made here; its message says why. */
 class Skip extends Error {}
@@ -337,18 +336,12 @@ function makeJavaLint({ root, dir, downloads }) {
   };
 }
 
-/** The newest `prefix*` folder of the local cargo registry holding `path`, or null. */
+/** `path` in the newest `prefix*` folder of the local cargo registry that holds it, or null. */
 function registryFile(prefix, path) {
-  const registry = join(CARGO_HOME, 'registry', 'src');
-  if (!existsSync(registry)) return null;
-  const found = readdirSync(registry).flatMap((index) =>
-    readdirSync(join(registry, index))
-      .filter((crate) => crate.startsWith(prefix))
-      .map((crate) => join(registry, index, crate, path))
-      .filter(existsSync),
-  );
-  // Numeric order puts 0.11.10 after 0.11.9.
-  found.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const found = registryCrates()
+    .filter((crate) => basename(crate).startsWith(prefix))
+    .map((crate) => join(crate, path))
+    .filter(existsSync);
   return found.at(-1) ?? null;
 }
 

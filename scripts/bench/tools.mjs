@@ -4,7 +4,7 @@
 // check.sh run again on the result in a fresh folder).
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { runWithLimit } from './process.mjs';
@@ -27,12 +27,26 @@ export function shellQuote(word) {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Cargo's home: its bin folder and its registry of crates' sources. */
+export const CARGO_HOME = process.env.CARGO_HOME ?? join(homedir(), '.cargo');
+
 /** The path of `command` on the PATH, else in ~/.cargo/bin (rustc, when PATH lacks it), or null. */
 export function findCommand(command) {
   const r = spawnSync('sh', ['-c', 'command -v "$1"', 'sh', command], { encoding: 'utf8' });
   if (r.status === 0) return r.stdout.trim();
-  const cargo = join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'bin', command);
+  const cargo = join(CARGO_HOME, 'bin', command);
   return existsSync(cargo) ? cargo : null;
+}
+
+/**
+ * The folders of the crates in the local cargo registry (what `cargo fetch` brought for this
+ * repository), oldest version of a crate first: numeric order puts 0.11.10 after 0.11.9.
+ */
+export function registryCrates() {
+  const registry = join(CARGO_HOME, 'registry', 'src');
+  if (!existsSync(registry)) return [];
+  const crates = readdirSync(registry).flatMap((index) => readdirSync(join(registry, index)).map((c) => join(registry, index, c)));
+  return crates.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
 /** Copies `from` to `dir/name`, writable (the shared cases are read-only), scripts executable. */

@@ -10,7 +10,7 @@
 //! It runs in a round where nothing else made progress (like `local`): a child Perses could
 //! not delete alone is tried with its clause once the fixpoint is reached.
 
-use super::lists::optional_children;
+use super::lists::{is_bracket, optional_children};
 use super::sites::Sites;
 use super::{Edit, Program};
 use crate::tree::{NodeId, TokenId};
@@ -18,10 +18,7 @@ use std::ops::Range;
 
 /// Tokens that delimit or separate, never a clause's own: lists and brackets have their passes.
 fn is_delimiter(text: &str) -> bool {
-    matches!(
-        text,
-        "(" | ")" | "{" | "}" | "[" | "]" | "<" | ">" | "\"" | "'" | "`" | ";" | ","
-    )
+    is_bracket(text) || matches!(text, ";" | ",")
 }
 
 pub fn pass(prog: &Program) -> Sites<Vec<Range<TokenId>>> {
@@ -38,26 +35,21 @@ fn sites(prog: &Program) -> Vec<Vec<Range<TokenId>>> {
             continue;
         }
         let siblings = &tree.node(n).children;
+        let anonymous = |s: &&NodeId| !tree.node(**s).named && !tree.node(**s).extra;
+        let alive = |s: &NodeId| prog.alive(*s);
         for c in optional_children(tree, n) {
             let at = siblings
                 .iter()
                 .position(|&s| s == c)
                 .expect("a child of its parent");
-            let clause = |side: &mut dyn Iterator<Item = &NodeId>| -> Vec<NodeId> {
-                side.take_while(|&&s| {
-                    let s = tree.node(s);
-                    !s.named && !s.extra
-                })
-                .copied()
-                .filter(|&s| prog.alive(s))
-                .collect()
-            };
-            let after = clause(&mut siblings[at + 1..].iter());
-            let before = clause(&mut siblings[..at].iter().rev());
+            let after = siblings[at + 1..].iter().take_while(anonymous);
+            let before = siblings[..at].iter().rev().take_while(anonymous);
+            let after: Vec<NodeId> = after.copied().filter(alive).collect();
+            let before: Vec<NodeId> = before.copied().filter(alive).collect();
             for words in [after, before] {
                 let own = words.iter().all(|&w| {
-                    let r = tree.node(w).tokens();
-                    r.clone().all(|t| !is_delimiter(prog.text_of(t)))
+                    let mut tokens = tree.node(w).tokens();
+                    tokens.all(|t| !is_delimiter(prog.text_of(t)))
                 });
                 if words.is_empty() || !own {
                     continue;

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 /// Brackets and quotes are delimiters of a list (a string's parts), never separators
 /// between its elements.
-fn is_bracket(text: &str) -> bool {
+pub(super) fn is_bracket(text: &str) -> bool {
     matches!(
         text,
         "(" | ")" | "{" | "}" | "[" | "]" | "<" | ">" | "\"" | "'" | "`"
