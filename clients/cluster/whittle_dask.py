@@ -25,12 +25,13 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 import uuid
 
 # Times a query is submitted anew after Dask gave it up (KilledWorker).
 RESUBMITS = 3
 # How often a running test looks whether Dask still wants it.
-POLL = 0.05
+POLL = 0.005
 
 
 def run_query(whittle, task):
@@ -48,6 +49,7 @@ def run_query(whittle, task):
             "put it on PATH or set WHITTLE_BIN",
         }
     key = worker.get_current_task()
+    reap(stopping(worker))
     # Once a task of this worker found the sandbox working, the others skip its probe.
     env = dict(os.environ, WHITTLE_SANDBOX_PROBED="1") if getattr(worker, "whittle_sandbox", False) else None
     proc = subprocess.Popen(
@@ -66,13 +68,10 @@ def run_query(whittle, task):
         except subprocess.TimeoutExpired:
             data = None
             if not wanted(worker, key):
-                # SIGTERM: whittle kills the test and removes its folder.
+                # SIGTERM: whittle kills the test and removes its folder. The slot is free at
+                # once (the next task need not wait for that); a later task reaps it.
                 proc.terminate()
-                try:
-                    proc.communicate(timeout=5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.communicate()
+                stopping(worker).append((proc, time.monotonic()))
                 return {"verdict": "cancelled"}
     try:
         verdict = json.loads(out)
@@ -85,6 +84,23 @@ def run_query(whittle, task):
             "message": f"whittle cluster-task on {worker.address} exited {proc.returncode}: "
             + err.decode(errors="replace")[-800:],
         }
+
+
+def stopping(worker):
+    """This worker's cancelled queries still ending: (process, when it was told to stop)."""
+    if not hasattr(worker, "whittle_stopping"):
+        worker.whittle_stopping = []
+    return worker.whittle_stopping
+
+
+def reap(procs):
+    """Waits for the ended ones; kills those that outlive SIGTERM by 5 s."""
+    for proc, since in list(procs):
+        if proc.poll() is None and time.monotonic() - since > 5:
+            proc.kill()
+            proc.wait()
+        if proc.returncode is not None:
+            procs.remove((proc, since))
 
 
 def wanted(worker, key):
@@ -120,18 +136,26 @@ def main():
         say({"error": f"the Dask scheduler at {address} has no workers (waited 60 s): start some "
              f"with `dask worker {address}`"})
         return 1
+    # The client batches what it sends the scheduler, 10 ms apart; a query waiting there is a
+    # worker idle, so each goes at once (this client sends a message a query, never a flood).
+    client.scheduler_comm.interval = 0
     say({"ready": sum(client.nthreads().values())})
 
     run = uuid.uuid4().hex[:12]
     test = seed_test = None
     futures = {}  # query id -> its future, while its verdict is wanted
     lock = threading.Lock()
+    # Futures answered and not yet let go. Letting one go makes the scheduler tell its worker
+    # to forget it; told just before that worker's next task, the scheduler holds the task for
+    # its batch interval. So they are let go after the next submit.
+    spent = []
 
     def submit(qid, task, attempt):
         future = client.submit(run_query, whittle, task, key=f"whittle-{run}-{qid}-{attempt}",
                                pure=False)
         with lock:
             futures[qid] = future
+            spent.clear()
         future.add_done_callback(lambda f: finished(qid, task, attempt, f))
 
     def finished(qid, task, attempt, future):
@@ -151,6 +175,7 @@ def main():
         with lock:
             if futures.pop(qid, None) is not future:
                 return
+            spent.append(future)
         say(dict(verdict, id=qid))
 
     for line in sys.stdin:

@@ -165,6 +165,8 @@ fn reduce(mut args: ReduceArgs, file: &Path) -> Result<i32, String> {
     if let Some(path) = &args.run.common.stats_json {
         crate::stop::figures_to(path);
     }
+    // Until here: reading, parsing, and reaching the tests' runner (a cluster's connection).
+    let setup = started.elapsed().as_secs_f64();
     let run = run_tests(
         &mut session,
         &shell,
@@ -233,6 +235,7 @@ fn reduce(mut args: ReduceArgs, file: &Path) -> Result<i32, String> {
     if let Some(path) = &args.run.common.stats_json {
         let mut json = stats_json(s, &run.pass_wall);
         json["wall_seconds"] = wall.into();
+        json["setup_seconds"] = setup.into();
         json["engine_seconds"] = engine.as_secs_f64().into();
         json["strategy"] = strategy.name().into();
         let (covered, all) = session.grammar_coverage();
