@@ -254,8 +254,10 @@ pub fn chunks(text: &str, lexemes: &[Lexeme], declarators: bool) -> Vec<Chunk> {
             .any(|l| matches!(word(l), "struct" | "class" | "union" | "enum"))
             && !head.iter().any(|l| l.kind == Kind::Bracket(b'('))
     };
-    // Whether the brackets' top is a block (or nothing): where chunks begin and end.
-    let in_block = |stack: &[u8]| stack.last().is_none_or(|&c| c == b'{');
+    // Whether the brackets' top is a block (or nothing): where chunks begin and end. A Rust
+    // macro's repetition, `$( ... )`, holds items and statements as a block does.
+    let in_block = |stack: &[u8]| stack.last().is_none_or(|&c| c == b'{' || c == b'$');
+    let repetition = |at: usize| at > 0 && word(&lexemes[at - 1]) == "$";
     let mut i = 0;
     while i < lexemes.len() {
         let l = lexemes[i];
@@ -286,7 +288,15 @@ pub fn chunks(text: &str, lexemes: &[Lexeme], declarators: bool) -> Vec<Chunk> {
                 stack.push(b'{');
                 open.push(None);
             }
+            Kind::Bracket(b'(') if repetition(i - 1) => {
+                stack.push(b'$');
+                open.push(None);
+            }
             Kind::Bracket(c @ (b'(' | b'[')) => stack.push(c),
+            Kind::Bracket(b')') if stack.last() == Some(&b'$') => {
+                stack.pop();
+                open.pop(); // an unfinished inner chunk (`$($x),*`) is none
+            }
             Kind::Bracket(c @ (b')' | b']')) => {
                 let opener = if c == b')' { b'(' } else { b'[' };
                 if stack.last() == Some(&opener) {
@@ -298,8 +308,12 @@ pub fn chunks(text: &str, lexemes: &[Lexeme], declarators: bool) -> Vec<Chunk> {
                     continue; // a stray closer
                 }
                 while let Some(c) = stack.pop() {
-                    if c == b'{' {
-                        break;
+                    match c {
+                        b'{' => break,
+                        b'$' => {
+                            open.pop(); // a repetition never closed
+                        }
+                        _ => {}
                     }
                 }
                 open.pop(); // an unfinished inner chunk (`{ return x }`) is none
@@ -535,6 +549,32 @@ mod tests {
             ["int x;", "int y;", "for (;;) { g(); }", "return 0;"]
         );
         assert_eq!(texts(text, 2), ["g();"]);
+    }
+
+    #[test]
+    fn a_macro_repetition_holds_chunks_as_a_block_does() {
+        let text = "macro_rules! m { ($($t:ty),*) => { $( const _: () = f(); impl A<$t> for S {} )* g(); }; }\nfn h() { ( a; b ); }";
+        let at = |level| {
+            let mut found: Vec<Chunk> = chunks(text, &lex(text, false), false)
+                .into_iter()
+                .filter(|c| c.level == level)
+                .collect();
+            found.sort_by_key(|c| c.start);
+            found
+                .iter()
+                .map(|c| &text[c.start as usize..c.end as usize])
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(at(2), ["$( const _: () = f(); impl A<$t> for S {} )* g();"]);
+        assert_eq!(at(3), ["const _: () = f();", "impl A<$t> for S {}"]);
+        // A plain parenthesis is no block: `( a; b )` holds no chunk.
+        assert_eq!(
+            at(1),
+            [
+                "($($t:ty),*) => { $( const _: () = f(); impl A<$t> for S {} )* g(); };",
+                "( a; b );"
+            ]
+        );
     }
 
     #[test]
