@@ -2,14 +2,16 @@
 // under .bench/broad/NAME/ and never committed. Programs are csmith's (fixed seeds, so the same
 // cases on every machine), C and C++ files of small Debian source packages, preprocessed with
 // their own includes, and the one-file crates of the local cargo registry (rustc with lints that
-// are off by default). Each distinct diagnostic kind that a compiler prints on a program becomes a
+// are off by default), and the main modules of small CommonJS packages from npm (installed at
+// bench time, pinned), whose exported functions a driver calls with no arguments (node's errors
+// stand for warnings). Each distinct diagnostic kind that a compiler prints on a program becomes a
 // case of its own: the property is that the compiler still accepts the program and prints that
 // warning, its words kept, the names it quotes kept, its other numbers free (a reducer may
 // change them). Cases are taken round-robin over the programs (each program's first kind, then
 // each one's second, ...) up to a cap, so a small cap still spans many programs.
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CARGO_HOME, findCommand, passesCheck, registryCrates, run, shellQuote } from './tools.mjs';
 
@@ -33,30 +35,66 @@ const RUST_LINTS = [
 ];
 
 /**
+ * npm packages of one CommonJS module with no dependencies, pinned so that every machine makes
+ * the same cases. Their main modules are the JavaScript programs.
+ */
+const NPM_PACKAGES = [
+  'ms@2.1.3', 'cookie@0.6.0', 'content-type@1.0.5', 'media-typer@0.3.0', 'camelcase@6.3.0',
+  'decamelize@1.2.0', 'vary@1.1.2', 'range-parser@1.2.1', 'fresh@0.5.2', 'escape-html@1.0.3',
+  'bytes@3.1.2', 'path-to-regexp@0.1.10', 'kind-of@6.0.3', 'balanced-match@1.0.2',
+  'lodash.merge@4.6.2', 'statuses@2.0.1',
+];
+
+/**
+ * The driver of a JavaScript program: loads the module, calls each exported function (and the
+ * module itself if it is one) with no arguments, and prints each error thrown, with the
+ * function's name in backquotes (kept by the property, as a quoted name is).
+ */
+export const NODE_DRIVER = [
+  'const m = require(require("path").resolve(process.argv[1]));',
+  'const fns = typeof m === "function" ? [["(module)", m], ...Object.entries(m)] : Object.entries(m || {});',
+  'for (const [k, f] of fns) if (typeof f === "function") {',
+  '  try { f(); } catch (e) { console.error("error: `" + k + "`: " + (e && e.constructor ? e.constructor.name : typeof e) + ": " + (e && e.message)); }',
+  '}',
+].join(' ');
+
+/**
  * The compilers whose warnings become properties, per language (the issue's flags): the
- * command, what follows the file where it is not `-o /dev/null` after `-c` (`output`), and how
- * its warnings about the file are read where they are not gcc's lines (`warnings`).
+ * command, its arguments after it (`args`, the file's name given), and how its warnings about
+ * the file are read where they are not gcc's lines (`warnings`).
  */
 const COMPILERS = {
   c: [
-    { name: 'gcc', command: 'gcc -O2 -Wall -Wextra' },
-    { name: 'clang', command: 'clang -O2 -Wall' },
+    { name: 'gcc', command: 'gcc -O2 -Wall -Wextra', args: objectFile },
+    { name: 'clang', command: 'clang -O2 -Wall', args: objectFile },
   ],
   cpp: [
-    { name: 'gxx', command: 'g++ -O2 -Wall -Wextra' },
-    { name: 'clangxx', command: 'clang++ -O2 -Wall' },
+    { name: 'gxx', command: 'g++ -O2 -Wall -Wextra', args: objectFile },
+    { name: 'clangxx', command: 'clang++ -O2 -Wall', args: objectFile },
   ],
   rust: [
     {
       name: 'rustc',
       command: `rustc --edition 2021 --crate-type lib --emit=metadata ${RUST_LINTS.map((l) => `-W ${l}`).join(' ')}`,
-      output: '-o out.rmeta',
+      args: (file) => `${file} -o out.rmeta`,
       warnings: rustWarningsAbout,
+    },
+  ],
+  javascript: [
+    {
+      name: 'node',
+      command: `node -e ${shellQuote(NODE_DRIVER)}`,
+      args: (file) => file,
+      warnings: nodeErrorsAbout,
     },
   ],
 };
 
 export const BROAD_LANGUAGES = Object.keys(COMPILERS);
+
+function objectFile(file) {
+  return `-c ${file} -o /dev/null`;
+}
 
 
 // ---------------------------------------------------------------------------------------------
@@ -90,6 +128,19 @@ export function rustWarningsAbout(output, file) {
     const lint = rest.map((l) => /#\[warn\(([a-z_]+)\)\]|-W ([a-z_-]+)`/.exec(l)).find(Boolean);
     found.push({ message: m[1], flag: lint ? `-W${(lint[1] ?? lint[2]).replace(/_/g, '-')}` : null });
   });
+  return found;
+}
+
+/**
+ * `{ message, flag }` of each error the JavaScript driver printed (NODE_DRIVER): the message
+ * after `error: `, the error's class its flag.
+ */
+export function nodeErrorsAbout(output) {
+  const found = [];
+  for (const line of output.split('\n')) {
+    const m = /^error: (`[^`]*`: ([A-Za-z]+): .*)$/.exec(line);
+    if (m) found.push({ message: m[1], flag: m[2] });
+  }
   return found;
 }
 
@@ -162,8 +213,7 @@ function casesOf(program, dir, includes, first = 0) {
 /** The shell line that compiles `file` (in its folder) with `compiler`. */
 function compileLine(compiler, includes, file) {
   const flags = includes.map((i) => ` -I${i}`).join('');
-  const tail = compiler.output ? `${file} ${compiler.output}` : `-c ${file} -o /dev/null`;
-  return `${compiler.command}${flags} ${tail}`;
+  return `${compiler.command}${flags} ${compiler.args(file)}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,6 +316,39 @@ function rustPrograms(work, progress) {
   return programs;
 }
 
+/**
+ * The main module of each package of NPM_PACKAGES, installed from the registry into `work`;
+ * one that needs a file of its own package or another package makes no case (the driver's
+ * require fails once it stands alone).
+ */
+function javascriptPrograms(work, progress) {
+  const prefix = join(work, '.npm');
+  mkdirSync(prefix, { recursive: true });
+  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', prefix, ...NPM_PACKAGES], {
+    encoding: 'utf8',
+    timeout: 300000,
+  });
+  if (r.status !== 0) {
+    progress(`broad bench: npm install failed (${(r.stderr ?? '').trim().split('\n').at(-1)}): no JavaScript programs`);
+    return [];
+  }
+  const programs = [];
+  for (const spec of NPM_PACKAGES) {
+    const name = spec.replace(/@[^@]*$/, '');
+    const dir = join(prefix, 'node_modules', name);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const main = join(dir, manifest.main ?? 'index.js');
+    const file = existsSync(main) ? main : `${main}.js`;
+    if (!existsSync(file) || statSync(file).size < 1000) continue;
+    const id = `js-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
+    const out = join(work, id);
+    mkdirSync(out, { recursive: true });
+    copyFileSync(file, join(out, 'input.js'));
+    programs.push({ id, dir: out, file: 'input.js', language: 'javascript', includes: [], origin: `the main module of ${spec} from npm, unchanged` });
+  }
+  return programs;
+}
+
 /** Every program's cases in turn: each program's first case, then each one's second, ... */
 function roundRobin(lists) {
   const out = [];
@@ -282,10 +365,14 @@ export async function makeBroadCases({ root, max, languages = BROAD_LANGUAGES, o
   const work = join(base, '.programs');
   rmSync(base, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  progress('broad bench: making programs (csmith, Debian sources, crates) ...');
+  // The repository's package.json makes .js files ES modules; these are CommonJS, as they are
+  // where the reducers run them (a scratch folder outside any package).
+  writeFileSync(join(base, 'package.json'), '{ "type": "commonjs" }\n');
+  progress('broad bench: making programs (csmith, Debian sources, crates, npm packages) ...');
   const csmith = languages.includes('c') ? csmithPrograms(work, progress) : [];
   const rust = languages.includes('rust') ? rustPrograms(work, progress) : [];
-  const programs = roundRobin([debianPrograms(root, work, languages, progress), csmith, rust]);
+  const javascript = languages.includes('javascript') ? javascriptPrograms(work, progress) : [];
+  const programs = roundRobin([debianPrograms(root, work, languages, progress), csmith, rust, javascript]);
   let candidates = roundRobin(programs.map((p, i) => casesOf(p, p.dir, p.includes, i)));
   if (only) candidates = candidates.filter((c) => only.includes(c.name));
   const folders = [];
