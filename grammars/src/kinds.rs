@@ -120,6 +120,9 @@ pub struct Names {
     pub tag_specifiers: &'static [&'static str],
     /// Whether tags have a namespace apart (C) or share the ordinary one (C++).
     pub tags_apart: bool,
+    /// Declarations of a function written the same as an expression of it (JavaScript's
+    /// `function f() {...}`): one used once as a value may be written where it is used.
+    pub function_declarations: &'static [&'static str],
     /// Nodes that declare their `name` child (functions, classes, fields, ...).
     pub named: &'static [&'static str],
     /// Where else a name is declared: (parent kind, field); `""` for any parent, `None` for
@@ -292,6 +295,7 @@ pub(crate) const NO_NAMES: Names = Names {
     apart: &[],
     tag_specifiers: &[],
     tags_apart: false,
+    function_declarations: &[],
     named: &[],
     declared_at: &[],
     scopes: &[],

@@ -83,6 +83,7 @@ pub const KINDS: Kinds = Kinds {
         apart: &["field_identifier", "statement_identifier"],
         tag_specifiers: &["struct_specifier", "union_specifier", "enum_specifier"],
         tags_apart: true,
+        function_declarations: &[],
         named: &["enumerator"],
         declared_at: C_DECLARED_AT,
         scopes: &["function_definition"],

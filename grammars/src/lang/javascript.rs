@@ -37,6 +37,7 @@ pub const KINDS: Kinds = Kinds {
             "method_definition",
         ],
         reserved: &["constructor", "arguments", "undefined", "eval", "prototype"],
+        function_declarations: &["function_declaration"],
         ..NO_NAMES
     },
     optional_terminators: &[";"],

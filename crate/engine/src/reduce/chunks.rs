@@ -554,22 +554,17 @@ mod tests {
     #[test]
     fn a_macro_repetition_holds_chunks_as_a_block_does() {
         let text = "macro_rules! m { ($($t:ty),*) => { $( const _: () = f(); impl A<$t> for S {} )* g(); }; }\nfn h() { ( a; b ); }";
-        let at = |level| {
-            let mut found: Vec<Chunk> = chunks(text, &lex(text, false), false)
-                .into_iter()
-                .filter(|c| c.level == level)
-                .collect();
-            found.sort_by_key(|c| c.start);
-            found
-                .iter()
-                .map(|c| &text[c.start as usize..c.end as usize])
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(at(2), ["$( const _: () = f(); impl A<$t> for S {} )* g();"]);
-        assert_eq!(at(3), ["const _: () = f();", "impl A<$t> for S {}"]);
+        assert_eq!(
+            texts(text, 2),
+            ["$( const _: () = f(); impl A<$t> for S {} )* g();"]
+        );
+        assert_eq!(
+            texts(text, 3),
+            ["const _: () = f();", "impl A<$t> for S {}"]
+        );
         // A plain parenthesis is no block: `( a; b )` holds no chunk.
         assert_eq!(
-            at(1),
+            texts(text, 1),
             [
                 "($($t:ty),*) => { $( const _: () = f(); impl A<$t> for S {} )* g(); };",
                 "( a; b );"

@@ -185,7 +185,7 @@ pub const PASSES: &[PassInfo] = &[
     row(
         PassKind::TagIntoUse,
         "tag-into-use",
-        "a struct, union or enum defined alone moves into its one use: `struct S {...} x;`",
+        "a struct, union or enum defined alone moves into its one use: `struct S {...} x;`; a JavaScript function declared alone and used once as a value, too",
         |p, _| Box::new(tag_into_use::pass(p)),
     ),
     row(

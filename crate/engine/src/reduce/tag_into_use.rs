@@ -4,7 +4,10 @@
 //! `struct S` go only together, and the body moves.
 //!
 //! The kinds are the language's tag specifiers ([`crate::grammars::Names::tag_specifiers`]):
-//! C and C++.
+//! C and C++. The same for a function declared on its own and used once as a value, where its
+//! declaration reads as an expression too ([`crate::grammars::Names::function_declarations`]):
+//! JavaScript's `exports.f = f; function f() {...}` to `exports.f = function f() {...}` or
+//! `function () {...}`.
 
 use super::lists::{field_child, kept_tokens};
 use super::sites::Sites;
@@ -20,6 +23,12 @@ pub fn pass(prog: &Program) -> Sites<Site> {
 }
 
 fn sites(prog: &Program) -> Vec<Site> {
+    let mut out = tag_sites(prog);
+    out.extend(function_sites(prog));
+    out
+}
+
+fn tag_sites(prog: &Program) -> Vec<Site> {
     let tree = &prog.tree;
     let tags = tree.lang.kinds().names.tag_specifiers;
     let name = |n: NodeId| {
@@ -59,6 +68,52 @@ fn sites(prog: &Program) -> Vec<Site> {
     out
 }
 
+/// Function declarations whose name occurs once more, as a value (not called: a call of a
+/// function expression needs parentheses), outside the function.
+fn function_sites(prog: &Program) -> Vec<Site> {
+    let tree = &prog.tree;
+    let kinds = tree.lang.kinds();
+    let declarations = kinds.names.function_declarations;
+    if declarations.is_empty() {
+        return Vec::new();
+    }
+    let identifier = kinds.identifier;
+    // Each name's kept occurrences, once for the whole program.
+    let mut occurrences: HashMap<&str, Vec<TokenId>> = HashMap::new();
+    for (t, token) in tree.tokens.iter().enumerate() {
+        let t = t as TokenId;
+        if prog.kept(t) && tree.node(token.node).kind == identifier {
+            occurrences.entry(prog.text_of(t)).or_default().push(t);
+        }
+    }
+    let mut out = Vec::new();
+    for d in 0..tree.nodes.len() as NodeId {
+        let node = tree.node(d);
+        if !declarations.contains(&node.kind) || !prog.alive(d) {
+            continue;
+        }
+        let Some(name) = field_child(tree, d, "name") else {
+            continue;
+        };
+        let name = tree.node(name);
+        let Some(uses) = occurrences.get(prog.text_of(name.first_token)) else {
+            continue;
+        };
+        let &[a, b] = uses.as_slice() else {
+            continue;
+        };
+        let used = if a == name.first_token { b } else { a };
+        let leaf = tree.tokens[used as usize].node;
+        // A call's callee is its `function` field.
+        let called = tree.node(leaf).field == Some("function");
+        if called || node.tokens().contains(&used) {
+            continue;
+        }
+        out.extend([(d, leaf, false), (d, leaf, true)]);
+    }
+    out
+}
+
 /// The tokens of definition `d` standing alone with its `;`, if it does: a declaration of
 /// nothing else, or `d` and a `;` of its parent (C's `struct S {...};` at file scope).
 fn standalone(prog: &Program, d: NodeId) -> Option<std::ops::Range<TokenId>> {
@@ -85,6 +140,15 @@ fn edit(prog: &Program, &(d, u, anonymous): &Site) -> Option<Edit> {
     if !prog.alive(d) || !prog.alive(u) {
         return None;
     }
+    if tree
+        .lang
+        .kinds()
+        .names
+        .function_declarations
+        .contains(&tree.node(d).kind)
+    {
+        return function_edit(prog, d, u, anonymous);
+    }
     let definition = standalone(prog, d)?;
     let body = kept_tokens(prog, field_child(tree, d, "body")?);
     let name = *kept_tokens(prog, field_child(tree, u, "name")?).first()?;
@@ -100,6 +164,33 @@ fn edit(prog: &Program, &(d, u, anonymous): &Site) -> Option<Edit> {
     Some(Edit {
         delete: vec![definition],
         replace: vec![(name, text)],
+        ..Edit::default()
+    })
+}
+
+/// The declaration goes; its text (without its name, if `anonymous`) takes the use's place.
+fn function_edit(prog: &Program, d: NodeId, u: NodeId, anonymous: bool) -> Option<Edit> {
+    let tree = &prog.tree;
+    let name = tree.node(field_child(tree, d, "name")?).tokens();
+    let mut text = String::new();
+    let mut last = None;
+    for t in kept_tokens(prog, d) {
+        if anonymous && name.contains(&t) {
+            continue;
+        }
+        // Tokens that touched still do: a string's quotes and its text are tokens apart.
+        let touching = last
+            .is_some_and(|l: TokenId| tree.tokens[l as usize].end == tree.tokens[t as usize].start);
+        if last.is_some() && !touching {
+            text.push(' ');
+        }
+        text.push_str(prog.text_of(t));
+        last = Some(t);
+    }
+    let used = tree.node(u).first_token;
+    Some(Edit {
+        delete: vec![tree.node(d).tokens()],
+        replace: vec![(used, text)],
         ..Edit::default()
     })
 }

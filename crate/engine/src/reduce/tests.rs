@@ -591,6 +591,35 @@ fn a_tag_defined_alone_moves_into_its_one_use() {
 }
 
 #[test]
+fn a_function_declared_alone_moves_into_its_one_use() {
+    // JavaScript: a function used once as a value is written there, named or not; one that is
+    // called, used twice or only by itself stays.
+    // A string keeps its spacing: its quotes and its text are tokens apart.
+    let text = "exports.parse = parse;\nfunction parse(s) { throw new Error('no s'); }\n";
+    let found = candidates(Lang::JavaScript, text, super::tag_into_use::pass);
+    for wanted in [
+        "exports.parse = function parse(s) { throw new Error('no s'); };",
+        "exports.parse = function (s) { throw new Error('no s'); };",
+    ] {
+        assert!(
+            found
+                .iter()
+                .any(|c| c.contains("'no s'")
+                    && c.replace([' ', '\n'], "") == wanted.replace(' ', "")),
+            "no candidate {wanted}: {found:#?}"
+        );
+    }
+    for text in [
+        "parse();\nfunction parse() { return 1; }\n",
+        "exports.a = parse;\nexports.b = parse;\nfunction parse() {}\n",
+        "function parse(n) { return parse; }\n",
+    ] {
+        let found = candidates(Lang::JavaScript, text, super::tag_into_use::pass);
+        assert!(found.is_empty(), "{text}: {found:#?}");
+    }
+}
+
+#[test]
 fn every_tag_defined_alone_finds_its_own_use() {
     // Many tags, each defined alone and used once, the uses in the reverse order:
     // every definition pairs with its own use, and only with it; two candidates each.
