@@ -7,6 +7,10 @@
 //! child either way. The validity check drops the combinations that do not parse, without a
 //! query.
 //!
+//! Then each keyword alone, where the grammar lets the node go on without it (JavaScript's
+//! `new E()` to `E()`, an `else` whose branch then follows the `if`): the node stays, so
+//! Perses never tries it; the check drops what does not parse.
+//!
 //! It runs in a round where nothing else made progress (like `local`): a child Perses could
 //! not delete alone is tried with its clause once the fixpoint is reached.
 
@@ -25,9 +29,15 @@ pub fn pass(prog: &Program) -> Sites<Vec<Range<TokenId>>> {
     Sites::new(sites(prog), edit)
 }
 
+fn sites(prog: &Program) -> Vec<Vec<Range<TokenId>>> {
+    let mut sites = clauses(prog);
+    sites.extend(keywords(prog).map(|t| vec![t..t + 1]));
+    sites
+}
+
 /// For each optional child with a clause's tokens beside it (largest first): the child with
 /// the anonymous tokens after it, then with those before it.
-fn sites(prog: &Program) -> Vec<Vec<Range<TokenId>>> {
+fn clauses(prog: &Program) -> Vec<Vec<Range<TokenId>>> {
     let tree = &prog.tree;
     let mut found: Vec<(usize, Vec<Range<TokenId>>)> = Vec::new();
     for n in 0..tree.nodes.len() as NodeId {
@@ -65,6 +75,20 @@ fn sites(prog: &Program) -> Vec<Vec<Range<TokenId>>> {
     // Largest first: a big clause gone shrinks the program most.
     found.sort_by_key(|(size, ranges)| (std::cmp::Reverse(*size), ranges[0].start));
     found.into_iter().map(|(_, ranges)| ranges).collect()
+}
+
+/// The keywords kept: anonymous words of the grammar, in text order.
+fn keywords(prog: &Program) -> impl Iterator<Item = TokenId> + '_ {
+    let tree = &prog.tree;
+    (0..tree.tokens.len() as TokenId).filter(move |&t| {
+        let leaf = tree.node(tree.tokens[t as usize].node);
+        let text = prog.text_of(t);
+        prog.kept(t)
+            && !leaf.named
+            && !leaf.extra
+            && text.len() > 1
+            && text.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_')
+    })
 }
 
 // `Sites` hands each site by reference, whatever it is.
@@ -118,7 +142,7 @@ mod tests {
     fn a_clause_never_takes_a_bracket_or_a_separator() {
         let text = "fn f(a: u8, b: &mut T) -> u8 { let x: u8 = if a > 0 { 1 } else { 2 }; x }";
         let prog = crate::reduce::tests::program(Lang::Rust, text);
-        let sites = sites(&prog);
+        let sites = clauses(&prog);
         assert!(!sites.is_empty());
         for ranges in sites {
             // The child is the longest range; the rest are its clause's own tokens.
@@ -149,8 +173,30 @@ mod tests {
 
     #[test]
     fn a_child_without_a_clause_is_not_tried() {
-        // `else { h(); }` is a named clause that Perses deletes alone: nothing here.
+        // `else { h(); }` is a named clause that Perses deletes alone: it never goes here.
         let c = candidates(Lang::C, "void f(void) { if (x) { g(); } else { h(); } }");
+        assert!(squeezed(&c).iter().all(|t| t.contains("h();")), "{c:?}");
+    }
+
+    #[test]
+    fn a_keyword_goes_alone_where_the_rest_parses() {
+        for (lang, text, want) in [
+            (
+                Lang::JavaScript,
+                "throw new TypeError('no');",
+                "throwTypeError('no');",
+            ),
+            (
+                Lang::C,
+                "void f(void) { if (x) { g(); } else { h(); } }",
+                "voidf(void){if(x){g();}{h();}}",
+            ),
+        ] {
+            let c = squeezed(&candidates(lang, text));
+            assert!(c.iter().any(|t| t == want), "{lang:?}: {want} not in {c:?}");
+        }
+        // Words that are names, not the grammar's, stay (a call's callee).
+        let c = squeezed(&candidates(Lang::JavaScript, "f(x);"));
         assert!(c.is_empty(), "{c:?}");
     }
 }

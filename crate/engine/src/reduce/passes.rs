@@ -239,7 +239,7 @@ pub const PASSES: &[PassInfo] = &[
     row(
         PassKind::Clauses,
         "clauses",
-        "an optional part goes with its keyword, after the fixpoint: `impl T for S` to `impl S`, `let x: T` to `let x`",
+        "an optional part goes with its keyword, after the fixpoint: `impl T for S` to `impl S`, `let x: T` to `let x`; then a keyword alone (`new E()` to `E()`)",
         |p, _| Box::new(clauses::pass(p)),
     ),
 ];
