@@ -13,6 +13,7 @@ use super::lists::{field_child, kept_tokens};
 use super::sites::Sites;
 use super::{Edit, Program};
 use crate::tree::{NodeId, TokenId};
+use crate::unparse::unparse_refs_with;
 use std::collections::HashMap;
 
 /// A definition, its one use, and whether the tag goes (the one use needs no name).
@@ -140,13 +141,8 @@ fn edit(prog: &Program, &(d, u, anonymous): &Site) -> Option<Edit> {
     if !prog.alive(d) || !prog.alive(u) {
         return None;
     }
-    if tree
-        .lang
-        .kinds()
-        .names
-        .function_declarations
-        .contains(&tree.node(d).kind)
-    {
+    let functions = tree.lang.kinds().names.function_declarations;
+    if functions.contains(&tree.node(d).kind) {
         return function_edit(prog, d, u, anonymous);
     }
     let definition = standalone(prog, d)?;
@@ -168,29 +164,19 @@ fn edit(prog: &Program, &(d, u, anonymous): &Site) -> Option<Edit> {
     })
 }
 
-/// The declaration goes; its text (without its name, if `anonymous`) takes the use's place.
+/// The declaration goes; its text (without its name, if `anonymous`), with its own spacing
+/// (a string's quotes and text are tokens apart), takes the use's place.
 fn function_edit(prog: &Program, d: NodeId, u: NodeId, anonymous: bool) -> Option<Edit> {
     let tree = &prog.tree;
     let name = tree.node(field_child(tree, d, "name")?).tokens();
-    let mut text = String::new();
-    let mut last = None;
-    for t in kept_tokens(prog, d) {
-        if anonymous && name.contains(&t) {
-            continue;
-        }
-        // Tokens that touched still do: a string's quotes and its text are tokens apart.
-        let touching = last
-            .is_some_and(|l: TokenId| tree.tokens[l as usize].end == tree.tokens[t as usize].start);
-        if last.is_some() && !touching {
-            text.push(' ');
-        }
-        text.push_str(prog.text_of(t));
-        last = Some(t);
-    }
+    let kept = kept_tokens(prog, d)
+        .into_iter()
+        .filter(|t| !(anonymous && name.contains(t)));
+    let text = unparse_refs_with(&[tree], kept.map(|t| (0, t)), &[&prog.subst]);
     let used = tree.node(u).first_token;
     Some(Edit {
         delete: vec![tree.node(d).tokens()],
-        replace: vec![(used, text)],
+        replace: vec![(used, text.trim().to_string())],
         ..Edit::default()
     })
 }
