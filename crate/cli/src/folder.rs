@@ -35,14 +35,14 @@ pub fn write_tree(dir: &Path, tree: &str) -> Result<(), String> {
 }
 
 /// A file of the folder: its path (relative, `/`-separated), text and permission bits.
-struct Read {
-    path: String,
-    text: String,
+pub struct Read {
+    pub path: String,
+    pub text: String,
     mode: u32,
 }
 
-/// Every regular file under `dir` (not in `.git`, not the test script), sorted by path.
-fn read_tree(dir: &Path, skip: Option<&Path>) -> Result<Vec<Read>, String> {
+/// Every regular file under `dir` (not in `.git`, not a test script), sorted by path.
+pub fn read_tree(dir: &Path, skip: &[PathBuf]) -> Result<Vec<Read>, String> {
     let mut out = Vec::new();
     let mut folders = vec![PathBuf::new()];
     while let Some(rel) = folders.pop() {
@@ -58,8 +58,7 @@ fn read_tree(dir: &Path, skip: Option<&Path>) -> Result<Vec<Read>, String> {
                 if name != ".git" {
                     folders.push(path);
                 }
-            } else if skip.is_some_and(|s| std::fs::canonicalize(item.path()).is_ok_and(|p| p == s))
-            {
+            } else if std::fs::canonicalize(item.path()).is_ok_and(|p| skip.contains(&p)) {
                 continue;
             } else {
                 // Links and non-text files are refused with their own messages.
@@ -140,12 +139,12 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
         return Err("a folder is reduced with --test or --cmd, here or on --cluster; --endpoint, --wrong-code, --crash, --print-test and --confirm take one FILE for now".into());
     }
     let property = args.property.property()?;
-    let script = args
-        .property
-        .test
-        .as_deref()
-        .and_then(|t| std::fs::canonicalize(t).ok());
-    let files = read_tree(dir, script.as_deref())?;
+    let script = args.property.test.as_deref();
+    let script: Vec<PathBuf> = script
+        .and_then(|t| std::fs::canonicalize(t).ok())
+        .into_iter()
+        .collect();
+    let files = read_tree(dir, &script)?;
     if files.is_empty() {
         return Err(format!("{} holds no file to reduce", dir.display()));
     }

@@ -8,6 +8,7 @@ mod commands;
 mod drive;
 mod files;
 mod folder;
+mod folder_pair;
 mod generator_process;
 mod input;
 mod progress;

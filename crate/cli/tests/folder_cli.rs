@@ -288,3 +288,172 @@ fn passes_across_files_are_left_out_by_name() {
         }
     }
 }
+
+/// The variant's test of a folder pair: `C_TEST`. The seed's: the same call, not with 42.
+const SEED_TEST: &str = "gcc -E -P src/main.c 2>/dev/null | tr -d ' \\n' | grep 'marker=add(' | grep -vq 'marker=add(.*42)'";
+
+/// `C_TREE` as the variant and, as the seed, the same tree with `MARK` 41, in scratch
+/// folders `seed/proj` and `variant/proj` under `name`, with each side's test beside.
+fn c_folder_pair(name: &str) -> PathBuf {
+    support::require_gcc();
+    let dir = std::env::temp_dir().join(format!("whittle-pair-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (side, mark) in [("seed", "41"), ("variant", "42")] {
+        for (path, text) in C_TREE {
+            let at = dir.join(side).join(path);
+            std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+            std::fs::write(at, text.replace("MARK 42", &format!("MARK {mark}"))).unwrap();
+        }
+    }
+    write(
+        &dir,
+        "check-seed.sh",
+        &format!("#!/bin/sh\n{SEED_TEST}\n"),
+        true,
+    );
+    write(
+        &dir,
+        "check-variant.sh",
+        &format!("#!/bin/sh\n{C_TEST}\n"),
+        true,
+    );
+    dir
+}
+
+/// Whether `body` holds in `dir`.
+fn holds_in(dir: &Path, body: &str) -> bool {
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(body)
+        .current_dir(dir)
+        .status();
+    status.unwrap().success()
+}
+
+const PAIR_ARGS: &[&str] = &[
+    "pair",
+    "--seed",
+    "seed",
+    "--variant",
+    "variant",
+    "--test-seed",
+    "./check-seed.sh",
+    "--test-variant",
+    "./check-variant.sh",
+    "-j",
+    "2",
+];
+
+#[test]
+fn two_folders_are_reduced_as_a_pair_to_a_one_file_difference() {
+    let dir = c_folder_pair("c");
+    let mut args = PAIR_ARGS.to_vec();
+    args.extend(["--stats-json", "stats.json"]);
+    let out = whittle(&dir, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // The inputs are as they were; the results pass their tests and parse.
+    assert_eq!(tree(&dir.join("variant")), sorted(C_TREE));
+    let (seed, variant) = (dir.join("seed.min"), dir.join("variant.min"));
+    assert!(
+        holds_in(&seed, SEED_TEST) && holds_in(&variant, C_TEST),
+        "{stderr}"
+    );
+    let (s, v) = (tree(&seed), tree(&variant));
+    all_parse(&s);
+    all_parse(&v);
+    // Only one file differs, by the macro's value, and the rest went from both sides.
+    let diff = std::fs::read_to_string(dir.join("variant.diff")).unwrap();
+    let changed: Vec<&str> = diff.lines().filter(|l| l.starts_with("+++")).collect();
+    assert_eq!(changed.len(), 1, "{diff}");
+    assert!(
+        diff.contains("+#define MARK 42") || diff.contains("42"),
+        "{diff}"
+    );
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("stats.json")).unwrap()).unwrap();
+    assert!(stats["diff_tokens_after"].as_u64().unwrap() <= 2, "{stats}");
+    let size = |t: &[(String, String)]| t.iter().map(|(_, x)| x.len()).sum::<usize>();
+    let before: usize = C_TREE.iter().map(|(_, t)| t.len()).sum();
+    assert!(size(&v) < before / 2, "{v:?}");
+    assert!(
+        v.len() < C_TREE.len() && !v.iter().any(|(p, _)| p == "README"),
+        "{v:?}"
+    );
+    // A second run would write over these results: it says so and changes nothing.
+    let again = whittle(&dir, PAIR_ARGS);
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(2), "{said}");
+    assert!(said.contains("seed.min is there already"), "{said}");
+    assert_eq!(tree(&variant), v);
+}
+
+#[test]
+fn a_folder_pair_stopped_by_sigterm_leaves_two_valid_trees_that_pass() {
+    let dir = c_folder_pair("term");
+    for side in ["seed", "variant"] {
+        let script = dir.join(format!("check-{side}.sh"));
+        let body = std::fs::read_to_string(&script).unwrap();
+        std::fs::write(
+            &script,
+            body.replace("#!/bin/sh\n", "#!/bin/sh\nsleep 0.2\n"),
+        )
+        .unwrap();
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_whittle"))
+        .current_dir(&dir)
+        .args(PAIR_ARGS)
+        .arg("-q")
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    // SAFETY: signalling our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let (seed, variant) = (dir.join("seed.min"), dir.join("variant.min"));
+    let (s, v) = (tree(&seed), tree(&variant));
+    all_parse(&s);
+    all_parse(&v);
+    assert!(
+        s.iter().chain(&v).all(|(p, _)| !p.contains(".whittle-")),
+        "{s:?}"
+    );
+    assert!(
+        holds_in(&seed, SEED_TEST) && holds_in(&variant, C_TEST),
+        "{s:?}\n{v:?}"
+    );
+}
+
+#[test]
+fn a_folder_pair_whose_seed_shows_the_bug_is_named_and_nothing_is_written() {
+    let dir = c_folder_pair("fails");
+    // The seed's folder given the variant's tree: its test fails on the original.
+    std::fs::remove_dir_all(dir.join("seed")).unwrap();
+    std::fs::rename(dir.join("variant"), dir.join("seed")).unwrap();
+    for (path, text) in C_TREE {
+        let at = dir.join("variant").join(path);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::fs::write(at, text).unwrap();
+    }
+    let out = whittle(&dir, PAIR_ARGS);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("the seed folder seed does not pass its test (./check-seed.sh)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("copy the folder's files into an empty folder"),
+        "{said}"
+    );
+    // One file and a folder are not a pair.
+    let mut args = PAIR_ARGS.to_vec();
+    args[2] = "variant/src/main.c";
+    let out = whittle(&dir, &args);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("is a folder: give --seed the folder"),
+        "{said}"
+    );
+}

@@ -9,11 +9,12 @@ use crate::drive::{
     describe, exit_status, interrupt_flag, jobs, property_from, run_tests, save, timed,
     write_stats, Ending, Shell,
 };
-use crate::runner::{Properties, Tests};
+use crate::runner::{Done, Properties, Tests};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-use whittle::pair::{unified_diff, Pair, PairSession};
+use whittle::pair::{unified_diff, Pair, PairSession, PairStats};
+use whittle::reduce::Verdict;
 use whittle::Side;
 
 #[derive(clap::Args)]
@@ -144,6 +145,9 @@ impl Shell<Pair> for PairShell<'_> {
 fn pair(args: PairArgs) -> Result<i32, String> {
     // One Ctrl-C handler for both phases: the seed search (--auto-seed) and the reduction.
     let interrupted = interrupt_flag();
+    if args.variant.is_dir() {
+        return crate::folder_pair::pair(&args, &interrupted);
+    }
     let variant = crate::input::read_program(&args.variant)?;
     let lang = crate::input::pick_lang(args.run.lang.as_deref(), &args.variant, &variant)?;
     let (seed_path, seed) = match &args.seed {
@@ -155,36 +159,7 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     };
     let settings = args.run.settings()?;
     let strategy = settings.strategy;
-    let (pattern, exit) = (args.pattern.as_deref(), args.exit);
-    let timeout = Duration::from_secs_f64(args.run.common.timeout_seconds());
-    // Queries as compiles on Compiler Explorer endpoints (--endpoint), else local tests.
-    let local = args.cmd.is_some() || args.test_seed.is_some();
-    let remote =
-        args.endpoint
-            .runner_with(pattern, exit, local, true, args.run.common.jobs, timeout)?;
-    if remote.is_none() && args.cmd.is_none() && args.test_seed.is_none() {
-        return Err("say what each side must do: --test-seed ./check-seed.sh --test-variant ./check-variant.sh, or --cmd 'CMD {}' --match REGEX (the variant's output must match, the seed's must not)".into());
-    }
-    // With --cmd, the seed is interesting when the output does *not* match.
-    let properties = match remote {
-        Some(_) => None,
-        None => Some(Properties {
-            seed: Some(property_from(
-                args.test_seed.as_deref(),
-                args.cmd.as_deref(),
-                pattern,
-                exit,
-                true,
-            )?),
-            variant: property_from(
-                args.test_variant.as_deref(),
-                args.cmd.as_deref(),
-                pattern,
-                exit,
-                false,
-            )?,
-        }),
-    };
+    let (runner, jobs) = tests_for(&args)?;
     // A found seed is tested under the variant's name, as --test-seed judged it in the search.
     let seed_name = if args.auto_seed {
         &args.variant
@@ -195,22 +170,6 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     if names[0] == names[1] && args.cmd.is_none() && !args.auto_seed {
         eprintln!("whittle pair: note: seed and variant are both named {}; each test sees only its own side", names[0]);
     }
-    // Compiles on endpoints, or tests on this machine or a cluster, behind the cache if asked.
-    if remote.is_some() && (args.cluster.cluster.is_some() || args.cluster.cache.is_some()) {
-        return Err("--endpoint, and --cluster or --cache: give one way to run the tests".into());
-    }
-    let (runner, jobs): (Box<dyn Tests>, usize) = match (remote, properties) {
-        (Some((runner, jobs)), _) => (Box::new(runner), jobs),
-        (None, properties) => {
-            let properties = properties.ok_or("no property")?;
-            crate::cluster::sides_tests_for(
-                &args.cluster,
-                properties,
-                args.run.common.jobs,
-                timeout,
-            )?
-        }
-    };
     // The clocks start before the parses and the diff: they are the engine's work too.
     let started = Instant::now();
     let (session, setup_cpu) = timed(|| PairSession::new(lang, &seed, &variant, settings));
@@ -253,30 +212,12 @@ fn pair(args: PairArgs) -> Result<i32, String> {
     )?;
     match run.ending {
         Ending::OriginalFails { done, verdict } => {
-            let side = done.side;
-            let (input, test) = match side {
-                Side::Seed => (&seed_path, args.test_seed.as_ref()),
-                Side::Variant => (&args.variant, args.test_variant.as_ref()),
+            let input = match done.side {
+                Side::Seed => &seed_path,
+                Side::Variant => &args.variant,
             };
-            let test = test.map_or_else(|| "the command".to_string(), |t| t.display().to_string());
-            eprintln!(
-                "whittle pair: the {} {} does not pass its test ({test}): it says {}.",
-                side.name(),
-                input.display(),
-                describe(&verdict)
-            );
-            if !done.output.trim().is_empty() {
-                eprintln!("Its output was:\n{}", done.output.trim_end());
-            }
-            let want = match (side, args.cmd.is_some()) {
-                (Side::Seed, true) => "compile without matching --match",
-                (Side::Variant, true) => "match --match",
-                _ => "exit 0",
-            };
-            eprintln!(
-                "Check the test by hand: copy {} into an empty folder and run the test there; it must {want}.",
-                shell.name(side)
-            );
+            let copy = shell.name(done.side).to_string();
+            say_side_fails(&args, &done, &verdict, &input.display().to_string(), &copy);
             return Ok(1);
         }
         Ending::Interrupted => {
@@ -285,24 +226,14 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         Ending::Done => {}
     }
     shell.save(&session)?;
-    let wall = started.elapsed().as_secs_f64();
-    let engine = run.engine + setup_cpu;
-    let st = session.pair_stats();
-    let s = &st.session;
-    eprintln!(
-        "whittle pair: seed {} -> {} tokens, variant {} -> {} tokens, diff {} -> {} tokens in {:.1} s",
-        st.seed_tokens_before, st.seed_tokens_after, st.variant_tokens_before, st.variant_tokens_after, st.diff_tokens_before, st.diff_tokens_after, wall
-    );
-    eprintln!(
-        "whittle pair: {} queries (seed {}, variant {}; {} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s",
-        s.queries, st.seed_queries, st.variant_queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, engine.as_secs_f64()
-    );
-    eprintln!(
-        "whittle pair: results in {}, {} and {}",
-        outputs.seed.display(),
-        outputs.variant.display(),
-        outputs.diff.display()
-    );
+    let outputs_list = [&outputs.seed, &outputs.variant, &outputs.diff];
+    let ended = Ended {
+        stats: session.pair_stats(),
+        wall: started.elapsed().as_secs_f64(),
+        engine: run.engine + setup_cpu,
+        outputs: outputs_list.map(PathBuf::as_path),
+    };
+    ended.say();
     run.say_cache("pair", args.cluster.cache.is_some());
     if let Some(msg) = &run.first_failure {
         eprintln!("whittle pair: note: some tests could not run: {msg}");
@@ -317,24 +248,134 @@ fn pair(args: PairArgs) -> Result<i32, String> {
         )
     );
     if let Some(path) = &args.run.common.stats_json {
-        let mut json = serde_json::to_value(&st).unwrap_or_default();
-        json["wall_seconds"] = wall.into();
-        json["engine_seconds"] = engine.as_secs_f64().into();
-        json["strategy"] = "pairwise".into();
+        let mut json = ended.json(jobs, &interrupted);
         json["common_strategy"] = strategy.name().into();
-        json["jobs"] = jobs.into();
         run.add_test_figures(&mut json);
-        // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
-        json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
-        json["seed_output"] = outputs.seed.display().to_string().into();
-        json["variant_output"] = outputs.variant.display().to_string().into();
-        json["diff_output"] = outputs.diff.display().to_string().into();
         json["history"] = serde_json::to_value(session.history()).unwrap_or_default();
         // The verdicts replay the reduction without the tests (`PairSession::replay`).
         json["verdicts"] = session.recording().to_string().into();
         write_stats(path, &json)?;
     }
     Ok(exit_status(&interrupted))
+}
+
+/// A side's original does not pass its test: which, what it said, and how to check by hand
+/// (`what`: the side's input; `copy`: what to copy into an empty folder to run the test).
+pub fn say_side_fails(args: &PairArgs, done: &Done, verdict: &Verdict, what: &str, copy: &str) {
+    let side = done.side;
+    let test = match side {
+        Side::Seed => args.test_seed.as_ref(),
+        Side::Variant => args.test_variant.as_ref(),
+    };
+    let test = test.map_or_else(|| "the command".to_string(), |t| t.display().to_string());
+    eprintln!(
+        "whittle pair: the {} {what} does not pass its test ({test}): it says {}.",
+        side.name(),
+        describe(verdict)
+    );
+    if !done.output.trim().is_empty() {
+        eprintln!("Its output was:\n{}", done.output.trim_end());
+    }
+    let want = match (side, args.cmd.is_some()) {
+        (Side::Seed, true) => "compile without matching --match",
+        (Side::Variant, true) => "match --match",
+        _ => "exit 0",
+    };
+    eprintln!("Check the test by hand: copy {copy} into an empty folder and run the test there; it must {want}.");
+}
+
+/// How a pair run ended, of two files or two folders: its figures and where its results are.
+pub struct Ended<'a> {
+    pub stats: PairStats,
+    pub wall: f64,
+    pub engine: Duration,
+    /// The seed's, the variant's and the diff's.
+    pub outputs: [&'a Path; 3],
+}
+
+impl Ended<'_> {
+    /// The figures and the results' places, on stderr.
+    pub fn say(&self) {
+        let st = &self.stats;
+        let s = &st.session;
+        eprintln!(
+            "whittle pair: seed {} -> {} tokens, variant {} -> {} tokens, diff {} -> {} tokens in {:.1} s",
+            st.seed_tokens_before, st.seed_tokens_after, st.variant_tokens_before, st.variant_tokens_after, st.diff_tokens_before, st.diff_tokens_after, self.wall
+        );
+        eprintln!(
+            "whittle pair: {} queries (seed {}, variant {}; {} cache hits, {} invalid candidates skipped, {} invalid queries, {} errors); engine {:.2} s",
+            s.queries, st.seed_queries, st.variant_queries, s.cache_hits, s.invalid_skipped, s.invalid_queries, s.errors, self.engine.as_secs_f64()
+        );
+        let [seed, variant, diff] = self.outputs.map(Path::display);
+        eprintln!("whittle pair: results in {seed}, {variant} and {diff}");
+    }
+
+    /// The figures for `--stats-json`.
+    pub fn json(&self, jobs: usize, interrupted: &AtomicBool) -> serde_json::Value {
+        let mut json = serde_json::to_value(&self.stats).unwrap_or_default();
+        json["wall_seconds"] = self.wall.into();
+        json["engine_seconds"] = self.engine.as_secs_f64().into();
+        json["strategy"] = "pairwise".into();
+        json["jobs"] = jobs.into();
+        // Cut short by Ctrl-C or SIGTERM: the figures are those of the best so far.
+        json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
+        let [seed, variant, diff] = self.outputs.map(|p| p.display().to_string());
+        json["seed_output"] = seed.into();
+        json["variant_output"] = variant.into();
+        json["diff_output"] = diff.into();
+        json
+    }
+}
+
+/// The two sides' tests: compiles on Compiler Explorer endpoints (--endpoint), or tests on
+/// this machine or a cluster, behind the verdict cache if asked; and how many run at once.
+pub fn tests_for(args: &PairArgs) -> Result<(Box<dyn Tests>, usize), String> {
+    let (pattern, exit) = (args.pattern.as_deref(), args.exit);
+    let timeout = Duration::from_secs_f64(args.run.common.timeout_seconds());
+    // Queries as compiles on Compiler Explorer endpoints (--endpoint), else local tests.
+    let local = args.cmd.is_some() || args.test_seed.is_some();
+    let remote =
+        args.endpoint
+            .runner_with(pattern, exit, local, true, args.run.common.jobs, timeout)?;
+    if remote.is_none() && args.cmd.is_none() && args.test_seed.is_none() {
+        return Err("say what each side must do: --test-seed ./check-seed.sh --test-variant ./check-variant.sh, or --cmd 'CMD {}' --match REGEX (the variant's output must match, the seed's must not)".into());
+    }
+    // With --cmd, the seed is interesting when the output does *not* match.
+    let properties = match remote {
+        Some(_) => None,
+        None => Some(Properties {
+            seed: Some(property_from(
+                args.test_seed.as_deref(),
+                args.cmd.as_deref(),
+                pattern,
+                exit,
+                true,
+            )?),
+            variant: property_from(
+                args.test_variant.as_deref(),
+                args.cmd.as_deref(),
+                pattern,
+                exit,
+                false,
+            )?,
+        }),
+    };
+    // Compiles on endpoints, or tests on this machine or a cluster, behind the cache if asked.
+    if remote.is_some() && (args.cluster.cluster.is_some() || args.cluster.cache.is_some()) {
+        return Err("--endpoint, and --cluster or --cache: give one way to run the tests".into());
+    }
+    Ok(match (remote, properties) {
+        (Some((runner, jobs)), _) => (Box::new(runner), jobs),
+        (None, properties) => {
+            let properties = properties.ok_or("no property")?;
+            crate::cluster::sides_tests_for(
+                &args.cluster,
+                properties,
+                args.run.common.jobs,
+                timeout,
+            )?
+        }
+    })
 }
 
 /// What the seed search runs, and how many at once: the two scripts, or over `--endpoint`

@@ -10,6 +10,7 @@
 
 pub mod bundle;
 pub mod links;
+pub mod pair;
 #[cfg(test)]
 mod tests;
 

@@ -266,3 +266,167 @@ fn a_makefile_loses_the_flags_and_lines_the_test_does_not_need() {
     );
     assert_eq!(text(&best, "Makefile"), Some("CFLAGS = -Wall\nall: main\n"));
 }
+
+/// Two folders as a pair: every query's trees parse and differ.
+mod pairs {
+    use super::*;
+    use crate::folder::pair::FolderPairSession;
+    use crate::pair::PairSettings;
+
+    /// Reduces the pair with an oracle per side over its tree, asserting that every query
+    /// is a tree whose parsed files all parse and whose two sides differ; the best trees.
+    fn reduce(
+        seed: &[(&str, &str)],
+        variant: &[(&str, &str)],
+        seed_ok: impl Fn(&Files) -> bool,
+        variant_ok: impl Fn(&Files) -> bool,
+    ) -> [Files; 2] {
+        let settings = PairSettings {
+            format: false,
+            ..PairSettings::default()
+        };
+        let mut session =
+            FolderPairSession::folder_pair(files(seed), files(variant), settings).unwrap();
+        drive_engine(&mut session, 2, true, |q| {
+            let tree = bundle::decode(&q.text).expect("a query is a bundle");
+            for (path, text) in &tree {
+                if let Some(lang) = crate::grammars::detect_from_name(path) {
+                    let parsed = Parser::new(lang).parse_with_raw(text).0;
+                    assert!(parsed.error.is_none(), "{path} does not parse:\n{text}");
+                }
+            }
+            match q.side {
+                Side::Seed => seed_ok(&tree),
+                Side::Variant => variant_ok(&tree),
+            }
+        });
+        let [s, v] = session.best_trees();
+        [s, v].map(|tree| {
+            let kept = tree
+                .into_iter()
+                .filter_map(|(p, t)| Some((p.to_string(), t?.to_string())));
+            kept.collect()
+        })
+    }
+
+    const MAIN: &str = "#include \"util.h\"\n\
+int a(int x) { return x + 1; }\n\
+int b(int x) { return x * 2; }\n\
+int c(void) { return T; }\n";
+
+    /// The bug: `main.c` subtracts, with `T` defined in `util.h`; the seed compiles
+    /// (`main.c` there) and does not subtract.
+    fn bug(tree: &Files) -> bool {
+        let main = text(tree, "main.c").unwrap_or("");
+        main.contains('-') && text(tree, "util.h").is_some_and(|h| h.contains("define T"))
+    }
+
+    #[test]
+    fn two_folders_end_differing_in_one_token_of_one_file() {
+        let util = "#define T 3\nint unused(void);\nint more(int);\n";
+        let seed = [
+            ("main.c", MAIN),
+            ("util.h", util),
+            ("README", "the seed's notes\n"),
+            ("old.txt", "only the seed has it\n"),
+        ];
+        let subtracts = MAIN.replace("x + 1", "x - 1");
+        let variant = [
+            ("main.c", subtracts.as_str()),
+            ("util.h", util),
+            ("README", "the variant's notes\n"),
+            ("new.txt", "only the variant has it\n"),
+        ];
+        let seed_ok = |t: &Files| text(t, "main.c").is_some_and(|m| !m.contains('-'));
+        let [s, v] = reduce(&seed, &variant, seed_ok, bug);
+        assert!(bug(&v) && seed_ok(&s), "{s:?}\n{v:?}");
+        // Only main.c differs, by the operator and what it needs.
+        let differing: Vec<&str> = v
+            .iter()
+            .filter(|(p, t)| text(&s, p) != Some(t))
+            .map(|(p, _)| p.as_str())
+            .chain(
+                s.iter()
+                    .filter(|(p, _)| text(&v, p).is_none())
+                    .map(|(p, _)| p.as_str()),
+            )
+            .collect();
+        assert_eq!(differing, ["main.c"], "{s:?}\n{v:?}");
+        for path in ["README", "old.txt", "new.txt"] {
+            assert!(text(&v, path).is_none(), "{path} kept: {v:?}");
+        }
+        // The header lost what the bug does not need, on both sides alike.
+        assert_eq!(text(&v, "util.h").map(str::trim), Some("#define T"));
+        let (sm, vm) = (text(&s, "main.c").unwrap(), text(&v, "main.c").unwrap());
+        assert!(vm.len() < MAIN.len() / 2, "{vm}");
+        let diff = crate::pair::unified_diff(sm, vm, "seed", "variant");
+        let changed: Vec<&str> = diff
+            .lines()
+            .filter(|l| l.starts_with(['-', '+']) && !l.starts_with("---") && !l.starts_with("+++"))
+            .collect();
+        assert_eq!(changed.len(), 2, "{diff}");
+    }
+
+    #[test]
+    fn a_file_only_the_variant_needs_is_kept_and_the_trees_never_match() {
+        // The bug needs a file the seed lacks; nothing else.
+        let seed = [("lib.js", "function f(a) { return a; }\nf(1);\n")];
+        let variant = [
+            ("lib.js", "function f(a) { return a; }\nf(1);\n"),
+            ("extra.js", "throw new Error('boom');\n"),
+        ];
+        let needs_extra = |t: &Files| text(t, "extra.js").is_some_and(|e| e.contains("throw"));
+        let [s, v] = reduce(&seed, &variant, |t| !needs_extra(t), needs_extra);
+        assert!(needs_extra(&v) && !needs_extra(&s));
+        assert_ne!(s, v);
+        // What both shared went from both.
+        assert!(
+            text(&v, "lib.js").is_none() && text(&s, "lib.js").is_none(),
+            "{s:?}\n{v:?}"
+        );
+    }
+
+    /// A header each side includes once is inlined on both sides; an unused include goes.
+    #[test]
+    fn a_header_included_once_is_inlined_on_both_sides() {
+        let header = "#define T 3\nint more(int);\n";
+        let main = "#include \"util.h\"\n#include \"spare.h\"\nint c(int x) { return x + T; }\n";
+        let seed = [
+            ("main.c", main),
+            ("util.h", header),
+            ("spare.h", "int spare;\n"),
+        ];
+        let minus = main.replace("x + T", "x - T");
+        let variant = [
+            ("main.c", minus.as_str()),
+            ("util.h", header),
+            ("spare.h", "int spare;\n"),
+        ];
+        // As a compiler sees it: the header's text where it is included.
+        let seen = |t: &Files| expanded(t, "main.c");
+        let seed_ok = |t: &Files| seen(t).contains("define T") && seen(t).contains('+');
+        let bug = |t: &Files| seen(t).contains("define T") && seen(t).contains('-');
+        let [s, v] = reduce(&seed, &variant, seed_ok, bug);
+        assert_eq!(paths(&s), ["main.c"], "{s:?}");
+        assert_eq!(paths(&v), ["main.c"], "{v:?}");
+        assert!(bug(&v) && seed_ok(&s));
+    }
+
+    /// `mod m;` of a module both crates declare becomes `mod m { ... }` on both sides.
+    #[test]
+    fn a_rust_module_declared_once_is_inlined_on_both_sides() {
+        let shapes = "pub fn area(w: i32, h: i32) -> i32 { w * h }\npub fn unused() {}\n";
+        let main = "mod shapes;\nfn main() { let a = shapes::area(2, 3); println!(\"{}\", a); }\n";
+        let seed = [("src/main.rs", main), ("src/shapes.rs", shapes)];
+        let times = shapes.replace("w * h", "w + h");
+        let variant = [("src/main.rs", main), ("src/shapes.rs", times.as_str())];
+        let seen = |t: &Files| expanded(t, "src/main.rs");
+        let seed_ok = |t: &Files| seen(t).contains("w * h");
+        let bug = |t: &Files| seen(t).contains("w + h");
+        let [s, v] = reduce(&seed, &variant, seed_ok, bug);
+        assert_eq!(paths(&v), ["src/main.rs"], "{v:?}");
+        assert_eq!(paths(&s), ["src/main.rs"], "{s:?}");
+        // What the bug needs came from the module into main.rs.
+        assert!(bug(&v) && seed_ok(&s), "{s:?}\n{v:?}");
+    }
+}

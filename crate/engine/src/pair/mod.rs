@@ -50,6 +50,23 @@ pub struct PairStats {
     pub variant_queries: u64,
 }
 
+impl PairStats {
+    /// A session's figures, with the pair's sizes before and now and each side's queries.
+    pub fn new(session: Stats, before: Sizes, now: Sizes, queries: &[u64]) -> PairStats {
+        PairStats {
+            session,
+            seed_tokens_before: before.seed,
+            seed_tokens_after: now.seed,
+            variant_tokens_before: before.variant,
+            variant_tokens_after: now.variant,
+            diff_tokens_before: before.diff,
+            diff_tokens_after: now.diff,
+            seed_queries: queries[0],
+            variant_queries: queries[1],
+        }
+    }
+}
+
 /// The minimized pair and its difference.
 #[derive(Clone, Debug, Serialize)]
 pub struct PairBest {
@@ -62,14 +79,14 @@ pub struct PairBest {
     pub diff_tokens: usize,
 }
 
-impl Engine<Pair> {
-    /// A session over a seed and a variant, which must both parse.
-    pub fn new(
+impl Pair {
+    /// A seed and a variant, which must both parse, ready to reduce.
+    pub fn open(
         lang: Lang,
         seed: &str,
         variant: &str,
         settings: PairSettings,
-    ) -> Result<PairSession, InputError> {
+    ) -> Result<Pair, InputError> {
         let mut parser = Parser::new(lang);
         parser.set_cross_check(settings.cross_check);
         let mut parse = |side: Side, text: &str| {
@@ -87,7 +104,7 @@ impl Engine<Pair> {
         let (vt, vr) = parse(Side::Variant, variant)?;
         let prog = PairProgram::new(st, vt);
         let sizes = prog.sizes();
-        let subject = Pair {
+        Ok(Pair {
             parser,
             strategy: settings.strategy,
             skipped: settings.skipped,
@@ -98,7 +115,30 @@ impl Engine<Pair> {
             sizes,
             before: sizes,
             fresh: true,
-        };
+            equal_ok: false,
+        })
+    }
+
+    /// The best seed and variant.
+    pub fn texts(&self) -> [&str; 2] {
+        [&self.best[0], &self.best[1]]
+    }
+
+    /// Sizes of seed, variant and diff now.
+    pub fn sizes(&self) -> Sizes {
+        self.sizes
+    }
+}
+
+impl Engine<Pair> {
+    /// A session over a seed and a variant, which must both parse.
+    pub fn new(
+        lang: Lang,
+        seed: &str,
+        variant: &str,
+        settings: PairSettings,
+    ) -> Result<PairSession, InputError> {
+        let subject = Pair::open(lang, seed, variant, settings)?;
         Ok(Engine::start(
             subject,
             vec![seed.to_string(), variant.to_string()],
@@ -140,18 +180,13 @@ impl Engine<Pair> {
     }
 
     pub fn pair_stats(&self) -> PairStats {
-        let (before, now) = (self.subject().before, self.subject().sizes);
-        PairStats {
-            session: self.stats().clone(),
-            seed_tokens_before: before.seed,
-            seed_tokens_after: now.seed,
-            variant_tokens_before: before.variant,
-            variant_tokens_after: now.variant,
-            diff_tokens_before: before.diff,
-            diff_tokens_after: now.diff,
-            seed_queries: self.part_queries()[0],
-            variant_queries: self.part_queries()[1],
-        }
+        let subject = self.subject();
+        PairStats::new(
+            self.stats().clone(),
+            subject.before,
+            subject.sizes,
+            self.part_queries(),
+        )
     }
 
     pub fn lang(&self) -> Lang {

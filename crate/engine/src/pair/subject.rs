@@ -47,6 +47,9 @@ pub struct Pair {
     /// Whether `prog` was built from fresh parses of `best`: then `sizes` is exact (after an
     /// accept, the diff's size is an upper bound until the next re-parse).
     pub(super) fresh: bool,
+    /// One file of a folder pair: its two sides may become equal (the trees still differ
+    /// elsewhere, which the folder checks).
+    pub(crate) equal_ok: bool,
 }
 
 /// What accepting a pair candidate takes.
@@ -148,7 +151,7 @@ impl Subject for Pair {
         let next = self.prog.after(&edit);
         let (seed, variant) = next.texts();
         // A variant equal to its seed explains nothing.
-        if seed == variant {
+        if seed == variant && !self.equal_ok {
             return Proposal::Skip;
         }
         let texts = [seed, variant];
