@@ -1,23 +1,28 @@
-// Multi-file bench cases, made at bench time (never committed), each a small program of several
-// files whose property needs more than one of them:
-//   c     C sources and headers with a Makefile; gcc's -Wformat needs log.h's format attribute
-//         and main.c's bad call;
-//   rust  a crate's modules (main.rs with `mod` items, one file each); rustc's unused-variable
-//         warning is in a module main.rs declares;
-//   js    an npm package (package.json, index.js and the files it requires); node's TypeError
-//         is thrown in one module, on a value another one built.
+// Multi-file bench cases, made at bench time (never committed), each a program of several files
+// whose property needs more than one of them. From real projects of the registries:
+//   tree      Debian's `tree` source package (its .c and .h files and Makefile); gcc -Wextra's
+//             warning on a parameter of a function tree.h declares, every file compiling;
+//   heck      the `heck` crate of the local cargo registry (its modules, flattened); rustc's
+//             missing_debug_implementations lint on a type of kebab.rs that lib.rs re-exports;
+//   picomatch the `picomatch` package from npm (index.js and lib/, flattened); node's TypeError
+//             thrown in scan.js on a call made through index.js and picomatch.js.
+// And three small programs written here: c (gcc's -Wformat needs log.h's format attribute and
+// main.c's call), rust (an unused variable in a module main.rs declares), js (a TypeError thrown
+// in one module on a value another built).
+// Folders are flat, as C-Vise and C-Reduce copy each file given by its base name.
 // `whittle reduce DIR` is measured against C-Vise and C-Reduce, each given every file on its
 // command line, at the same -j, once.
 //
-//   node scripts/bench/folder.mjs [--case c,rust,js] [--jobs 2] [--limit SECONDS] [--vs cvise,creduce]
+//   node scripts/bench/folder.mjs [--case tree,heck,picomatch,c,rust,js] [--jobs 2] [--limit SECONDS] [--vs cvise,creduce]
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runWithLimit } from './process.mjs';
-import { countClangTokens, countTokens, cviseQueries, creduceQueries, findCommand } from './tools.mjs';
+import { NODE_DRIVER } from './broad.mjs';
+import { countClangTokens, countTokens, cviseQueries, creduceQueries, findCommand, registryCrates, run, shellQuote } from './tools.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WHITTLE = join(ROOT, 'target', 'release', 'whittle');
@@ -71,7 +76,7 @@ function rustFiles() {
 const RUST_CHECK = `#!/bin/sh
 # Interesting iff rustc warns of the unused variable \`zeta\` (in shapes.rs, a module main.rs declares).
 export LC_ALL=C
-timeout 60 rustc --edition 2021 --emit=metadata -o /dev/null main.rs 2>&1 | grep -q 'unused variable: \`zeta\`'
+timeout 60 rustc --edition 2021 --emit=metadata -o out.rmeta main.rs 2>&1 | grep -q 'unused variable: \`zeta\`'
 `;
 
 /** The npm package's files: configuration, a store, formatting helpers, and the entry point. */
@@ -96,7 +101,76 @@ const JS_CHECK = `#!/bin/sh
 timeout 30 node index.js 2>&1 | grep -q "TypeError: this.cfg.load is not a function"
 `;
 
+/** Where the real projects are fetched to, once. */
+const DOWNLOADS = join(ROOT, '.bench', 'downloads');
+
+/** The files of `dir` whose names `keep` accepts, by name (a flat folder). */
+function filesOf(dir, keep) {
+  const out = {};
+  for (const name of readdirSync(dir).sort()) if (keep(name)) out[name] = readFileSync(join(dir, name), 'utf8');
+  return out;
+}
+
+/** Each case's files, made once per run. */
+function once(make) {
+  let made = null;
+  return () => (made ??= make());
+}
+
+/** Debian's `tree`: its C sources and headers and its Makefile. */
+const treeFiles = once(() => {
+  const downloads = join(DOWNLOADS, 'broad-tree');
+  const sourceOf = () => (existsSync(downloads) ? readdirSync(downloads, { withFileTypes: true }).find((d) => d.isDirectory()) : null);
+  if (!sourceOf()) run('bash', [join(ROOT, 'scripts', 'deb-source.sh'), '--upstream', 'tree', downloads]);
+  return filesOf(join(downloads, sourceOf().name), (n) => /\.[ch]$/.test(n) || n === 'Makefile');
+});
+
+const TREE_CHECK = `#!/bin/sh
+# Interesting iff every C file compiles and gcc -Wextra warns that file.c's parameter \`size\`
+# (of a function tree.h declares) is set but not used.
+export LC_ALL=C
+timeout 60 gcc -O0 -Wall -Wextra -c *.c >out 2>&1 || exit 1
+grep -q "^file.c:[0-9]*:[0-9]*: warning: parameter 'size' set but not used \\[-Wunused-but-set-parameter\\]" out
+`;
+
+/** The `heck` crate of the local cargo registry: its modules, in one folder. */
+const heckFiles = once(() => {
+  const crate = registryCrates().filter((c) => /[/\\]heck-[0-9.]+$/.test(c)).pop();
+  if (!crate) throw new Error('no heck crate in the local cargo registry: build whittle first (cargo build --release), which fetches it');
+  return filesOf(join(crate, 'src'), (n) => n.endsWith('.rs'));
+});
+
+const HECK_CHECK = `#!/bin/sh
+# Interesting iff the crate builds and rustc says kebab's AsKebabCase, which lib.rs re-exports,
+# does not implement Debug.
+export LC_ALL=C
+timeout 60 rustc --edition 2021 --crate-type lib --emit=metadata -o out.rmeta -W missing_debug_implementations lib.rs >out 2>&1 || exit 1
+grep -A 4 'type does not implement \`Debug\`' out | grep -q 'struct AsKebabCase'
+`;
+
+const PICOMATCH = 'picomatch@2.3.1';
+
+/** The `picomatch` package from npm: index.js and lib/'s modules, in one folder. */
+const picomatchFiles = once(() => {
+  const prefix = join(DOWNLOADS, 'folder-npm');
+  const pkg = join(prefix, 'node_modules', 'picomatch');
+  if (!existsSync(join(pkg, 'lib', 'scan.js'))) {
+    run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', prefix, PICOMATCH]);
+  }
+  const files = filesOf(join(pkg, 'lib'), (n) => n.endsWith('.js'));
+  files['index.js'] = readFileSync(join(pkg, 'index.js'), 'utf8').replaceAll("'./lib/", "'./");
+  return files;
+});
+
+const PICOMATCH_CHECK = `#!/bin/sh
+# Interesting iff calling the package's scan with no arguments throws scan.js's TypeError.
+timeout 30 node -e ${shellQuote(NODE_DRIVER)} index.js 2>&1 | grep -qF "error: \\\`scan\\\`: TypeError: Cannot read properties of undefined (reading 'length')"
+`;
+
 const CASES = {
+  tree: { what: "Debian's tree", files: treeFiles, check: TREE_CHECK, code: /\.[ch]$/ },
+  heck: { what: 'the heck crate', files: heckFiles, check: HECK_CHECK, code: /\.rs$/ },
+  picomatch: { what: 'the picomatch package', files: picomatchFiles, check: PICOMATCH_CHECK, code: /\.js$/ },
   c: { what: 'C program with a Makefile', files: cFiles, check: C_CHECK, code: /\.[ch]$/ },
   rust: { what: 'Rust crate', files: rustFiles, check: RUST_CHECK, code: /\.rs$/ },
   js: { what: 'npm package', files: jsFiles, check: JS_CHECK, code: /\.js$/ },
@@ -162,7 +236,7 @@ async function main() {
   const jobs = Number(opt('--jobs', '2'));
   const limitSeconds = Number(opt('--limit', '900'));
   const vs = opt('--vs', 'cvise,creduce').split(',').filter((t) => t && findCommand(t));
-  for (const name of opt('--case', 'c,rust,js').split(',')) {
+  for (const name of opt('--case', 'tree,heck,picomatch').split(',')) {
     const kase = CASES[name];
     if (!kase) throw new Error(`--case: ${name} is not one of ${Object.keys(CASES).join(', ')}`);
     await benchCase(kase, jobs, limitSeconds, vs);
