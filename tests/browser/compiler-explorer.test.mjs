@@ -129,7 +129,7 @@ test('a pasted Compiler Explorer link fills the page in; the clicked warning is 
   const href = await page.getAttribute('#result-ce', 'href');
   assert.ok(href.startsWith(`${instance.base}/clientstate/`), href);
   const back = settingsOf((await readLink(recognise(href))).sessions[0]);
-  assert.deepEqual(back, { lang: 'c', source: reduced, compiler: 'cg152', flags: '-O2 -Wall', execute: false, others: 0, second: null });
+  assert.deepEqual(back, { lang: 'c', source: reduced, files: [], compiler: 'cg152', flags: '-O2 -Wall', execute: false, others: 0, second: null });
   assert.deepEqual(page.errors, []);
   await page.close();
 });

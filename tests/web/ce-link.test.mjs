@@ -114,7 +114,7 @@ test('the link back for a program opens it with the same compiler, flags and exe
   assert.equal(cs.sessions[0].language, 'c');
   assert.deepEqual(cs.sessions[0].compilers.map((c) => [c.id, c.options]), [['cg152', '-O2 -Wall']]);
   const back = L.settingsOf(only((await L.readLink(L.recognise(url))).sessions));
-  assert.deepEqual(back, { lang: 'c', source: program.source, compiler: 'cg152', flags: '-O2 -Wall', execute: true, others: 0, second: null });
+  assert.deepEqual(back, { lang: 'c', source: program.source, files: [], compiler: 'cg152', flags: '-O2 -Wall', execute: true, others: 0, second: null });
   assert.deepEqual(L.shortenerBody(program), cs, 'the shortener stores the same state');
 });
 
@@ -140,4 +140,41 @@ test('a session with a second build (another compiler, or other flags) names it,
   assert.deepEqual(L.settingsOf(session([c('g1', '-O0'), c('g1', '-O2')])).second, { compiler: 'g1', flags: '-O2' });
   assert.deepEqual(L.settingsOf(session([c('g1', '-O2')], [c('clang1', '-O2', true)])).second, { compiler: 'clang1', flags: '-O2' });
   assert.equal(L.settingsOf(session([c('g1', '-O2')], [c('g1', ' -O2', true)])).second, null, 'its own executor is no second build');
+});
+
+test('a multi-file tree opens as its main source with the files it includes, in client state and in a layout', () => {
+  const files = [
+    { fileId: 1, isIncluded: true, isOpen: false, isMainSource: true, filename: 'example.cpp', content: '#include "util.h"\nint main() { return f(); }\n', editorId: -1, langId: 'c++' },
+    { fileId: 2, isIncluded: true, isOpen: false, isMainSource: false, filename: 'util.h', content: 'inline int f() { return 1; }\n', editorId: -1, langId: 'c++' },
+    { fileId: 3, isIncluded: false, isOpen: false, isMainSource: false, filename: 'notes.txt', content: 'left out\n', editorId: -1, langId: '' },
+  ];
+  const cs = { sessions: [], trees: [{ id: 1, compilerLanguageId: 'c++', files, compilers: [{ id: 'g132', options: '-O2 -Wall' }], executors: [] }] };
+  const s = L.settingsOf(only(L.sessionsOfClientState(cs)));
+  assert.equal(s.lang, 'cpp');
+  assert.match(s.source, /return f\(\)/);
+  assert.deepEqual(s.files, [{ filename: 'util.h', contents: 'inline int f() { return 1; }\n' }]);
+  assert.deepEqual([s.compiler, s.flags], ['g132', '-O2 -Wall']);
+  // In a layout an open file's text is in its editor, and the tree's compiler names the tree.
+  const open = files.map((f) => (f.fileId === 2 ? { ...f, isOpen: true, editorId: 7, content: '' } : f));
+  const layout = {
+    version: 4,
+    content: [{ type: 'row', content: [
+      { type: 'component', componentName: 'tree', componentState: { id: 1, compilerLanguageId: 'c++', files: open } },
+      { type: 'component', componentName: 'codeEditor', componentState: { id: 7, lang: 'c++', source: 'inline int f() { return 2; }\n' } },
+      { type: 'component', componentName: 'compiler', componentState: { tree: 1, compiler: 'g132', options: '-O1', lang: 'c++' } },
+    ] }],
+  };
+  const t = L.settingsOf(only(L.sessionsOfFragment(layout)));
+  assert.deepEqual(t.files, [{ filename: 'util.h', contents: 'inline int f() { return 2; }\n' }]);
+  assert.deepEqual([t.compiler, t.flags], ['g132', '-O1']);
+});
+
+test('the link back for a program with files opens them as a tree, and reads back the same', async () => {
+  const files = [{ filename: 'util.h', contents: '#define N 3\n' }, { filename: 'inc/more.h', contents: 'int g(void);\n' }];
+  const program = { lang: 'c', source: '#include "util.h"\nint f(void) { return N; }\n', compiler: 'cg152', flags: '-O2', execute: false, files };
+  const url = L.clientStateLink('https://godbolt.org', program);
+  const cs = JSON.parse(Buffer.from(url.split('/clientstate/')[1], 'base64').toString());
+  assert.deepEqual(cs.trees[0].files.map((f) => [f.filename, f.isMainSource]), [['example.c', true], ['util.h', false], ['inc/more.h', false]]);
+  const back = L.settingsOf(only((await L.readLink(L.recognise(url))).sessions));
+  assert.deepEqual([back.source, back.files, back.compiler, back.flags], [program.source, files, 'cg152', '-O2']);
 });

@@ -371,3 +371,43 @@ test('a slow compile the original does not have: the run fails saying how slow i
   assert.equal(finished.state, 'failed');
   assert.match(finished.message, /takes 0\.15 s, only 1\.5 times the 0\.10 s of `cc -O0`: give a factor below that/);
 });
+
+test('one program with files beside it is reduced with them: each compile gets its candidate tree, the result its files', { timeout: 30000 }, async () => {
+  const program = '#include "util.h"\n#include "spare.h"\nint f(int x) { int unused = 3; return x + N; }\nint g(void) { return 1; }\n';
+  const files = [
+    { filename: 'util.h', contents: '#define N 5\nint helper(int);\nint other(void);\n' },
+    { filename: 'spare.h', contents: 'int spare_a;\nint spare_b;\n' },
+    { filename: 'notes.txt', contents: 'nothing needs these notes\n' },
+  ];
+  // A stand-in compiler: it warns when the program uses N and a file it is given defines it.
+  const compiled = [];
+  const compilers = () => ({
+    cacheHits: 0,
+    async compile(source, _signal, { files: beside = null } = {}) {
+      compiled.push({ source, files: beside });
+      const defined = (beside ?? []).some((f) => /#define N\b/.test(f.contents));
+      return { code: 0, stdout: '', stderr: defined && /\bN\b/.test(source) ? 'warning: N is used' : '', asm: '', run: null };
+    },
+  });
+  const property = { kind: 'regex', regex: 'N is used', streams: ['stderr'], negate: false, exitOf: 'none', exitOp: 'eq', exitValue: 0 };
+  const messages = await new Promise((resolve) => {
+    const seen = [];
+    const cfg = { ...config(false, { property }), variant: program, files };
+    const r = new Reduction(wasm, { type: 'reduce', run: 7, config: cfg }, (m) => {
+      seen.push(m);
+      if (m.type === 'finished') resolve(seen);
+    }, compilers);
+    r.start();
+  });
+  const end = messages.at(-1);
+  assert.equal(end.state, 'done', end.message);
+  // Every compile got a whole candidate tree: the program apart, the others as files.
+  assert.ok(compiled.length > 5 && compiled.every((c) => Array.isArray(c.files)), JSON.stringify(compiled.slice(0, 2)));
+  assert.ok(compiled.some((c) => c.files.length < files.length), 'some candidates lost a file');
+  // The result: the program and the one file it needs, each smaller.
+  assert.match(end.best, /\bN\b/);
+  assert.ok(end.best.length < program.length / 2, end.best);
+  assert.deepEqual(end.files.map((f) => f.filename), ['util.h']);
+  assert.match(end.files[0].contents, /#define N/);
+  assert.ok(end.files[0].contents.length < files[0].contents.length, end.files[0].contents);
+});

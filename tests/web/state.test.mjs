@@ -277,3 +277,26 @@ test('share and embed addresses', () => {
   assert.equal(embedUrl(at('http://h/'), '#v1,x'), 'http://h/e#v1,x');
   assert.equal(embedUrl(at('http://h/e'), '#v1,x'), 'http://h/e#v1,x');
 });
+
+test('files beside the program: a link keeps plain ones, drops the rest, and every compile gets them', () => {
+  const files = [
+    { filename: 'util.h', contents: '#define N 1\n' },
+    { filename: 'src/lib.rs', contents: 'pub fn f() {}\n' },
+    { filename: '../up.h', contents: 'x' },
+    { filename: '.hidden', contents: 'x' },
+    { filename: 'example.c', contents: 'the program itself' },
+    { filename: 'util.h', contents: 'twice' },
+    { filename: 'n.h', contents: 3 },
+    'not a file',
+  ];
+  const s = S.withDefaults({ variant: 'int x;', files });
+  assert.deepEqual(s.files, files.slice(0, 2));
+  assert.deepEqual(S.withDefaults({ files: 'no list' }).files, []);
+  assert.deepEqual(S.testConfig(s).files, s.files);
+  assert.deepEqual(S.reduceConfig(s, 'c').files, s.files);
+  // A recorded reduction of the program alone does not replay with other files.
+  assert.notEqual(S.runKey(s), S.runKey(S.setFiles(s, [])));
+  assert.equal(S.runKey(S.setFiles(s, [])), S.runKey(S.withDefaults({ variant: 'int x;' })));
+  // A generator's output is one file.
+  assert.deepEqual(S.testConfig({ ...s, mode: 'generator' }).files, []);
+});

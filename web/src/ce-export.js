@@ -23,7 +23,7 @@ export class CeExport {
     const common = { lang: run.lang ?? state.lang, compiler: state.compiler, flags: state.flags ?? '' };
     this.what = run.pair
       ? { base, body: { ...common, seed: run.best.seed, variant: run.best.variant } }
-      : { base, body: { ...common, source: run.best, execute: !!state.execute } };
+      : { base, body: { ...common, source: run.best, execute: !!state.execute, files: state.files } };
     link.href = run.pair ? pairLink(base, this.what.body) : clientStateLink(base, this.what.body);
     link.title = `Open the result at ${base} with ${state.compiler}${common.flags ? ` and ${common.flags}` : ''}` +
       (state.endpoint.kind === 'ce' ? '' : ' (the compiler ids of whittle serve may not exist there: pick one in Compiler Explorer)');

@@ -12,6 +12,7 @@
 // Every form becomes a list of sessions: one source editor each, with its compilers and
 // executors ({compiler, options}). Written back: a `/clientstate/` link for one program, and
 // for a pair a full link with both programs and a source diff between them.
+import { programName } from './files.js';
 import lzString from 'lz-string';
 import rison from 'rison';
 
@@ -154,8 +155,27 @@ export function encodeFragment(config) {
 
 /**
  * @typedef {{compiler: string, options: string, execute: boolean}} CeCompiler
- * @typedef {{id: number|null, lang: string, source: string, compilers: CeCompiler[], executors: CeCompiler[]}} CeSession
+ * @typedef {{id: number|null, lang: string, source: string, compilers: CeCompiler[], executors: CeCompiler[], files?: {filename: string, contents: string}[]}} CeSession
  */
+
+/**
+ * A multi-file "tree" as one session: its main source, the other files it includes, its
+ * compilers. `contentOf(file)`: a file's text (a layout keeps an open file's in its editor).
+ */
+function treeSession(tree, compilers, executors, contentOf) {
+  const files = Array.isArray(tree?.files) ? tree.files : [];
+  const main = files.find((f) => f?.isMainSource);
+  return {
+    id: tree?.id ?? null,
+    lang: String(tree?.compilerLanguageId || main?.langId || 'c++'),
+    source: main ? contentOf(main) : '',
+    compilers,
+    executors,
+    files: files
+      .filter((f) => f && f !== main && f.isIncluded !== false && typeof f.filename === 'string')
+      .map((f) => ({ filename: f.filename, contents: contentOf(f) })),
+  };
+}
 
 /** The sessions of a decoded fragment (decodeFragment). */
 export function sessionsOfFragment(state) {
@@ -175,31 +195,47 @@ export function sessionsOfFragment(state) {
   };
   walk(state);
   const sessions = new Map();
+  const editors = new Map();
   for (const { componentName, componentState: s = {} } of components) {
     if (componentName === 'codeEditor') {
       sessions.set(s.id, { id: s.id ?? null, lang: String(s.lang ?? 'c++'), source: String(s.source ?? ''), compilers: [], executors: [] });
+      editors.set(s.id, String(s.source ?? ''));
     }
   }
+  // A tree's open files are its editors: they are the tree's, not sessions of their own.
+  const trees = new Map();
   for (const { componentName, componentState: s = {} } of components) {
-    const session = sessions.get(s.source);
+    if (componentName !== 'tree') continue;
+    const contentOf = (f) => (f.isOpen && editors.has(f.editorId) ? editors.get(f.editorId) : String(f.content ?? ''));
+    for (const f of Array.isArray(s.files) ? s.files : []) if (f?.isOpen) sessions.delete(f.editorId);
+    trees.set(s.id, treeSession(s, [], [], contentOf));
+  }
+  for (const { componentName, componentState: s = {} } of components) {
+    const session = s.tree ? trees.get(s.tree) : sessions.get(s.source);
     if (!session || !s.compiler) continue;
     const c = { compiler: String(s.compiler), options: String(s.options ?? '') };
     if (componentName === 'compiler') session.compilers.push({ ...c, execute: !!s.filters?.execute });
     if (componentName === 'executor') session.executors.push({ ...c, execute: true });
   }
-  return [...sessions.values()];
+  return [...trees.values(), ...sessions.values()];
 }
 
 /** The sessions of Compiler Explorer's client state ({sessions: [...]}). */
 export function sessionsOfClientState(cs) {
-  if (!cs || !Array.isArray(cs.sessions)) throw new CeLinkError('its state has no sessions: it is not Compiler Explorer client state');
-  return cs.sessions.map((s) => ({
-    id: s.id ?? null,
-    lang: String(s.language ?? 'c++'),
-    source: String(s.source ?? ''),
-    compilers: (s.compilers ?? []).filter((c) => c?.id).map((c) => ({ compiler: String(c.id), options: String(c.options ?? ''), execute: !!c.filters?.execute })),
-    executors: (s.executors ?? []).filter((e) => e?.compiler?.id).map((e) => ({ compiler: String(e.compiler.id), options: String(e.compiler.options ?? ''), execute: true })),
-  }));
+  const trees = Array.isArray(cs?.trees) ? cs.trees : [];
+  if (!cs || (!Array.isArray(cs.sessions) && !trees.length)) throw new CeLinkError('its state has no sessions: it is not Compiler Explorer client state');
+  const compilersOf = (s) => (s.compilers ?? []).filter((c) => c?.id).map((c) => ({ compiler: String(c.id), options: String(c.options ?? ''), execute: !!c.filters?.execute }));
+  const executorsOf = (s) => (s.executors ?? []).filter((e) => e?.compiler?.id).map((e) => ({ compiler: String(e.compiler.id), options: String(e.compiler.options ?? ''), execute: true }));
+  return [
+    ...trees.map((t) => treeSession(t, compilersOf(t), executorsOf(t), (f) => String(f.content ?? ''))),
+    ...(cs.sessions ?? []).map((s) => ({
+      id: s.id ?? null,
+      lang: String(s.language ?? 'c++'),
+      source: String(s.source ?? ''),
+      compilers: compilersOf(s),
+      executors: executorsOf(s),
+    })),
+  ];
 }
 
 /** `/clientstate/`'s data: base64 (either alphabet) of JSON, possibly zlib-deflated. */
@@ -279,7 +315,7 @@ export function settingsOf(session) {
   // A second build (another compiler, or the same with other flags): wrong code across the two.
   const other = [...session.compilers, ...session.executors].find((c) => c.compiler !== chosen.compiler || c.options.trim() !== chosen.options.trim());
   const second = other ? { compiler: other.compiler, flags: other.options } : null;
-  return { lang, source: session.source, compiler: chosen.compiler, flags: chosen.options, execute, others, second };
+  return { lang, source: session.source, files: session.files ?? [], compiler: chosen.compiler, flags: chosen.options, execute, others, second };
 }
 
 /** A short description of a session, to choose between editors. */
@@ -299,16 +335,26 @@ const ceLangOf = (lang) => {
 
 /** Client state for one program: its editor with the compiler and flags (and an executor
  *  when it runs). */
-export function clientStateOf({ lang, source, compiler, flags, execute }) {
+export function clientStateOf({ lang, source, compiler, flags, execute, files = [] }) {
   const language = ceLangOf(lang);
   const c = { id: compiler, options: flags, filters: { execute: false }, libs: [] };
+  const executors = execute ? [{ compiler: { id: compiler, options: flags, libs: [] }, arguments: '', stdin: '' }] : [];
+  // With files beside it, a multi-file tree: the program is its main source.
+  if (files.length) {
+    const file = (filename, content, main, i) => ({ fileId: i + 1, isIncluded: true, isOpen: false, isMainSource: main, filename, content, editorId: -1, langId: main ? language : '' });
+    const all = [file(programName(lang), source, true, 0), ...files.map((f, i) => file(f.filename, f.contents, false, i + 1))];
+    return {
+      sessions: [],
+      trees: [{ id: 1, cmakeArgs: '', customOutputFilename: '', isCMakeProject: false, compilerLanguageId: language, files: all, newFileId: all.length + 1, compilers: [c], executors }],
+    };
+  }
   return {
     sessions: [{
       id: 1,
       language,
       source,
       compilers: [c],
-      executors: execute ? [{ compiler: { id: compiler, options: flags, libs: [] }, arguments: '', stdin: '' }] : [],
+      executors,
     }],
   };
 }

@@ -4,6 +4,7 @@
 // sandbox's code sends, it can have no other compile than one the run could make anyway.
 import { Compiler, EndpointError } from './endpoint.js';
 import { LIMITS } from './state.js';
+import { cleanFiles } from './files.js';
 
 /** The longest time limit a query may ask for (the settings' own ceiling). */
 const MAX_TIMEOUT_MS = LIMITS.timeoutS[1] * 1000;
@@ -38,7 +39,7 @@ export class CompileService {
     this.run = null;
   }
 
-  /** A request from the engine: {type: 'compile', run, id, text, step?, timeoutMs?, fresh?, flags?}
+  /** A request from the engine: {type: 'compile', run, id, text, step?, timeoutMs?, fresh?, flags?, files?}
    *  or {type: 'uncompile', run, id}. */
   handle(msg) {
     if (msg.type === 'uncompile') {
@@ -58,13 +59,19 @@ export class CompileService {
     if (flags !== null && !(typeof flags === 'string' && fewer(flags, step === null ? this.flags : this.steps[step].flags))) {
       return refuse('flags that are not the run’s own with some left out');
     }
+    // A folder's candidate: files beside the program with plain names (like its text, any
+    // contents; the endpoint's own checks apply to both).
+    const files = msg.files ?? null;
+    if (files !== null && (!Array.isArray(files) || cleanFiles(files).length !== files.length)) {
+      return refuse('files that are not a list of plainly named files');
+    }
     const abort = new AbortController();
     this.inflight.set(msg.id, abort);
     const { compiler } = this;
     // A query's own time limit (the run's adaptive one), within the page's ceiling.
     // (0, or none: the run's own setting.)
     const timeoutMs = Number.isFinite(msg.timeoutMs) && msg.timeoutMs > 0 ? Math.min(Math.max(msg.timeoutMs, 100), MAX_TIMEOUT_MS) : 0;
-    compiler.compile(msg.text, abort.signal, { step, timeoutMs, fresh: !!msg.fresh, flags }).then(
+    compiler.compile(msg.text, abort.signal, { step, timeoutMs, fresh: !!msg.fresh, flags, files }).then(
       (result) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, result, cacheHits: compiler.cacheHits }),
       (e) => !abort.signal.aborted && this.answer({ type: 'compiled', id: msg.id, error: e.message, endpoint: e instanceof EndpointError, timedOut: !!e.timedOut, cacheHits: compiler.cacheHits }),
     ).finally(() => this.inflight.get(msg.id) === abort && this.inflight.delete(msg.id));

@@ -96,11 +96,13 @@ export class Compiler {
    *  wrong-code property's builds: wrong-code.js); `timeoutMs`: this query's own limit;
    *  `fresh`: compiled again even when cached (to time it); `flags`: instead of the step's
    *  (a flag reduction's candidate). */
-  async compile(source, signal, { step = null, timeoutMs = 0, fresh = false, flags: instead = null } = {}) {
-    const cfg = { ...this.stepConfig(step), ...(timeoutMs > 0 ? { timeoutMs } : {}), ...(typeof instead === 'string' ? { flags: instead } : {}) };
+  async compile(source, signal, { step = null, timeoutMs = 0, fresh = false, flags: instead = null, files = null } = {}) {
+    const cfg = { ...this.stepConfig(step), ...(timeoutMs > 0 ? { timeoutMs } : {}), ...(typeof instead === 'string' ? { flags: instead } : {}), ...(files ? { files } : {}) };
     const { endpoint, compiler, flags, execute } = cfg;
     if (endpoint.kind === 'none') return { code: 0, stdout: '', stderr: '', asm: '', run: null };
-    const key = await sha256(JSON.stringify([this.base, compiler, flags, !!execute, source]));
+    // (Without files the key is as it was before them: cached answers still match.)
+    const beside = cfg.files?.length ? [cfg.files] : [];
+    const key = await sha256(JSON.stringify([this.base, compiler, flags, !!execute, source, ...beside]));
     const cached = !fresh && cacheGet(key);
     if (cached) {
       this.cacheHits++;
@@ -178,11 +180,13 @@ export class Compiler {
   }
 
   async post(base, source, signal, cfg) {
-    const { endpoint, compiler, flags, execute, timeoutMs } = cfg;
+    const { endpoint, compiler, flags, execute, timeoutMs, files } = cfg;
     const where = describeBase(endpoint, base);
     const url = `${base}/api/compiler/${encodeURIComponent(compiler)}/compile`;
     const body = {
       source,
+      // The files beside the source, as Compiler Explorer's API takes them.
+      ...(files?.length ? { files } : {}),
       options: {
         userArguments: flags,
         filters: { execute: !!execute, binary: false, labels: true, directives: true, commentOnly: true, demangle: true, intel: true },

@@ -11,6 +11,7 @@
 // the endpoint measures its coverage (witness-view.js). The sides are 'variant' (the program,
 // the pair's variant, or the generator's output) and 'seed'.
 import { createEditor } from './editor.js';
+import { FileTabs } from './file-tabs.js';
 import { CompileService } from './compile-service.js';
 import { Compiler, describe } from './endpoint.js';
 import { ParsePanel } from './parse-panel.js';
@@ -137,6 +138,21 @@ const parsePanel = new ParsePanel({
   },
 });
 
+// The files beside the program (headers, modules): tabs above the editor; every compile
+// sends them (the API's `files`).
+const fileTabs = new FileTabs({
+  bar: $('file-tabs'),
+  programEl: $('program-editors'),
+  fileEl: $('editor-file'),
+  nameInput: /** @type {HTMLInputElement} */ ($('file-name')),
+  removeButton: /** @type {HTMLButtonElement} */ ($('file-remove')),
+  tools: $('file-tools'),
+  readOnly: embed,
+  files: () => state.files,
+  lang: () => (state.lang === 'auto' ? parsePanel.reports.variant?.lang ?? 'c' : state.lang),
+  onChange: (files) => changeState(S.setFiles(state, files)),
+});
+
 // Tabs: the tree is parsed only while its tab is shown.
 for (const b of document.querySelectorAll('.tabs button')) {
   b.addEventListener('click', () => showTab(/** @type {HTMLElement} */ (b).dataset.tab));
@@ -210,6 +226,7 @@ const settings = new SettingsPanel({
       applyMode();
       if (S.isPair(state)) parsePanel.schedule('seed', 0);
     }
+    fileTabs.render(); // (the program's name follows the language; an example has no files)
     if (state.lang !== before.lang) {
       if (state.lang !== 'auto') setHighlighting(state.lang);
       for (const side of S.sidesOf(state)) parsePanel.schedule(side, 0);
@@ -543,6 +560,9 @@ $('result-use').addEventListener('click', () => {
     editors.variant.setText(run.best.variant);
   } else {
     editors.variant.setText(run.best);
+    // A folder's result: the files left beside the program.
+    if (run.files) changeState(S.setFiles(state, run.files));
+    fileTabs.render();
   }
   setStatus('the result is in the editor: reduce it again, or edit it', 'idle');
 });
@@ -585,8 +605,8 @@ let showOutputAfterCheck = false;
 /** A Compiler Explorer link's program, compiler, flags and execution, at its instance `base`:
  *  opened like a permalink (nothing is compiled until the person allows it), then checked once
  *  so that its answer's diagnostics can be picked as the property. */
-function openFromCe({ lang, source, compiler, flags, execute, others, second }, base) {
-  let next = S.setText(S.setMode(S.setLang(state, lang), 'single'), 'variant', source);
+function openFromCe({ lang, source, files, compiler, flags, execute, others, second }, base) {
+  let next = S.setFiles(S.setText(S.setMode(S.setLang(state, lang), 'single'), 'variant', source), files);
   next = S.setSettings({ ...next, endpoint: { kind: 'ce', base, pool: '' }, compiler, flags, execute }, { k: S.defaultK('ce') });
   state = next;
   link = null;
@@ -594,6 +614,7 @@ function openFromCe({ lang, source, compiler, flags, execute, others, second }, 
   settings.start({ jsTrusted: !S.runsCode(state) });
   applyMode();
   loadText('variant', source);
+  fileTabs.render();
   setHighlighting(lang);
   parsePanel.schedule('variant', 0);
   storage.saveState(state);
@@ -664,6 +685,7 @@ async function boot() {
   applyMode();
   loadText('variant', state.variant);
   loadText('seed', state.seed);
+  fileTabs.render();
   loadGeneratorFields();
   parsePanel.edits = 0;
   if (state.lang !== 'auto') setHighlighting(state.lang);

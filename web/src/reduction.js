@@ -5,9 +5,11 @@
 // only after its variant passed); this loop owns all the waiting, retrying and pausing. A
 // replay takes its verdicts from a recording instead and needs no endpoint.
 //
-// config: {mode: 'single' | 'pair' | 'generator', lang, variant, seed?, strategy, skipPasses, k, property,
-//          seedProperty?, generator?, witness?, endpoint, ...}: property is the variant's (the
-//          one program's); a pair with witness.autoSeed tests its seed with compilesWithout
+// config: {mode: 'single' | 'pair' | 'generator', lang, variant, seed?, files?, strategy, skipPasses, k,
+//          property, seedProperty?, generator?, witness?, endpoint, ...}: property is the variant's (the
+//          one program's); one program with files beside it is reduced with them, as a folder (the
+//          engine's FolderSession: each query a bundle, unpacked here into the compile's source
+//          and files; the program named as the endpoint names it, example.c); a pair with witness.autoSeed tests its seed with compilesWithout
 //          (property.js) instead of seedProperty. In generator mode the engine's GeneratorSession re-runs the generator
 //          module (generator.source, loaded by generator-module.js) and its queries are the
 //          outputs, tested as the variant.
@@ -22,12 +24,15 @@
 //                                      the best's trace)
 //   {type: 'notice', message}          back-off on 429, a property that threw on a candidate
 //   {type: 'finished', state: 'done' | 'failed' | 'cancelled', message?, best, stats, history, verdicts, elapsedMs,
-//    flags?}                           (flags: with config.reduceFlags, the fewest that keep the
+//    flags?, files?}                   (files: a folder's other files as they are in the best,
+//                                      progress with a best carries them too)                           (flags: with config.reduceFlags, the fewest that keep the
 //                                      property: {main, b?}; progress carries them as they go)
 import { Compiler, EndpointError } from './endpoint.js';
 import { compilesWithout, makeProperty, PropertyError } from './property.js';
 import { LIMITS, sideLabel } from './state.js';
 import { engineConfig, loadGenerator, picksOf } from './generator-module.js';
+import { unbundle } from './bundle.js';
+import { programName } from './files.js';
 
 const PROGRESS_EVERY_MS = 100;
 const REPLAY_STEP = 64; // candidates per replay slice: small enough to hear "cancel" at once
@@ -83,9 +88,12 @@ export class Reduction {
     const { lang, variant, seed, strategy, skipPasses, mode } = this.config;
     this.pair = mode === 'pair';
     this.generator = mode === 'generator';
-    let Engine = this.pair ? this.engine.PairSession : this.engine.Session;
+    // (A pair's files, a witness search's, stay as they are: sent with every compile.)
+    this.main = mode === 'single' && this.config.files?.length ? programName(lang) : null;
+    let Engine = this.pair ? this.engine.PairSession : this.main ? this.engine.FolderSession : this.engine.Session;
     const passes = skipPasses ? { strategy, skip_passes: skipPasses } : { strategy };
-    let args = [this.pair ? { lang, seed, variant, ...passes } : { lang, text: variant, ...passes }];
+    const tree = () => [{ filename: this.main, contents: variant }, ...this.config.files];
+    let args = [this.pair ? { lang, seed, variant, ...passes } : this.main ? { files: tree(), ...passes } : { lang, text: variant, ...passes }];
     if (this.generator) {
       try {
         const module = await loadGenerator(this.config.generator.source);
@@ -195,6 +203,7 @@ export class Reduction {
   async reduceFlags() {
     this.flags = { main: this.config.flags ?? '', ...(this.config.steps?.b ? { b: this.config.steps.b.flags } : {}) };
     const query = { id: -1, candidate: -1, side: 'variant', text: this.session.best(), original: false };
+    // (a folder's best is a bundle: compile unpacks it)
     for (const which of Object.keys(this.flags)) {
       for (let i = this.engine.flagCount(this.flags[which]); i-- > 0; ) {
         const candidate = { ...this.flags, [which]: this.engine.withoutFlag(this.flags[which], i) };
@@ -281,9 +290,15 @@ export class Reduction {
     const started = performance.now();
     const slowAfterMs = step === null && !query.original ? this.properties[query.side].slowAfterMs : null;
     const flags = this.flagsTrying?.[step ?? 'main'] ?? null;
-    const result = await this.compiler.compile(query.text, signal, { step, timeoutMs: slowAfterMs ?? this.limitMs ?? 0, fresh, flags });
+    const { source, files } = this.parts(query.text);
+    const result = await this.compiler.compile(source, signal, { step, timeoutMs: slowAfterMs ?? this.limitMs ?? 0, fresh, flags, files });
     if (query.original) this.originalMs = Math.max(this.originalMs, performance.now() - started);
     return result;
+  }
+
+  /** A query's program and, for a folder, the files beside it (else null: the run's own). */
+  parts(text) {
+    return this.main ? unbundle(text, this.main) : { source: text, files: null };
   }
 
   /** The query's verdict from one test (`again`: a repeat, whose answer the page has seen). */
@@ -292,7 +307,7 @@ export class Reduction {
     if (query.original && !again) this.send({ type: 'original', result, side: query.side });
     const more = { original: query.original, compile: (step) => this.compile(query, signal, step, fresh) };
     try {
-      return (await this.properties[query.side].test(result, query.text, more)) ? 'interesting' : 'boring';
+      return (await this.properties[query.side].test(result, this.parts(query.text).source, more)) ? 'interesting' : 'boring';
     } catch (e) {
       if (!(e instanceof PropertyError)) throw e;
       if (query.original) throw e; // nothing to reduce if the original fails
@@ -408,10 +423,17 @@ export class Reduction {
     }
     if (stats.accepted !== this.lastAccepted) {
       this.lastAccepted = stats.accepted;
-      msg.best = this.session.best();
+      Object.assign(msg, this.best());
       if (this.generator) msg.trace = this.session.trace();
     }
     return msg;
+  }
+
+  /** The best so far: `{best}`, the program; a folder's with `files`, the others left. */
+  best() {
+    if (!this.main) return { best: this.session.best() };
+    const { source, files } = unbundle(this.session.best(), this.main);
+    return { best: source, files };
   }
 
   /** Stops everything under way (timers, requests, properties) as the run ends in `state`;
@@ -441,7 +463,7 @@ export class Reduction {
     }
     this.send({
       ...this.snapshot('finished'),
-      best: this.session.best(),
+      ...this.best(),
       state,
       message,
       elapsedMs,

@@ -1,7 +1,7 @@
 // The engine worker's compiler: it asks the page, which does every compile (the worker lives in
 // the sandbox, where nothing can reach the network). One message out per query, one answer back.
 //
-// Out: {type: 'compile', run, id, text, step, timeoutMs, fresh, flags}   {type: 'uncompile', run, id} (no longer needed)
+// Out: {type: 'compile', run, id, text, step, timeoutMs, fresh, flags, files}   {type: 'uncompile', run, id} (no longer needed)
 // In:  {type: 'compiled', id, result} | {type: 'compiled', id, error, endpoint: bool, timedOut: bool, cacheHits}
 import { EndpointError } from './endpoint.js';
 
@@ -18,8 +18,8 @@ export class RemoteCompiler {
 
   /** `step`: one of the run's other compiles (a wrong-code property's builds), or null;
    *  `timeoutMs`: the query's own limit; `fresh`: not from the cache; `flags`: instead of
-   *  the step's (see Compiler). */
-  compile(text, signal, { step = null, timeoutMs = 0, fresh = false, flags = null } = {}) {
+   *  the step's; `files`: instead of the run's (a folder's candidate; see Compiler). */
+  compile(text, signal, { step = null, timeoutMs = 0, fresh = false, flags = null, files = null } = {}) {
     const id = ++lastId;
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
@@ -38,7 +38,7 @@ export class RemoteCompiler {
           reject(msg.endpoint ? new EndpointError(msg.error, { timedOut: !!msg.timedOut }) : new Error(msg.error));
         },
       });
-      this.post({ type: 'compile', run: this.run, id, text, step, timeoutMs, fresh, flags });
+      this.post({ type: 'compile', run: this.run, id, text, step, timeoutMs, fresh, flags, files });
     });
   }
 }

@@ -65,7 +65,7 @@ export class RunView {
     $('result-use').hidden = this.embed;
     this.showFlags(run, finished);
     if (!run.pair) {
-      $('result').textContent = run.best;
+      $('result').textContent = resultText(run);
       return;
     }
     const els = { seed: $('result-seed'), variant: $('result-variant'), diff: $('result-diff') };
@@ -138,7 +138,11 @@ export class RunView {
 }
 
 /** The result as text to copy. */
-export const resultText = (run) => (run.pair ? `/* seed */\n${run.best.seed}\n/* variant */\n${run.best.variant}` : run.best);
+export const resultText = (run) =>
+  run.pair
+    ? `/* seed */\n${run.best.seed}\n/* variant */\n${run.best.variant}`
+    : // (a folder's: the program, then each file left, under its name)
+      [run.best, ...(run.files ?? []).map((f) => `/* ---- ${f.filename} ---- */\n${f.contents}`)].join('\n');
 
 /** The status line for a run's 'finished' message: {text, kind}. */
 export function finishedStatus(run, msg) {

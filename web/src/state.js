@@ -28,6 +28,7 @@ import { apiBase, apiBases, poolBases } from './endpoint.js';
 import { describeStep, wrongCodeSteps } from './wrong-code.js';
 import { describeSlow, slowSteps } from './slow-compile.js';
 import { compileText } from './setup-summary.js';
+import { cleanFiles } from './files.js';
 
 export const DEFAULT_JS_PROPERTY = `(result, input) =>
   result.code === 0 &&
@@ -74,6 +75,7 @@ export function defaultState() {
     lang: 'c',
     variant: SAMPLE_PROGRAM, // the program, or a pair's variant
     seed: SAMPLE_SEED, // pair mode only
+    files: [], // {filename, contents} beside the program (both sides of a pair) in every compile
     strategy: 'perses',
     skipPasses: '', // passes the strategy leaves out, by name: 'rename, types'
     endpoint: { kind: 'whittle', base: '', pool: '' }, // pool: other instances' base URLs
@@ -149,8 +151,11 @@ export const runKey = (state) => {
     return JSON.stringify([state.mode, g.source, String(g.rngSeed ?? ''), g.align, g.trace]);
   }
   const key = [state.mode, state.variant, isPair(state) ? state.seed : null, state.lang, state.strategy];
-  // Without skipped passes the key is as it was before they existed: stored runs still match.
-  return JSON.stringify(state.skipPasses ? [...key, state.skipPasses] : key);
+  // Without skipped passes or files the key is as it was before they existed: stored runs
+  // still match.
+  if (state.skipPasses || state.files.length) key.push(state.skipPasses);
+  if (state.files.length) key.push(JSON.stringify(state.files));
+  return JSON.stringify(key);
 };
 
 // --- changing the state ----------------------------------------------------------------------
@@ -165,6 +170,8 @@ export const setText = (state, side, text) => ({ ...state, [side === 'seed' ? 's
 export const setProperty = (state, side, property) => ({ ...state, [propertyField(side)]: { ...property } });
 /** @param {State} state @param {Partial<State['settings']>} settings @returns {State} */
 export const setSettings = (state, settings) => ({ ...state, settings: { ...state.settings, ...settings } });
+/** @param {State} state @param {unknown} files @returns {State} */
+export const setFiles = (state, files) => ({ ...state, files: cleanFiles(files) });
 /** @param {State} state @param {Partial<State['generator']>} generator @returns {State} */
 export const setGenerator = (state, generator) => ({ ...state, generator: { ...state.generator, ...generator } });
 /** @param {State} state @param {Partial<State['witness']>} witness @returns {State} */
@@ -266,6 +273,7 @@ function clamped(state) {
     },
     property: exit(state.property, d.property),
     seedProperty: exit(state.seedProperty, d.seedProperty),
+    files: cleanFiles(state.files),
   };
 }
 
@@ -516,6 +524,8 @@ export function testConfig(state, side = 'variant', guardFlags = null) {
     endpoint: state.endpoint,
     compiler: state.compiler,
     flags: state.flags,
+    // (a generator's output is one file)
+    files: isGenerator(state) ? [] : state.files,
     execute: own ? own.execute : state.execute,
     steps: own?.steps,
     property: own ? own.property : propertyConfig(p),
@@ -611,13 +621,13 @@ export function runMessage(run, msg) {
     case 'progress':
       if (run.witness) return witnessesIn(run, msg);
       if (msg.flags) run = { ...run, flags: msg.flags };
-      return msg.best === undefined ? run : { ...run, best: msg.best, stats: msg.stats, trace: msg.trace ?? run.trace };
+      return msg.best === undefined ? run : { ...run, best: msg.best, files: msg.files ?? run.files, stats: msg.stats, trace: msg.trace ?? run.trace };
     case 'original':
       return { ...run, outputs: { ...run.outputs, [msg.side]: msg.result } };
     case 'finished':
       if (run.witness) return msg.stats ? { ...witnessesIn({ ...run, witnesses: [] }, msg), state: msg.state } : { ...run, state: msg.state };
       return msg.stats
-        ? { ...run, state: msg.state, best: msg.best, stats: msg.stats, verdicts: msg.verdicts, trace: msg.trace ?? run.trace, flags: msg.flags ?? run.flags }
+        ? { ...run, state: msg.state, best: msg.best, files: msg.files ?? run.files, stats: msg.stats, verdicts: msg.verdicts, trace: msg.trace ?? run.trace, flags: msg.flags ?? run.flags }
         : { ...run, state: msg.state };
     default:
       return run;

@@ -79,6 +79,7 @@
  * @property {string} lang
  * @property {string} variant  the program, or a pair's variant
  * @property {string} seed  a pair's seed program
+ * @property {import('./files.js').ExtraFile[]} files  beside the program (both sides of a pair) in every compile
  * @property {string} strategy
  * @property {string} skipPasses  passes the strategy leaves out, by name: 'rename, types'
  * @property {{kind: string, base: string, pool?: string}} endpoint  pool: other instances' base URLs
@@ -118,6 +119,7 @@
  * @property {RunState} state
  * @property {string | null} verdicts
  * @property {string | PairBest | null} best
+ * @property {import('./files.js').ExtraFile[]} [files]  a folder run's other files, as they are in the best
  * @property {{main: string, b?: string}} [flags]  the fewest flags that keep the property (a flag reduction)
  * @property {any} stats  Stats, PairStats, GeneratorStats or WitnessStats, by the run's kind
  * @property {Record<string, any>} outputs  the endpoint's answer for each side of the original
@@ -160,13 +162,13 @@
  * @typedef {{run: number} & (
  *     {type: 'state', state: RunState, message?: string}
  *   | {type: 'progress', stats: any, elapsedMs: number, engineMs?: number, clientCacheHits?: number, inFlight?: number, guardRefused?: number, limitMs?: number, timedOut?: number, confirm?: number, undone?: number, flaky?: boolean,
- *      flags?: {main: string, b?: string}, flagsTried?: number, best?: string | PairBest, replayed?: number, trace?: Trace, witnesses?: ListedWitness[], ranking?: Ranking | null}
+ *      flags?: {main: string, b?: string}, flagsTried?: number, best?: string | PairBest, files?: import('./files.js').ExtraFile[], replayed?: number, trace?: Trace, witnesses?: ListedWitness[], ranking?: Ranking | null}
  *   | {type: 'original', result: any, side: Side}
  *   | {type: 'generated', original: string, trace: Trace, rngSeed?: number, picks?: Record<string, string[]>}
  *   | {type: 'notice', message: string}
  *   | {type: 'seeding', stats: any, elapsedMs?: number}
  *   | {type: 'seed', seed: string, changes: Change[], stats: any}
- *   | {type: 'finished', state: RunState, message?: string, best?: string | PairBest, stats?: any,
+ *   | {type: 'finished', state: RunState, message?: string, best?: string | PairBest, files?: import('./files.js').ExtraFile[], stats?: any,
  *      history?: HistoryStep[], verdicts?: string, elapsedMs?: number, engineMs?: number, guardRefused?: number, limitMs?: number, timedOut?: number, confirm?: number, undone?: number, flaky?: boolean, trace?: Trace,
  *      flags?: {main: string, b?: string}, flagsTried?: number, witnesses?: ListedWitness[], ranking?: Ranking | null, rules?: RuleStats[]}
  * )} RunMessage

@@ -252,3 +252,44 @@ fn compile_and_cancel_requests_must_be_json() {
     assert_eq!(r.status, 200);
     assert_eq!(r.json(), json!({"cancelled": false}));
 }
+
+#[test]
+fn compiles_a_source_with_the_files_beside_it() {
+    require_gcc();
+    let s = Server::start(&[]);
+    let source = "#include \"inc/util.h\"\nint main(void) { return twice(V); }\n";
+    let files = json!([
+        {"filename": "inc/util.h", "contents": "#include \"more.h\"\nstatic int twice(int x) { return 2 * x; }\n"},
+        {"filename": "inc/more.h", "contents": "#define V 21\n"},
+    ]);
+    let v = s
+        .compile("gcc", &json!({"source": source, "files": files, "options": {"userArguments": "-O1", "filters": {"execute": true}}}))
+        .json();
+    assert_eq!(v["code"], 0, "{v}");
+    assert_eq!(v["execResult"]["code"], 42, "{v}");
+    // Without them the header is missing.
+    let v = s
+        .compile(
+            "gcc",
+            &json!({"source": source, "options": {"userArguments": ""}}),
+        )
+        .json();
+    assert_ne!(v["code"], 0, "{v}");
+    assert!(stream(&v["stderr"]).contains("inc/util.h"), "{v}");
+    // A name outside the job folder, or a pragma in a file, is refused before anything runs.
+    for (name, contents, says) in [
+        ("../../etc/evil.h", "", "is refused"),
+        ("/tmp/abs.h", "", "is refused"),
+        (
+            "bad.h",
+            "#pragma comment(option, \"-MD\")\n",
+            "bad.h: the source has #pragma comment",
+        ),
+    ] {
+        let body = json!({"source": source, "files": [{"filename": name, "contents": contents}]});
+        let r = s.compile("gcc", &body);
+        assert_eq!(r.status, 400, "{name}: {}", r.text());
+        let e = r.json()["error"].as_str().unwrap().to_string();
+        assert!(e.contains(says), "{name}: {e}");
+    }
+}

@@ -6,12 +6,14 @@
 //! what is asked when. Data crosses as plain JS objects (serde-wasm-bindgen); errors are thrown as JS
 //! `Error`s whose message says what to do.
 
+mod folder;
 mod generator;
 mod pair;
 mod recipe;
 mod types;
 mod witness;
 
+pub use folder::FolderSession;
 pub use generator::GeneratorSession;
 pub use pair::PairSession;
 pub use witness::WitnessSearch;

@@ -161,6 +161,14 @@ export interface SessionConfig {
   strict?: boolean;
 }
 
+/** `new FolderSession(config)`: the program and the files beside it, each named (its
+ *  language comes from its name). */
+export interface FolderSessionConfig {
+  files: { filename: string; contents: string }[];
+  strategy?: string;
+  skip_passes?: string;
+}
+
 /** `new PairSession(config)`. */
 export interface PairSessionConfig {
   lang?: string;

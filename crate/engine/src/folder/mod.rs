@@ -604,6 +604,15 @@ impl Engine<Folder> {
         Ok(Engine::start(folder, vec![original]))
     }
 
+    /// A session that replays a recording (see [`Engine::recording`]) with `step`.
+    pub fn folder_replay(
+        files: Vec<(String, String)>,
+        settings: Settings,
+        recording: crate::Recording,
+    ) -> Result<FolderSession, FolderError> {
+        Ok(Self::folder(files, settings)?.into_replay(recording))
+    }
+
     /// The best tree: each file's path and text, `None` for a file deleted.
     pub fn best_files(&self) -> Vec<(&str, Option<&str>)> {
         self.subject()

@@ -20,6 +20,7 @@
 
 mod answer;
 pub(in crate::server) mod families;
+mod files;
 mod folders;
 mod request;
 mod step;
@@ -46,6 +47,8 @@ pub(in crate::server) use step::Ctx;
 pub struct CompileJob {
     compiler: Compiler,
     source: String,
+    /// Files beside the source: `(relative path, contents)`, names checked (`files::check`).
+    files: Vec<(String, String)>,
     user_args: Vec<String>,
     filters: Filters,
     program_args: Vec<String>,
@@ -68,6 +71,10 @@ pub fn prepare(
     let user_args = user_args::split(&req.options.user_arguments)?;
     user_args::check(compiler.driver, &user_args)?;
     pragmas::check(compiler.driver, &source)?;
+    let files = files::check(req.files)?;
+    for (name, text) in &files {
+        pragmas::check(compiler.driver, text).map_err(|e| format!("{name}: {e}"))?;
+    }
     let program_args = match req.options.execute_parameters.args {
         ProgramArgs::List(v) => v,
         ProgramArgs::Line(s) => user_args::split(&s)?,
@@ -75,6 +82,7 @@ pub fn prepare(
     Ok(CompileJob {
         compiler: compiler.clone(),
         source,
+        files,
         user_args,
         filters: req.options.filters,
         program_args,

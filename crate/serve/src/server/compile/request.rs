@@ -10,6 +10,15 @@ pub struct CompileRequest {
     pub source: Option<String>,
     pub options: RequestOptions,
     pub lang: Option<String>,
+    /// Files beside the source (headers, modules), as Compiler Explorer's API takes them.
+    pub files: Vec<ExtraFile>,
+}
+
+/// A file written into the job folder beside the source.
+#[derive(Deserialize, Debug)]
+pub struct ExtraFile {
+    pub filename: String,
+    pub contents: String,
 }
 
 #[derive(Deserialize, Default, Debug)]

@@ -20,15 +20,20 @@ pub(in crate::server) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// Writes the request's files and then its source, as `name`, into the job folder.
     pub(super) fn write_source(&mut self, name: &str) -> Result<(), String> {
         self.source_name = name.to_string();
-        let path = self.dir.join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("could not make {}: {e}", parent.display()))?;
+        let files = self.job.files.iter().map(|(n, t)| (n.as_str(), t));
+        for (name, text) in files.chain([(name, &self.job.source)]) {
+            let path = self.dir.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("could not make {}: {e}", parent.display()))?;
+            }
+            std::fs::write(&path, text)
+                .map_err(|e| format!("could not write {}: {e}", path.display()))?;
         }
-        std::fs::write(&path, &self.job.source)
-            .map_err(|e| format!("could not write {}: {e}", path.display()))
+        Ok(())
     }
 
     pub(super) fn step(
