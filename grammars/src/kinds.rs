@@ -125,6 +125,9 @@ pub struct Names {
     pub function_declarations: &'static [&'static str],
     /// Nodes that declare their `name` child (functions, classes, fields, ...).
     pub named: &'static [&'static str],
+    /// Declarations that bring in a scope's names by the scope's name (`use a::X;`, `using
+    /// namespace n;`): when the scope is unwrapped they go with it.
+    pub imports: &'static [&'static str],
     /// Where else a name is declared: (parent kind, field); `""` for any parent, `None` for
     /// a child without a field.
     pub declared_at: &'static [(&'static str, Option<&'static str>)],
@@ -297,6 +300,7 @@ pub(crate) const NO_NAMES: Names = Names {
     tags_apart: false,
     function_declarations: &[],
     named: &[],
+    imports: &[],
     declared_at: &[],
     scopes: &[],
     reserved: &[],

@@ -85,6 +85,7 @@ pub const KINDS: Kinds = Kinds {
         tags_apart: true,
         function_declarations: &[],
         named: &["enumerator"],
+        imports: &[],
         declared_at: C_DECLARED_AT,
         scopes: &["function_definition"],
         reserved: &["main", "int", "char", "void", "bool", "float", "double"],

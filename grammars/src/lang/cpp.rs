@@ -40,6 +40,7 @@ pub const KINDS: Kinds = Kinds {
         reserved: &[
             "main", "int", "char", "void", "bool", "float", "double", "auto",
         ],
+        imports: &["using_declaration"],
         ..C.names
     },
     types: Types {

@@ -37,6 +37,7 @@ pub const KINDS: Kinds = Kinds {
         ],
         scopes: &["function_item", "closure_expression"],
         reserved: &["main", "bool", "char", "str", "self", "crate", "super"],
+        imports: &["use_declaration"],
         ..NO_NAMES
     },
     field_declaration: Some("field_declaration"),

@@ -9,6 +9,10 @@
 //! - *zero*: the declarations go, and each use read as a value becomes the language's
 //!   trivial expression (a call with its arguments, `a.f` whole); a use that is its
 //!   statement's whole expression, or that is not a value (a type), goes with its statement.
+//!
+//! And a third for a type parameter, whose statement is the whole item: *elements*, the
+//! declaration and each use go as the list elements they are, a list left empty with them
+//! where it may (`struct S<T>(T);` to `struct S();`).
 
 use super::lists::{deletion_edit, in_repeated_slot, is_a, is_assigned, replace_by};
 use super::sites::Sites;
@@ -27,16 +31,38 @@ const MAX_SIBLINGS: usize = 8;
 pub struct Site {
     declarations: Vec<TokenId>,
     uses: Vec<TokenId>,
-    zero: bool,
+    how: How,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum How {
+    Delete,
+    Zero,
+    Elements,
 }
 
 pub fn pass(prog: &Program) -> Sites<Site> {
     let trivial = prog.tree.lang.kinds().trivial_expression.is_some();
     let mut deletes: Vec<(usize, Site)> = Vec::new();
     let mut zeros: Vec<(usize, Site)> = Vec::new();
+    let mut elements: Vec<(usize, Site)> = Vec::new();
     // Groups of siblings often come to the same edit as one symbol: each edit is tried once.
     let mut seen = HashSet::new();
     for site in symbols_and_sibling_groups(prog) {
+        let type_parameter = site.declarations.iter().all(|&t| {
+            let name = prog.tree.tokens[t as usize].node;
+            let declaring = prog.tree.node(name).parent.map(|p| prog.tree.node(p).kind);
+            declaring.is_some_and(|k| k.contains("type_parameter"))
+        });
+        let as_elements = Site {
+            how: How::Elements,
+            ..site.clone()
+        };
+        if let Some(e) = type_parameter.then(|| edit(prog, &as_elements)).flatten() {
+            if seen.insert(effect(prog, &e)) {
+                elements.push((prog.size() - prog.after(&e).size(), as_elements));
+            }
+        }
         let Some(units) = statements_around(prog, site.declarations.iter().chain(&site.uses))
         else {
             continue;
@@ -49,7 +75,7 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         let size = units.iter().map(|&n| prog.size_of(n)).sum();
         if trivial {
             let zero = Site {
-                zero: true,
+                how: How::Zero,
                 ..site.clone()
             };
             if edit(prog, &zero).is_some_and(|e| seen.insert(effect(prog, &e))) {
@@ -64,9 +90,11 @@ pub fn pass(prog: &Program) -> Sites<Site> {
         |v: &mut Vec<(usize, Site)>| v.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
     largest_first(&mut deletes);
     largest_first(&mut zeros);
+    largest_first(&mut elements);
     let sites = deletes
         .into_iter()
         .chain(zeros)
+        .chain(elements)
         .take(MAX_SITES)
         .map(|(_, site)| site)
         .collect();
@@ -76,9 +104,16 @@ pub fn pass(prog: &Program) -> Sites<Site> {
 fn edit(prog: &Program, site: &Site) -> Option<Edit> {
     let tree = &prog.tree;
     let alive = |t: &&TokenId| prog.kept(**t);
-    if !site.zero {
-        let units = statements_around(prog, site.declarations.iter().chain(&site.uses))?;
-        return Some(deletion_edit(prog, &units));
+    match site.how {
+        How::Delete => {
+            let units = statements_around(prog, site.declarations.iter().chain(&site.uses))?;
+            return Some(deletion_edit(prog, &units));
+        }
+        How::Elements => {
+            let units = elements_around(prog, site.declarations.iter().chain(&site.uses))?;
+            return Some(deletion_edit(prog, &units));
+        }
+        How::Zero => {}
     }
     let trivial = tree.lang.kinds().trivial_expression?;
     let mut doomed = statements_around(prog, site.declarations.iter())?;
@@ -124,7 +159,7 @@ fn symbols_and_sibling_groups(prog: &Program) -> Vec<Site> {
             (!declarations.is_empty()).then_some(Site {
                 declarations,
                 uses,
-                zero: false,
+                how: How::Delete,
             })
         })
         .collect();
@@ -146,7 +181,7 @@ fn symbols_and_sibling_groups(prog: &Program) -> Vec<Site> {
             let mut group = Site {
                 declarations: Vec::new(),
                 uses: Vec::new(),
-                zero: false,
+                how: How::Delete,
             };
             for &(_, i) in members.iter().filter(|&&(unit, _)| unit != alone) {
                 group.declarations.extend(&sites[i].declarations);
@@ -183,6 +218,50 @@ fn statements_around<'a>(
         .map(|&t| statement_around(tree, tree.tokens[t as usize].node))
         .collect::<Option<Vec<NodeId>>>()?;
     Some(outermost(tree, units))
+}
+
+/// The list elements around the kept ones of `tokens` (the nearest node up from each that a
+/// list holds: a parameter, an argument, a field's type), none inside another; `None` when
+/// one has none.
+fn elements_around<'a>(
+    prog: &Program,
+    tokens: impl Iterator<Item = &'a TokenId>,
+) -> Option<Vec<NodeId>> {
+    let tree = &prog.tree;
+    let element = |mut n: NodeId| loop {
+        if in_repeated_slot(tree, n) {
+            return Some(whole_list_if_alone(prog, n));
+        }
+        n = tree.node(n).parent?;
+    };
+    let units = tokens
+        .filter(|&&t| prog.kept(t))
+        .map(|&t| element(tree.tokens[t as usize].node))
+        .collect::<Option<Vec<NodeId>>>()?;
+    Some(outermost(tree, units))
+}
+
+/// The list holding element `n` when `n` is its only element left and the list may be
+/// left out where it is (`<T>` of `struct S<T>`: an empty `<>` need not parse); else `n`.
+fn whole_list_if_alone(prog: &Program, n: NodeId) -> NodeId {
+    let tree = &prog.tree;
+    let Some(list) = tree.node(n).parent else {
+        return n;
+    };
+    let field = tree.node(n).field;
+    let others = tree.node(list).children.iter().any(|&c| {
+        let child = tree.node(c);
+        c != n && child.named && !child.extra && child.field == field && prog.alive(c)
+    });
+    let optional = tree.node(list).parent.is_some_and(|outer| {
+        let info = tree.lang.node_types().kind(tree.node(outer).kind);
+        info.and_then(|i| i.slot(tree.node(list).field))
+            .is_some_and(|s| !s.required)
+    });
+    if others || !optional {
+        return n;
+    }
+    list
 }
 
 /// The nearest node from `n` up that a list holds as a whole statement, item, field or
@@ -399,5 +478,24 @@ mod tests {
         };
         let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
         assert_eq!(s.best(), "struct S {\n  int memo;\n};\n");
+    }
+
+    /// rustc refuses a type parameter no field uses, and a field of a type not declared:
+    /// `<T>` and `(T)` go together or not at all.
+    #[test]
+    fn rust_a_type_parameter_goes_with_its_uses() {
+        use crate::reduce::tests::drive;
+        use crate::reduce::{Session, Settings};
+        let text = "pub struct Wrap<T: Copy>(pub T);\npub fn keep() {}\n";
+        let oracle = |t: &str| {
+            let (declared, used) = (t.contains("<T"), t.contains("T)"));
+            declared == used && t.contains("pub struct Wrap") && t.contains("fn keep")
+        };
+        let session = Session::new(Lang::Rust, text, Settings::default()).unwrap();
+        let best = drive(session, 2, false, &oracle).best().to_string();
+        assert!(
+            !best.contains('T') && best.contains("pub struct Wrap"),
+            "{best}"
+        );
     }
 }

@@ -1,6 +1,8 @@
 //! The `unwrap` rewrite: a construct is replaced by the contents of its braces — a namespace
 //! or `extern "C++" { ... }` by its declarations, a class by its members (fields first), an
-//! `if`, a loop or a bare block by its statements. It needs no table: any node with a braced child is a site, and the validity
+//! `if`, a loop or a bare block by its statements. A named scope (a namespace, a Rust `mod`)
+//! takes its name's paths with it: `n::X` becomes `X`, and the imports that name it (`use
+//! n::X;`, `using namespace n;`) go. It needs no table: any node with a braced child is a site, and the validity
 //! check drops what the grammar does not allow where the contents land (statements at file
 //! scope, say), so only candidates that parse are queried.
 
@@ -64,8 +66,46 @@ fn edit(prog: &Program, &(n, body): &Site) -> Option<Edit> {
             edit.delete.push(semicolon..semicolon + 1);
         }
         hoist_fields(prog, body, &mut edit);
+    } else {
+        drop_paths_through(prog, n, &mut edit);
     }
     Some(edit)
+}
+
+/// For a named scope `n`: each `NAME ::` outside it loses those two tokens, and each import
+/// that starts with them goes whole.
+fn drop_paths_through(prog: &Program, n: NodeId, edit: &mut Edit) {
+    let tree = &prog.tree;
+    let node = tree.node(n);
+    let Some(name) = node
+        .children
+        .iter()
+        .find(|&&c| tree.node(c).field == Some("name"))
+    else {
+        return;
+    };
+    let name = prog.text_of(tree.node(*name).first_token);
+    let inside = node.tokens();
+    let imports = tree.lang.kinds().names.imports;
+    let kept: Vec<TokenId> = (0..tree.tokens.len() as TokenId)
+        .filter(|&t| prog.kept(t) && !inside.contains(&t))
+        .collect();
+    for (i, &t) in kept.iter().enumerate() {
+        let path = prog.text_of(t) == name
+            && kept.get(i + 1).is_some_and(|&c| prog.text_of(c) == "::")
+            && (i == 0 || prog.text_of(kept[i - 1]) != "::");
+        if !path {
+            continue;
+        }
+        let mut import = Some(tree.tokens[t as usize].node);
+        while let Some(a) = import.filter(|&a| !imports.contains(&tree.node(a).kind)) {
+            import = tree.node(a).parent;
+        }
+        match import {
+            Some(a) => edit.delete.push(tree.node(a).tokens()),
+            None => edit.delete.push(t..kept[i + 1] + 1),
+        }
+    }
 }
 
 /// Moves a class body's field declarations before its first other member.
@@ -123,6 +163,28 @@ mod tests {
             t.contains("keep = 42") && t.contains("return keep")
         });
         assert!(!best.contains("namespace"), "{best}");
+    }
+
+    #[test]
+    fn a_named_scope_takes_its_paths_and_imports_with_it() {
+        // The compiler's view, roughly: `m::X` and `use m::...` need the module.
+        let rust =
+            "mod m {\n    pub struct Kept;\n}\npub use m::Kept;\nfn f() -> m::Kept { m::Kept }\n";
+        let best = reduce(Lang::Rust, rust, &|t| {
+            let module = t.contains("mod m");
+            t.contains("pub struct Kept") && t.contains("Kept }") && module == t.contains("m::")
+        });
+        assert!(!best.contains("mod m") && !best.contains("use "), "{best}");
+        let cpp = "namespace n {\nint keep = 42;\n}\nusing namespace n;\nint main() { return n::keep; }\n";
+        let best = reduce(Lang::Cpp, cpp, &|t| {
+            let scope = t.contains("namespace n {");
+            let read = t.contains("return keep") || t.contains("return n::keep");
+            t.contains("keep = 42") && read && scope == t.contains("n::")
+        });
+        assert!(
+            !best.contains("namespace") && best.contains("return keep"),
+            "{best}"
+        );
     }
 
     #[test]
