@@ -219,12 +219,13 @@ async function runTool(kase, tool, base, jobs, limitSeconds) {
       ? [WHITTLE, ['reduce', '--test', check, dir, '-j', String(jobs), '-q', '--stats-json', join(base, 'whittle.json')], base]
       : [tool, ['--n', String(jobs), check, ...names], dir];
   const run = await runWithLimit(command, args, { cwd, logPath: log, limitSeconds });
-  const queries =
-    tool === 'whittle'
-      ? JSON.parse(readFileSync(join(base, 'whittle.json'), 'utf8')).queries
-      : (tool === 'cvise' ? cviseQueries : creduceQueries)(log);
+  const stats = tool === 'whittle' ? JSON.parse(readFileSync(join(base, 'whittle.json'), 'utf8')) : null;
+  const queries = stats ? stats.queries : (tool === 'cvise' ? cviseQueries : creduceQueries)(log);
+  // Queries on a candidate with a syntax error the original did not have (whittle's count;
+  // the others do not say).
+  const invalid = stats ? stats.invalid_queries + stats.unparsed_queries : null;
   const after = measureFolder(kase, dir);
-  return { tool, wall: run.wallSeconds, timedOut: run.timedOut, queries, ...after, ok: passes(kase, dir) };
+  return { tool, wall: run.wallSeconds, timedOut: run.timedOut, queries, invalid, ...after, ok: passes(kase, dir) };
 }
 
 async function main() {
@@ -256,10 +257,10 @@ async function benchCase(kase, jobs, limitSeconds, vs) {
     rows.push(await runTool(kase, tool, base, jobs, limitSeconds));
   }
   console.log(`multi-file ${kase.what} (${Object.keys(kase.files()).length} files), -j ${jobs}, in ${base}`);
-  console.log('tool       tokens  clang-tokens  files  queries  seconds  passes-check');
+  console.log('tool       tokens  clang-tokens  files  queries  invalid  seconds  passes-check');
   for (const r of rows) {
     console.log(
-      `${r.tool.padEnd(9)} ${String(r.tokens).padStart(7)} ${String(r.clangTokens).padStart(13)} ${String(r.files.length).padStart(6)} ${String(r.queries ?? '?').padStart(8)} ${r.wall.toFixed(1).padStart(8)}  ${r.ok}${r.timedOut ? ' (timed out)' : ''}`,
+      `${r.tool.padEnd(9)} ${String(r.tokens).padStart(7)} ${String(r.clangTokens).padStart(13)} ${String(r.files.length).padStart(6)} ${String(r.queries ?? '?').padStart(8)} ${String(r.invalid ?? '-').padStart(8)} ${r.wall.toFixed(1).padStart(8)}  ${r.ok}${r.timedOut ? ' (timed out)' : ''}`,
     );
   }
 }

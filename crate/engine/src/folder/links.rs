@@ -16,6 +16,9 @@ pub struct Link {
     pub target: Option<String>,
     /// A Rust `mod`'s name and what comes before `mod` (`pub `): to inline it as a block.
     pub module: Option<(String, String)>,
+    /// A JavaScript import that may take the module's text in its place: `import './m'` or
+    /// `import { a, b } from './m'` (names as the module declares them).
+    pub plain_import: bool,
 }
 
 /// The links of a file at `path` with `text`; `exists` says whether a path is in the folder.
@@ -44,6 +47,7 @@ fn link(line: &str, target: Option<String>) -> Link {
         start: 0,
         target,
         module: None,
+        plain_import: false,
     }
 }
 
@@ -109,7 +113,42 @@ fn import(path: &str, line: &str, exists: &dyn Fn(&str) -> bool) -> Option<Link>
     } else {
         None
     };
-    Some(link(line, target))
+    let mut found = link(line, target);
+    // What is imported: nothing (`import './m'`) or names in braces, none renamed.
+    let what = after[..after.len() - (t.len() - inner.rfind(quote)?)].trim();
+    let names = what
+        .strip_prefix('{')
+        .and_then(|w| w.trim_end().strip_suffix("from"))
+        .and_then(|w| w.trim_end().strip_suffix('}'));
+    found.plain_import = what.is_empty() || names.is_some_and(|n| !n.contains(" as "));
+    Some(found)
+}
+
+/// The one-line `use` declarations of `text` whose path starts with module `name` (after
+/// `crate::`, `self::` or `super::`), each with its line break.
+pub fn uses_of_module(text: &str, name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        let Some(path) = t.strip_suffix(';').and_then(|t| {
+            let rest = t.strip_prefix("pub").map_or(t, |r| {
+                // `pub`, `pub(crate)`: the visibility and the space after it.
+                r.split_once(' ').map_or("", |(_, after)| after)
+            });
+            rest.trim_start().strip_prefix("use ")
+        }) else {
+            continue;
+        };
+        let mut path = path.trim();
+        for prefix in ["crate::", "self::", "super::"] {
+            path = path.strip_prefix(prefix).unwrap_or(path);
+        }
+        let rest = path.strip_prefix(name);
+        if rest.is_some_and(|r| r.is_empty() || r.starts_with("::")) {
+            out.push(line.to_string());
+        }
+    }
+    out
 }
 
 fn dir_of(path: &str) -> &str {
@@ -136,16 +175,40 @@ fn normalize(path: &str) -> Option<String> {
 }
 
 /// The contents of `target` in place of `link`'s line: a header's text as is, a Rust
-/// module's as a `mod name { ... }` block.
-pub fn inlined(link: &Link, contents: &str) -> String {
+/// module's as a `mod name { ... }` block, a JavaScript module's with `export ` gone from
+/// its declarations. `None` for what cannot be inlined: a JavaScript import other than a
+/// plain one, or a module whose exports are not all declarations.
+pub fn inlined(link: &Link, contents: &str) -> Option<String> {
     let mut body = contents.to_string();
     if !body.is_empty() && !body.ends_with('\n') {
         body.push('\n');
     }
-    match &link.module {
-        Some((name, prefix)) => format!("{prefix}mod {name} {{\n{body}}}\n"),
-        None => body,
+    if let Some((name, prefix)) = &link.module {
+        return Some(format!("{prefix}mod {name} {{\n{body}}}\n"));
     }
+    let import = link.line.trim_start().starts_with("import");
+    if !import {
+        return Some(body);
+    }
+    if !link.plain_import {
+        return None;
+    }
+    let mut out = String::new();
+    for line in body.split_inclusive('\n') {
+        let t = line.trim_start();
+        match t.strip_prefix("export ") {
+            // `export default`, `export { a }`, `export * from`: not a declaration.
+            Some(rest) if rest.starts_with(['{', '*']) || rest.starts_with("default") => {
+                return None
+            }
+            Some(rest) => {
+                out.push_str(&line[..line.len() - t.len()]);
+                out.push_str(rest);
+            }
+            None => out.push_str(line),
+        }
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -180,7 +243,7 @@ mod tests {
         assert_eq!(lib[0].target.as_deref(), Some("src/a.rs"));
         assert_eq!(lib[1].target.as_deref(), Some("src/b/mod.rs"));
         assert_eq!(
-            inlined(&lib[1], "fn f() {}"),
+            inlined(&lib[1], "fn f() {}").unwrap(),
             "pub(crate) mod b {\nfn f() {}\n}\n"
         );
         let a = links(Lang::Rust, "src/a.rs", "pub mod c;\n", &exists);
@@ -194,5 +257,35 @@ mod tests {
         let got = links(Lang::JavaScript, "index.js", text, &exists);
         let targets: Vec<_> = got.iter().map(|l| l.target.as_deref()).collect();
         assert_eq!(targets, [Some("lib/m.js"), None, None]);
+    }
+
+    #[test]
+    fn a_rust_modules_use_lines_are_found_by_its_name() {
+        let text = "use m::A;\npub use crate::m::{B, C};\npub(crate) use self::m;\nuse mm::D;\nuse other::m::E;\n";
+        assert_eq!(
+            uses_of_module(text, "m"),
+            [
+                "use m::A;\n",
+                "pub use crate::m::{B, C};\n",
+                "pub(crate) use self::m;\n"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_plain_javascript_import_takes_the_module_without_its_exports() {
+        let exists = in_folder(&["m.js"]);
+        let text = "import { f, g } from './m.js';\nimport { f as h } from './m.js';\nimport d from './m.js';\nimport './m.js';\n";
+        let got = links(Lang::JavaScript, "index.js", text, &exists);
+        let plain: Vec<bool> = got.iter().map(|l| l.plain_import).collect();
+        assert_eq!(plain, [true, false, false, true]);
+        let module = "export function f() {}\n  export const g = 1;\nconst x = 2;\n";
+        assert_eq!(
+            inlined(&got[0], module).unwrap(),
+            "function f() {}\n  const g = 1;\nconst x = 2;\n"
+        );
+        assert_eq!(inlined(&got[1], module), None);
+        assert_eq!(inlined(&got[0], "export default 1;\n"), None);
+        assert_eq!(inlined(&got[3], "export { f };\n"), None);
     }
 }

@@ -25,7 +25,7 @@ use std::rc::Rc;
 /// A pass that crosses files, in the order each round runs them (the most removed first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cross {
-    /// A file deleted whole, with the lines that link to it.
+    /// A file deleted whole, with the lines that link to it (and a Rust module's `use` lines).
     DeleteFiles,
     /// A file linked from exactly one line: its contents replace that line (a header
     /// inlined, `mod m;` made `mod m { ... }`), and the file goes.
@@ -48,9 +48,11 @@ impl Cross {
     /// One line: what it tries (`whittle reduce --list-passes`).
     pub fn about(self) -> &'static str {
         match self {
-            Cross::DeleteFiles => "a folder's file goes whole, with the lines that link to it",
+            Cross::DeleteFiles => {
+                "a folder's file goes whole, with the lines that link to it (a Rust module's `use` lines too)"
+            }
             Cross::InlineLinks => {
-                "a file linked from one line replaces that line (`#include`, `mod m;`)"
+                "a file linked from one line replaces that line (`#include`, `mod m;`, `import { f } from`)"
             }
             Cross::DropLinks => "an unused `#include \"...\"`, `mod m;` or `import` goes",
             Cross::MakeFlags => "a Makefile's lines and its variables' words go one at a time",
@@ -300,20 +302,33 @@ impl Folder {
                 }
                 removed.push(*f);
                 let path = self.entries[*f].path.clone();
+                let mut doomed: Vec<(usize, String)> = Vec::new();
                 for (file, link) in self.all_links() {
                     if file != *f && link.target.as_deref() == Some(path.as_str()) {
-                        let at = texts.iter().position(|(i, _)| *i == file);
-                        let text = match at {
-                            Some(k) => &mut texts[k].1,
-                            None => {
-                                texts.push((file, self.text_of(file).to_string()));
-                                &mut texts.last_mut().unwrap().1
+                        // A Rust module's `use` lines go with its `mod` line.
+                        if let Some((name, _)) = &link.module {
+                            for (i, e) in self.entries.iter().enumerate() {
+                                if e.present && i != *f && e.lang() == Some(Lang::Rust) {
+                                    let uses = links::uses_of_module(e.text(), name);
+                                    doomed.extend(uses.into_iter().map(|l| (i, l)));
+                                }
                             }
-                        };
-                        // Lines go one at a time, each found again in what is left.
-                        if let Some(pos) = text.find(&link.line) {
-                            text.replace_range(pos..pos + link.line.len(), "");
                         }
+                        doomed.push((file, link.line));
+                    }
+                }
+                for (file, line) in doomed {
+                    let at = texts.iter().position(|(i, _)| *i == file);
+                    let text = match at {
+                        Some(k) => &mut texts[k].1,
+                        None => {
+                            texts.push((file, self.text_of(file).to_string()));
+                            &mut texts.last_mut().unwrap().1
+                        }
+                    };
+                    // Lines go one at a time, each found again in what is left.
+                    if let Some(pos) = text.find(&line) {
+                        text.replace_range(pos..pos + line.len(), "");
                     }
                 }
             }
@@ -359,7 +374,7 @@ impl Folder {
                             return None;
                         }
                         removed.push(target);
-                        links::inlined(link, self.text_of(target))
+                        links::inlined(link, self.text_of(target))?
                     }
                 };
                 let mut text = self.text_of(*file).to_string();

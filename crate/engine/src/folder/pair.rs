@@ -261,7 +261,7 @@ impl FolderPair {
                                 return None;
                             }
                             target = Some(t);
-                            links::inlined(link, self.entries[t].texts()[side]?)
+                            links::inlined(link, self.entries[t].texts()[side]?)?
                         }
                     };
                     let mut text = self.entries[*file].texts()[side]?.to_string();

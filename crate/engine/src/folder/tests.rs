@@ -196,6 +196,54 @@ fn an_unused_javascript_import_is_removed() {
 }
 
 #[test]
+fn a_rust_module_goes_with_its_use_lines() {
+    // Here the `use` needs the module and the module its `use` (no pass takes one alone).
+    let best = reduce(
+        &[
+            (
+                "src/main.rs",
+                "mod helpers;\nuse helpers::x;\nfn main() { bug(); }\n",
+            ),
+            ("src/helpers.rs", "pub fn x() {}\n"),
+        ],
+        |t| {
+            let main = text(t, "src/main.rs").unwrap_or("");
+            main.contains("bug") && main.contains("mod helpers") == main.contains("use helpers")
+        },
+    );
+    assert_eq!(paths(&best), ["src/main.rs"]);
+    assert!(!best[0].1.contains("helpers"), "{}", best[0].1);
+}
+
+#[test]
+fn a_javascript_module_imported_once_by_name_is_inlined() {
+    let best = reduce(
+        &[
+            (
+                "index.js",
+                "import { f } from './lib.js';\nconsole.log(f());\n",
+            ),
+            (
+                "lib.js",
+                "export function f() { return 42; }\nexport const unused = 1;\n",
+            ),
+        ],
+        |t| {
+            // As node runs it: the module's declarations where they are imported.
+            let index = text(t, "index.js").unwrap_or("");
+            let lib = text(t, "lib.js").unwrap_or("");
+            let seen = match index.contains("from './lib.js'") {
+                true => index.replace("import { f } from './lib.js';", &lib.replace("export ", "")),
+                false => index.to_string(),
+            };
+            seen.contains("function f() { return 42; }") && seen.contains("console.log(f())")
+        },
+    );
+    assert_eq!(paths(&best), ["index.js"], "{best:?}");
+    assert!(!best[0].1.contains("export"), "{}", best[0].1);
+}
+
+#[test]
 fn the_largest_file_is_reduced_first() {
     let list = [
         ("small.c", "int s;\n"),

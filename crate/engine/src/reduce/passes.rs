@@ -137,7 +137,7 @@ pub const PASSES: &[PassInfo] = &[
     row(
         PassKind::Unwrap,
         "unwrap",
-        "replaces a braced construct (namespace, class, if, loop) by its contents",
+        "replaces a braced construct (namespace, mod, class, if, loop) by its contents; a named scope takes its paths and imports with it (`m::X` to `X`)",
         |p, _| Box::new(unwrap::pass(p)),
     ),
     row(
