@@ -2,12 +2,13 @@
 //! [`FolderPairSession`]. Its candidates have two parts, the seed's tree and the variant's,
 //! each one text ([`bundle`]), tested as a single pair's sides are (the variant first).
 //!
-//! A path that both folders hold and a grammar covers is a [`Pair`], reduced by PPR's
+//! A path that both folders hold and a grammar covers is a [`crate::pair::Pair`], reduced by PPR's
 //! passes, the file with the largest difference first at each step. Any other path (no
 //! grammar, or only one side has it) is kept, matched or deleted whole. Each round starts
-//! with the moves over whole files: a path deleted from both sides ([`Cross::DeleteFiles`]),
-//! then a whole file's difference undone, one side taking the other's version (MinTDiff at
-//! the grain of files). A candidate whose two trees are the same explains nothing and is
+//! with the moves over whole files, each on both sides at once: a path deleted with the lines
+//! linking to it ([`Cross::DeleteFiles`]), a file linked once inlined, a link dropped; then a
+//! whole file's difference undone, one side taking the other's version (MinTDiff at the grain
+//! of files). A candidate whose two trees are the same explains nothing and is
 //! never tested.
 
 use super::Cross;
@@ -237,7 +238,31 @@ impl FolderPair {
     fn moved(&self, m: &Move) -> Option<Vec<(usize, [Option<String>; 2])>> {
         let texts = |i: usize| self.entries[i].texts().map(|t| t.map(String::from));
         Some(match m {
-            Move::Delete(file) => vec![(*file, [None, None])],
+            Move::Delete(file) => {
+                // On each side, the lines linking to it go with it.
+                let path = self.entries[*file].path.as_str();
+                let mut edits = vec![(*file, [None, None])];
+                for i in (0..self.entries.len()).filter(|&i| i != *file) {
+                    let mut now = texts(i);
+                    let mut changed = false;
+                    for (side, text) in now.iter_mut().enumerate() {
+                        let Some(text) = text else { continue };
+                        for link in self.links_of(i, side) {
+                            if link.target.as_deref() == Some(path) {
+                                // One at a time, each found again in what is left.
+                                if let Some(at) = text.find(&link.line) {
+                                    text.replace_range(at..at + link.line.len(), "");
+                                    changed = true;
+                                }
+                            }
+                        }
+                    }
+                    if changed {
+                        edits.push((i, now));
+                    }
+                }
+                edits
+            }
             Move::Match(file, side) => {
                 let kept = texts(*file)[*side as usize].clone();
                 vec![(*file, [kept.clone(), kept])]

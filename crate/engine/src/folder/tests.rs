@@ -477,4 +477,27 @@ int c(void) { return T; }\n";
         // What the bug needs came from the module into main.rs.
         assert!(bug(&v) && seed_ok(&s), "{s:?}\n{v:?}");
     }
+
+    /// Here a header and its include go together or not at all.
+    #[test]
+    fn a_header_goes_with_its_includes_on_both_sides() {
+        let main = "#include \"spare.h\"\nint c(int x) { return x + 1; }\n";
+        let seed = [("main.c", main), ("spare.h", "int spare;\n")];
+        let minus = main.replace("x + 1", "x - 1");
+        let variant = [("main.c", minus.as_str()), ("spare.h", "int spare;\n")];
+        let whole = |t: &Files| {
+            let main = text(t, "main.c").unwrap_or("");
+            // Not inlined, and not emptied first.
+            let apart = !main.contains("int spare")
+                && text(t, "spare.h").is_none_or(|h| h.contains("int spare"));
+            apart
+                && main.contains("int c")
+                && main.contains("spare.h") == text(t, "spare.h").is_some()
+        };
+        let seed_ok = |t: &Files| whole(t) && text(t, "main.c").is_some_and(|m| m.contains('+'));
+        let bug = |t: &Files| whole(t) && text(t, "main.c").is_some_and(|m| m.contains('-'));
+        let [s, v] = reduce(&seed, &variant, seed_ok, bug);
+        assert_eq!(paths(&s), ["main.c"], "{s:?}");
+        assert_eq!(paths(&v), ["main.c"], "{v:?}");
+    }
 }
