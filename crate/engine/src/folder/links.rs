@@ -1,5 +1,5 @@
 //! The lines by which one file of a folder names another: C's `#include "h"`, Rust's
-//! `mod m;`, JavaScript's `import ... from './m.js'`. Read from the text line by line (a
+//! `mod m;`, JavaScript's `import ... from './m.js'` and `require('./m')`. Read from the text line by line (a
 //! link is one line in practice), resolved against the folder's paths.
 
 use crate::grammars::kinds::Links;
@@ -29,7 +29,9 @@ pub fn links(lang: Lang, path: &str, text: &str, exists: &dyn Fn(&str) -> bool) 
         let found = match lang.kinds().links {
             Some(Links::Include) => include(path, line, exists),
             Some(Links::Module) => module(path, line, exists),
-            Some(Links::Import) => import(path, line, exists),
+            Some(Links::Import) => {
+                import(path, line, exists).or_else(|| require(path, line, exists))
+            }
             None => None,
         };
         if let Some(mut link) = found {
@@ -105,15 +107,7 @@ fn import(path: &str, line: &str, exists: &dyn Fn(&str) -> bool) -> Option<Link>
     let quote = t.chars().last()?;
     let inner = &t[..t.len() - 1];
     let spec = &inner[inner.rfind(quote)? + 1..];
-    let target = if spec.starts_with("./") || spec.starts_with("../") {
-        ["", ".js", ".mjs", "/index.js"]
-            .iter()
-            .filter_map(|ext| join(dir_of(path), &format!("{spec}{ext}")))
-            .find(|p| exists(p))
-    } else {
-        None
-    };
-    let mut found = link(line, target);
+    let mut found = link(line, relative_module(path, spec, exists));
     // What is imported: nothing (`import './m'`) or names in braces, none renamed.
     let what = after[..after.len() - (t.len() - inner.rfind(quote)?)].trim();
     let names = what
@@ -149,6 +143,29 @@ pub fn uses_of_module(text: &str, name: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// A line calling CommonJS's `require('spec')`, resolved as `import`'s spec is. Such a line
+/// goes (with its file, or as an unused link) but is never inlined.
+fn require(path: &str, line: &str, exists: &dyn Fn(&str) -> bool) -> Option<Link> {
+    let at = line.find("require(")? + "require(".len();
+    let rest = line[at..].trim_start();
+    let quote = rest.chars().next().filter(|&c| c == '\'' || c == '"')?;
+    let spec = &rest[1..];
+    let spec = &spec[..spec.find(quote)?];
+    Some(link(line, relative_module(path, spec, exists)))
+}
+
+/// A relative spec (`./m`, `../lib/m.js`) resolved as a bundler would (`.js`, `.mjs`,
+/// `/index.js` added); `None` for a package or a file not in the folder.
+fn relative_module(path: &str, spec: &str, exists: &dyn Fn(&str) -> bool) -> Option<String> {
+    if !(spec.starts_with("./") || spec.starts_with("../")) {
+        return None;
+    }
+    ["", ".js", ".mjs", ".cjs", "/index.js"]
+        .iter()
+        .filter_map(|ext| join(dir_of(path), &format!("{spec}{ext}")))
+        .find(|p| exists(p))
 }
 
 fn dir_of(path: &str) -> &str {
@@ -187,6 +204,9 @@ pub fn inlined(link: &Link, contents: &str) -> Option<String> {
         return Some(format!("{prefix}mod {name} {{\n{body}}}\n"));
     }
     let import = link.line.trim_start().starts_with("import");
+    if link.line.contains("require(") && !import {
+        return None;
+    }
     if !import {
         return Some(body);
     }
@@ -270,6 +290,16 @@ mod tests {
                 "pub(crate) use self::m;\n"
             ]
         );
+    }
+
+    #[test]
+    fn commonjs_requires_are_links_never_inlined() {
+        let exists = in_folder(&["lib/m.js", "scan.cjs"]);
+        let text = "const m = require('./lib/m');\nconst { s } = require(\"./scan\");\nconst fs = require('fs');\nm.required = 1;\n";
+        let got = links(Lang::JavaScript, "index.js", text, &exists);
+        let targets: Vec<_> = got.iter().map(|l| l.target.as_deref()).collect();
+        assert_eq!(targets, [Some("lib/m.js"), Some("scan.cjs"), None]);
+        assert_eq!(inlined(&got[0], "module.exports = 1;\n"), None);
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub enum Cross {
     /// A file linked from exactly one line: its contents replace that line (a header
     /// inlined, `mod m;` made `mod m { ... }`), and the file goes.
     InlineLinks,
-    /// A link removed: an unused `#include "..."`, `mod m;` or `import`.
+    /// A link removed: an unused `#include "..."`, `mod m;`, `import` or `require`.
     DropLinks,
     /// The build command reduced: a Makefile's lines (targets, recipes, variables) and the
     /// words of its variables (flags, files) tried away one at a time.
@@ -54,7 +54,7 @@ impl Cross {
             Cross::InlineLinks => {
                 "a file linked from one line replaces that line (`#include`, `mod m;`, `import { f } from`)"
             }
-            Cross::DropLinks => "an unused `#include \"...\"`, `mod m;` or `import` goes",
+            Cross::DropLinks => "an unused `#include \"...\"`, `mod m;`, `import` or `require` goes",
             Cross::MakeFlags => "a Makefile's lines and its variables' words go one at a time",
         }
     }

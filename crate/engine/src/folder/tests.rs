@@ -216,6 +216,26 @@ fn a_rust_module_goes_with_its_use_lines() {
 }
 
 #[test]
+fn a_commonjs_module_goes_with_its_require_line() {
+    // Here the `require` needs the file and the file its `require` (no pass takes one alone).
+    let best = reduce(
+        &[
+            ("index.js", "const spare = require('./spare');\nbug();\n"),
+            ("spare.js", "module.exports = 1;\n"),
+        ],
+        |t| {
+            let index = text(t, "index.js").unwrap_or("");
+            let spare = text(t, "spare.js");
+            index.contains("bug()")
+                && index.contains("require('./spare')") == spare.is_some()
+                && spare.is_none_or(|s| s.contains("module.exports = 1"))
+        },
+    );
+    assert_eq!(paths(&best), ["index.js"], "{best:?}");
+    assert!(!best[0].1.contains("require"), "{}", best[0].1);
+}
+
+#[test]
 fn a_javascript_module_imported_once_by_name_is_inlined() {
     let best = reduce(
         &[
