@@ -41,7 +41,8 @@ pub struct Read {
     mode: u32,
 }
 
-/// Every regular file under `dir` (not in `.git`, not a test script), sorted by path.
+/// Every regular file under `dir` (not in `.git`, not a test script), sorted by path; an
+/// error when there is none.
 pub fn read_tree(dir: &Path, skip: &[PathBuf]) -> Result<Vec<Read>, String> {
     let mut out = Vec::new();
     let mut folders = vec![PathBuf::new()];
@@ -71,6 +72,9 @@ pub fn read_tree(dir: &Path, skip: &[PathBuf]) -> Result<Vec<Read>, String> {
                 });
             }
         }
+    }
+    if out.is_empty() {
+        return Err(format!("{} holds no file to reduce", dir.display()));
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
@@ -145,9 +149,6 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
         .into_iter()
         .collect();
     let files = read_tree(dir, &script)?;
-    if files.is_empty() {
-        return Err(format!("{} holds no file to reduce", dir.display()));
-    }
     let settings = Settings {
         strict: args.strict,
         implicit_int: !args.no_implicit_int,

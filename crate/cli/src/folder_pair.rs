@@ -88,11 +88,10 @@ impl Shell<FolderPair> for PairFoldersShell {
 
 /// A folder's files as `(path, text)`, without the test scripts.
 fn files_of(dir: &Path, scripts: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
-    let files = read_tree(dir, scripts)?;
-    if files.is_empty() {
-        return Err(format!("{} holds no file to reduce", dir.display()));
-    }
-    Ok(files.into_iter().map(|f| (f.path, f.text)).collect())
+    Ok(read_tree(dir, scripts)?
+        .into_iter()
+        .map(|f| (f.path, f.text))
+        .collect())
 }
 
 pub fn pair(args: &PairArgs, interrupted: &AtomicBool) -> Result<i32, String> {

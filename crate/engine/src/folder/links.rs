@@ -118,6 +118,16 @@ fn import(path: &str, line: &str, exists: &dyn Fn(&str) -> bool) -> Option<Link>
     Some(found)
 }
 
+/// `text` without the first `line` in it (lines that go together go one at a time, each
+/// found again in what is left); whether it was there.
+pub fn cut_line(text: &mut String, line: &str) -> bool {
+    let Some(at) = text.find(line) else {
+        return false;
+    };
+    text.replace_range(at..at + line.len(), "");
+    true
+}
+
 /// The one-line `use` declarations of `text` whose path starts with module `name` (after
 /// `crate::`, `self::` or `super::`), each with its line break.
 pub fn uses_of_module(text: &str, name: &str) -> Vec<String> {

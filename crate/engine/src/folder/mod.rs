@@ -326,10 +326,7 @@ impl Folder {
                             &mut texts.last_mut().unwrap().1
                         }
                     };
-                    // Lines go one at a time, each found again in what is left.
-                    if let Some(pos) = text.find(&line) {
-                        text.replace_range(pos..pos + line.len(), "");
-                    }
+                    links::cut_line(text, &line);
                 }
             }
             Move::Make { file, line, word } => {

@@ -249,11 +249,7 @@ impl FolderPair {
                         let Some(text) = text else { continue };
                         for link in self.links_of(i, side) {
                             if link.target.as_deref() == Some(path) {
-                                // One at a time, each found again in what is left.
-                                if let Some(at) = text.find(&link.line) {
-                                    text.replace_range(at..at + link.line.len(), "");
-                                    changed = true;
-                                }
+                                changed |= links::cut_line(text, &link.line);
                             }
                         }
                     }
