@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAfter, count, formatTable, percent, ratio, seconds } from './bench/table.mjs';
 import { GENERATED_CASES, makeCases } from './bench/make-cases.mjs';
 import { BROAD_LANGUAGES, makeBroadCases, totalsAndShares } from './bench/broad.mjs';
+import { makeBroadPairs } from './bench/broad-pairs.mjs';
 import {
   REDUCERS,
   findCommand,
@@ -59,8 +60,9 @@ const USAGE = `usage: npm run bench [-- options]
   --no-build        do not run cargo build first
   --broad           only the broad bench: cases made at bench time from csmith programs and
                     Debian sources, one per program and compiler warning kind
-                    (scripts/bench/broad.mjs); prints totals and shares at the end
-  --max N           the broad bench's number of cases (default 40)
+                    (scripts/bench/broad.mjs); prints totals and shares at the end; then a
+                    pair made from each case (scripts/bench/broad-pairs.mjs) unless --no-pairs
+  --max N           the broad bench's number of cases, and of pairs (default 40)
   --lang L[,..]     the broad bench's languages (default ${BROAD_LANGUAGES.join(',')})`;
 
 function parseArgs(argv) {
@@ -378,6 +380,14 @@ function printPairs(entries) {
   printRatios(entries, 'pair', 'variant tokens');
 }
 
+/** The share of pairs whose minimized diff is at most 3 tokens (what issue 34 asks of the broad pairs). */
+function smallDiffShare(entries) {
+  const diffs = entries.map((e) => e.runs.find((r) => r.tool === 'whittle')?.diffTokens?.after).filter((d) => d != null);
+  const small = diffs.filter((d) => d <= 3).length;
+  const total = diffs.reduce((s, d) => s + d, 0);
+  return `\nPairs whose minimized diff is at most 3 tokens: ${small}/${diffs.length} (${percent(small, diffs.length)}); diff tokens in total ${total}`;
+}
+
 function pairFailures(entries) {
   const lines = [];
   for (const e of entries) {
@@ -425,9 +435,11 @@ async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'whittle-bench-'));
   progress(`scratch folders under ${scratch}`);
 
+  let broadMade = [];
   const folders = opts.broad ? [] : benchFolders(opts.cases, opts.only).map((name) => join(opts.cases, name));
   if (opts.broad) {
     const made = await makeBroadCases({ root: ROOT, max: opts.max, languages: opts.lang, only: opts.only, progress });
+    broadMade = made.made;
     folders.push(...made.folders);
     results.generatedSkipped = made.skipped;
   } else if (opts.generated) {
@@ -443,8 +455,18 @@ async function main() {
   else console.log(`\nCases: none${opts.only ? ` named ${opts.only.join(', ')}` : ''} in ${opts.cases}${opts.generated ? ' or generated' : ''}`);
   for (const { name, reason } of results.generatedSkipped ?? []) console.log(`generated case ${name}: skipped, ${reason}`);
 
-  if (opts.noPairs || opts.broad) {
+  if (opts.noPairs) {
     results.pairsSkipped = '--no-pairs';
+  } else if (opts.broad) {
+    const made = makeBroadPairs({ base: join(ROOT, '.bench', 'broad'), made: broadMade, max: opts.max, progress });
+    results.pairsSkipped = made.skipped;
+    for (const folder of made.folders) {
+      results.pairs.push(await benchPair(loadPair(dirname(folder), basename(folder)), opts, scratch));
+    }
+    if (results.pairs.length) {
+      printPairs(results.pairs);
+      console.log(smallDiffShare(results.pairs));
+    }
   } else if (!hasPairCommand(WHITTLE)) {
     results.pairsSkipped = '`whittle pair --help` failed: this build has no pair command';
     console.log(`\nPairs: skipped, ${results.pairsSkipped}`);

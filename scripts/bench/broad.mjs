@@ -211,7 +211,7 @@ function casesOf(program, dir, includes, first = 0) {
 }
 
 /** The shell line that compiles `file` (in its folder) with `compiler`. */
-function compileLine(compiler, includes, file) {
+export function compileLine(compiler, includes, file) {
   const flags = includes.map((i) => ` -I${i}`).join('');
   return `${compiler.command}${flags} ${compiler.args(file)}`;
 }
@@ -358,7 +358,8 @@ function roundRobin(lists) {
 
 /**
  * Makes the broad cases (at most `max`, in `languages`, named in `only` if given) under
- * ROOT/.bench/broad. Resolves to { folders, skipped } like makeCases.
+ * ROOT/.bench/broad. Resolves to { folders, skipped } like makeCases, and `made`: each case's
+ * folder with what made it (for its pair, see broad-pairs.mjs).
  */
 export async function makeBroadCases({ root, max, languages = BROAD_LANGUAGES, only = null, progress = () => {} }) {
   const base = join(root, '.bench', 'broad');
@@ -376,6 +377,7 @@ export async function makeBroadCases({ root, max, languages = BROAD_LANGUAGES, o
   let candidates = roundRobin(programs.map((p, i) => casesOf(p, p.dir, p.includes, i)));
   if (only) candidates = candidates.filter((c) => only.includes(c.name));
   const folders = [];
+  const made = [];
   const skipped = [];
   for (const c of candidates) {
     if (folders.length >= max) break;
@@ -397,23 +399,31 @@ export async function makeBroadCases({ root, max, languages = BROAD_LANGUAGES, o
     if (reason) {
       skipped.push({ name: c.name, reason });
       progress(`broad case ${c.name}: skipped, ${reason}`);
-    } else folders.push(dir);
+    } else {
+      folders.push(dir);
+      made.push({ dir, case: c });
+    }
   }
   progress(`broad bench: ${folders.length} cases of ${candidates.length} (${programs.length} programs) in ${base}`);
-  return { folders, skipped };
+  return { folders, skipped, made };
 }
 
-function checkScript(c) {
+/**
+ * The case's check: the compiler accepts `file` and prints the warning, or, with `present`
+ * false (a pair's seed), accepts it and does not.
+ */
+export function checkScript(c, file = c.program.file, present = true) {
   const cc = c.compiler.command.split(' ')[0];
+  const grep = `printf '%s\\n' "$out" | grep -qE ${shellQuote(c.regex)}`;
   // PATH may lack ~/.cargo/bin when a reducer runs the test.
   const rustc = cc === 'rustc' ? ['PATH="$PATH:$HOME/.cargo/bin"'] : [];
   return [
     '#!/bin/sh',
-    `# Interesting iff ${cc} accepts ${c.program.file} and still prints this warning (kind: ${c.kind}).`,
+    `# Interesting iff ${cc} accepts ${file} and ${present ? 'still prints' : 'does not print'} this warning (kind: ${c.kind}).`,
     'export LC_ALL=C',
     ...rustc,
-    `out=$(timeout -s KILL 30 ${c.command} 2>&1) || exit 1`,
-    `printf '%s\\n' "$out" | grep -qE ${shellQuote(c.regex)}`,
+    `out=$(timeout -s KILL 30 ${compileLine(c.compiler, c.program.includes, file)} 2>&1) || exit 1`,
+    present ? grep : `! ${grep}`,
     '',
   ].join('\n');
 }

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NODE_DRIVER, nodeErrorsAbout, warningKind, warningRegex } from '../../scripts/bench/broad.mjs';
@@ -32,6 +32,62 @@ test('the driver calls each exported function and its errors become properties',
     assert.doesNotMatch(drive(dir, '').stderr, regex);
     // A module that does not load is no program (the driver exits non-zero).
     assert.notEqual(drive(dir, 'exports.f = (;\n').status, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('mutations change one constant, operator, name or statement, and nothing else', async () => {
+  const { apply, mutations, random, shuffled, tokenize } = await import('../../scripts/bench/mutate.mjs');
+  const text = 'int f(int a) {\n  /* a <= 1 */ int b = a + 10;\n  return b;\n}\n';
+  const tokens = tokenize(text);
+  assert.deepEqual(tokens.slice(0, 3).map((t) => text.slice(t.start, t.end)), ['int', 'f', '(']);
+  assert.ok(!tokens.some((t) => text.slice(t.start, t.end) === '<='), 'a comment holds no token');
+  const made = mutations(text, tokens).map((m) => ({ kind: m.kind, line: m.line, text: apply(text, m) }));
+  const has = (kind, out) => made.some((m) => m.kind === kind && m.text === out);
+  assert.ok(has('constant', text.replace('10', '11')));
+  assert.ok(has('operator', text.replace('a + 10', 'a - 10')));
+  assert.ok(has('delete', text.replace('int b = a + 10;', '')));
+  assert.ok(has('duplicate', text.replace('int b = a + 10;', 'int b = a + 10; int b = a + 10;')));
+  assert.ok(has('name', text.replace('return b;', 'return a;')));
+  // A keyword is never a name to swap.
+  assert.ok(!made.some((m) => m.kind === 'name' && m.text === text.replace('return b', 'int b')));
+  assert.ok(made.filter((m) => m.kind === 'delete').every((m) => m.line === 2 || m.line === 3));
+  // The same seed, the same order.
+  assert.deepEqual(shuffled([1, 2, 3, 4, 5], random(7)), shuffled([1, 2, 3, 4, 5], random(7)));
+});
+
+test('a pair made from a case: the variant warns, the seed a few mutations away does not', { timeout: 120000 }, async (t) => {
+  if (spawnSync('gcc', ['--version']).status !== 0) return t.skip('no gcc');
+  const { makeBroadPairs } = await import('../../scripts/bench/broad-pairs.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'whittle-broad-pair-test-'));
+  try {
+    const program = 'int g(int);\nint f(int a) {\n  int b = a * 2;\n  int c = g(b);\n  int unused = c;\n  c = c + 3;\n  return g(c) + 1;\n}\n';
+    mkdirSync(join(dir, 'case'));
+    writeFileSync(join(dir, 'case', 'input.c'), program);
+    const message = "unused variable 'unused'";
+    const c = {
+      name: 'tiny-gcc-unused-variable',
+      program: { file: 'input.c', language: 'c', includes: [], origin: 'a test' },
+      compiler: { name: 'gcc', command: 'gcc -O2 -Wall', args: (f) => `-c ${f} -o ${f}.o` },
+      kind: warningKind(message),
+      regex: warningRegex(message),
+    };
+    const { folders, skipped } = makeBroadPairs({ base: dir, made: [{ dir: join(dir, 'case'), case: c }], max: 5 });
+    assert.deepEqual(skipped, []);
+    assert.equal(folders.length, 1);
+    const pair = folders[0];
+    const meta = JSON.parse(readFileSync(join(pair, 'case.json'), 'utf8'));
+    assert.equal(meta.seed, 'seed.c');
+    assert.ok(meta.mutations.length >= 1 && meta.mutations.length <= 5, JSON.stringify(meta.mutations));
+    assert.equal(readFileSync(join(pair, 'variant.c'), 'utf8'), program);
+    assert.notEqual(readFileSync(join(pair, 'seed.c'), 'utf8'), program);
+    const check = (script) => spawnSync('sh', [script], { cwd: pair }).status;
+    assert.equal(check('./check-variant.sh'), 0, 'the variant warns');
+    assert.equal(check('./check-seed.sh'), 0, 'the seed compiles without the warning');
+    // Each script judges its own side: the seed's fails on the variant's text.
+    writeFileSync(join(pair, 'seed.c'), program);
+    assert.notEqual(check('./check-seed.sh'), 0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

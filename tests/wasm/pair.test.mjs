@@ -95,7 +95,10 @@ test('an original pair whose seed fails its property is reported, and nothing is
 });
 
 test('PairSession says what is wrong with its input', () => {
-  assert.throws(() => new engine.PairSession({ lang: 'c', seed: SEED, variant: 'int main( {' }), /variant does not parse/);
-  assert.throws(() => new engine.PairSession({ lang: 'c', seed: 'int main( {', variant: VARIANT }), /seed does not parse/);
+  assert.throws(() => new engine.PairSession({ lang: 'c', seed: SEED, variant: 'int main( {', strict: true }), /variant does not parse/);
+  assert.throws(() => new engine.PairSession({ lang: 'c', seed: 'int main( {', variant: VARIANT, strict: true }), /seed does not parse/);
+  // Not strict, a side the grammar cannot fully parse is reduced tolerantly.
+  const tolerant = new engine.PairSession({ lang: 'c', seed: SEED, variant: `${VARIANT}\nint main( {\n` });
+  assert.ok(tolerant.stats().diff_tokens_before > 0);
   assert.throws(() => new engine.PairSession({ ...config(), strategy: 'nope' }), /unknown strategy `nope`.*perses/);
 });

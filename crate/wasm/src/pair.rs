@@ -17,6 +17,9 @@ struct PairConfig {
     /// Passes MinCommonality leaves out, by name: `rename, types`.
     #[serde(default, alias = "skipPasses")]
     skip_passes: Option<String>,
+    /// Refuse a side the grammar cannot fully parse instead of reducing it tolerantly.
+    #[serde(default)]
+    strict: bool,
 }
 
 fn session_from(
@@ -25,7 +28,10 @@ fn session_from(
 ) -> Result<whittle::pair::PairSession, JsError> {
     let cfg: PairConfig = crate::config(config, "pair reducer")?;
     let lang = lang_or_detect(cfg.lang.as_deref(), &cfg.variant)?;
-    let settings = settings(cfg.strategy.as_deref(), cfg.skip_passes.as_deref())?;
+    let settings = whittle::reduce::Settings {
+        strict: cfg.strict,
+        ..settings(cfg.strategy.as_deref(), cfg.skip_passes.as_deref())?
+    };
     match recording {
         None => whittle::pair::PairSession::new(lang, &cfg.seed, &cfg.variant, settings),
         Some(r) => whittle::pair::PairSession::replay(lang, &cfg.seed, &cfg.variant, settings, r),
@@ -41,7 +47,8 @@ pub struct PairSession {
 
 #[wasm_bindgen]
 impl PairSession {
-    /// `config`: `{lang?, seed, variant, strategy?, skip_passes?}`. Throws if either program does not parse.
+    /// `config`: `{lang?, seed, variant, strategy?, skip_passes?, strict?}`. A side the grammar
+    /// cannot fully parse is reduced tolerantly; with `strict`, it throws.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "PairSessionConfig")] config: JsValue,

@@ -176,6 +176,7 @@ export interface PairSessionConfig {
   variant: string;
   strategy?: string;
   skip_passes?: string;
+  strict?: boolean;
 }
 
 /** `new GeneratorSession(config, generate)`. */

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use whittle::pair::{unified_diff, Pair, PairSession, PairStats};
-use whittle::reduce::Verdict;
+use whittle::reduce::{Settings, Verdict};
 use whittle::Side;
 
 #[derive(clap::Args)]
@@ -41,6 +41,10 @@ pub struct PairArgs {
     /// The program derived from the seed that does.
     #[arg(long)]
     pub variant: PathBuf,
+    /// Refuse a seed or variant the grammar cannot fully parse (by default they are reduced
+    /// tolerantly: no candidate may add a syntax error its side did not have).
+    #[arg(long)]
+    pub strict: bool,
     /// The seed's test: run in a folder holding the seed under its file name; exit 0 = interesting.
     #[arg(long, conflicts_with = "cmd", requires = "test_variant")]
     pub test_seed: Option<PathBuf>,
@@ -157,7 +161,10 @@ fn pair(args: PairArgs) -> Result<i32, String> {
             None => return Ok(1),
         },
     };
-    let settings = args.run.settings()?;
+    let settings = Settings {
+        strict: args.strict,
+        ..args.run.settings()?
+    };
     let strategy = settings.strategy;
     let (runner, jobs) = tests_for(&args)?;
     // A found seed is tested under the variant's name, as --test-seed judged it in the search.
@@ -178,8 +185,14 @@ fn pair(args: PairArgs) -> Result<i32, String> {
             Some(Side::Seed) => &seed_path,
             _ => &args.variant,
         };
-        crate::input::unparseable(path, &e)
+        let refusal = crate::input::unparseable(path, &e);
+        format!("{refusal} (or drop --strict: whittle then reduces it, adding no syntax error)")
     })?;
+    for (side, n) in ["seed", "variant"].iter().zip(session.error_regions()) {
+        if n > 0 {
+            eprintln!("whittle pair: the {side} has {n} syntax error region(s) the grammar cannot parse; reducing tolerantly: no candidate may add a syntax error (--strict refuses such input)");
+        }
+    }
     let outputs = Outputs {
         seed: min_path(&seed_path),
         variant: min_path(&args.variant),

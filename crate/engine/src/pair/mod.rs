@@ -15,6 +15,7 @@
 //! share from both). See [`program`] for how a pair is represented and patched.
 
 pub mod align;
+pub mod close;
 pub mod groups;
 pub mod passes;
 pub mod program;
@@ -80,7 +81,9 @@ pub struct PairBest {
 }
 
 impl Pair {
-    /// A seed and a variant, which must both parse, ready to reduce.
+    /// A seed and a variant ready to reduce. One the grammar cannot fully parse is reduced
+    /// tolerantly (no candidate may add a syntax error to its side), or refused with
+    /// `settings.strict`.
     pub fn open(
         lang: Lang,
         seed: &str,
@@ -92,16 +95,18 @@ impl Pair {
         let mut parse = |side: Side, text: &str| {
             let (tree, raw) = parser.parse_with_raw(text);
             match tree.error.clone() {
-                Some(error) => Err(InputError {
+                Some(error) if settings.strict => Err(InputError {
                     side: Some(side),
                     lang,
                     error,
                 }),
-                None => Ok((tree, raw)),
+                _ => Ok((tree, raw)),
             }
         };
         let (st, sr) = parse(Side::Seed, seed)?;
         let (vt, vr) = parse(Side::Variant, variant)?;
+        let regions = [&sr, &vr].map(crate::tree::error_ranges);
+        parser.set_tolerant(regions.iter().any(|r| !r.is_empty()));
         let prog = PairProgram::new(st, vt);
         let sizes = prog.sizes();
         Ok(Pair {
@@ -112,6 +117,7 @@ impl Pair {
             prog,
             best: [seed.to_string(), variant.to_string()],
             raw: [sr, vr],
+            regions,
             sizes,
             before: sizes,
             fresh: true,
@@ -131,7 +137,7 @@ impl Pair {
 }
 
 impl Engine<Pair> {
-    /// A session over a seed and a variant, which must both parse.
+    /// A session over a seed and a variant (see [`Pair::open`]).
     pub fn new(
         lang: Lang,
         seed: &str,
@@ -154,6 +160,12 @@ impl Engine<Pair> {
         recording: Recording,
     ) -> Result<PairSession, InputError> {
         Ok(PairSession::new(lang, seed, variant, settings)?.into_replay(recording))
+    }
+
+    /// How many syntax error regions the seed's and the variant's best texts hold (reduced
+    /// tolerantly when any).
+    pub fn error_regions(&self) -> [usize; 2] {
+        self.subject().regions.each_ref().map(Vec::len)
     }
 
     pub fn best_seed(&self) -> &str {

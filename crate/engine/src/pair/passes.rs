@@ -1,8 +1,9 @@
 //! The pairwise passes: MinTDiff and MinLDiff (ddmin over pieces of the difference, each
 //! piece unapplied makes the variant read as the seed there), MinCommonality (a
-//! single-program pass over one side whose deletions apply to both programs), and the
-//! finale's layout (both programs laid out afresh, as a single program's result is).
+//! single-program pass over one side whose deletions apply to both programs), the seed
+//! closing in on the variant ([`super::close`]), and the finale's layout (both programs laid out afresh, as a single program's result is).
 
+use super::close::Close;
 use super::groups::{hunk_groups, tree_groups};
 use super::program::{PairEdit, PairProgram, Side};
 use crate::reduce::ddmin::Chunks;
@@ -20,6 +21,9 @@ pub enum PairPass {
         side: Side,
         inner: Box<dyn Pass>,
     },
+    /// The seed becomes the variant without a small piece of it: one candidate at a time,
+    /// made by the subject from its texts.
+    Close(Close),
     /// Both programs laid out afresh ([`crate::layout::format`]): one candidate, made by the
     /// subject from its texts.
     Layout {
@@ -63,13 +67,14 @@ impl PairPass {
                 side: Side::Variant,
                 ..
             } => "min-commonality (variant)",
+            PairPass::Close(_) => "close-seed",
             PairPass::Layout { .. } => "format",
         }
     }
 
     pub fn deferred(&self) -> bool {
         match self {
-            PairPass::Diff { .. } | PairPass::Layout { .. } => false,
+            PairPass::Diff { .. } | PairPass::Close(_) | PairPass::Layout { .. } => false,
             PairPass::Common { inner, .. } => inner.deferred(),
         }
     }
@@ -88,7 +93,7 @@ impl PairPass {
                 let edit = inner.propose(prog.side(*side))?;
                 Some(prog.edit_from(*side, &edit))
             }
-            PairPass::Layout { .. } => None,
+            PairPass::Close(_) | PairPass::Layout { .. } => None,
         }
     }
 
@@ -96,6 +101,8 @@ impl PairPass {
         match self {
             PairPass::Diff { chunks, .. } => chunks.accepted(),
             PairPass::Common { side, inner } => inner.accepted(prog.side(*side)),
+            // Its pieces were made against the seed it replaced.
+            PairPass::Close(close) => close.done = true,
             PairPass::Layout { .. } => {}
         }
     }

@@ -1,7 +1,10 @@
 //! The pair as a session [`Subject`]: passes in PPR's order (MinTDiff, MinLDiff, then
 //! MinCommonality over the seed and the variant with each pass of a single-program
-//! strategy), candidates of two parts (seed, variant), each side checked for validity.
+//! strategy), with the seed closing in on the variant after the differences
+//! ([`super::close`]); candidates of two parts (seed, variant), each side checked for
+//! validity.
 
+use super::close::{pieces, Close};
 use super::passes::PairPass;
 use super::program::{PairProgram, Side, Sizes};
 use crate::reduce::{PassKind, Proposal, Round, Stats, Strategy, Subject};
@@ -12,11 +15,14 @@ use crate::tree::{Parser, Validity};
 enum PairStep {
     MinTDiff,
     MinLDiff,
+    /// The seed takes the variant but for a small piece.
+    Close,
     /// MinCommonality: a single-program pass over one side.
     Common(PassKind, Side),
 }
 
-/// A round's steps, in PPR's order: the differences first, then each single-program pass
+/// A round's steps, in PPR's order: the differences first (the variant's side, then the
+/// seed's), then each single-program pass
 /// over the seed and then over the variant (which reaches what only the variant has).
 fn steps(
     strategy: Strategy,
@@ -26,7 +32,7 @@ fn steps(
     let common = strategy
         .steps(round, skipped)
         .flat_map(|pass| [Side::Seed, Side::Variant].map(|side| PairStep::Common(pass, side)));
-    [PairStep::MinTDiff, PairStep::MinLDiff]
+    [PairStep::MinTDiff, PairStep::MinLDiff, PairStep::Close]
         .into_iter()
         .chain(common)
 }
@@ -42,6 +48,9 @@ pub struct Pair {
     /// The best seed and variant texts, and their tree-sitter trees.
     pub(super) best: [String; 2],
     pub(super) raw: [tree_sitter::Tree; 2],
+    /// The byte spans of each best text's syntax errors: a candidate may keep them, never
+    /// add one (tolerant reduction; none in a program the grammar parses whole).
+    pub(super) regions: [Vec<(usize, usize)>; 2],
     pub(super) sizes: Sizes,
     pub(super) before: Sizes,
     /// Whether `prog` was built from fresh parses of `best`: then `sizes` is exact (after an
@@ -61,6 +70,51 @@ pub struct PairChange {
 }
 
 impl Pair {
+    /// Whether `text`, an edit of side `i`'s best, is valid: it parses, or its syntax errors
+    /// are ones the best has, outside what the edit changed. `Some` with its tree if kept.
+    fn check(&mut self, i: usize, text: &str) -> Option<Option<tree_sitter::Tree>> {
+        let (old, regions) = (&self.best[i], &self.regions[i]);
+        match self
+            .parser
+            .check_with(&self.raw[i], old, text, None, regions)
+        {
+            Validity::Valid(tree) => Some(tree),
+            Validity::Invalid => None,
+            Validity::Flawed { errors, tree } => {
+                kept_errors(old, text, regions, &errors).then_some(Some(tree))
+            }
+        }
+    }
+
+    /// The seed as the variant without the next piece that parses.
+    fn closed(&mut self, close: &mut Close, stats: &mut Stats) -> Proposal<PairChange> {
+        while let Some(piece) = close.take() {
+            let seed = piece.seed_from(&self.best[1]);
+            if seed == self.best[0] {
+                continue;
+            }
+            // The seed's errors may be the variant's, where the piece left them.
+            if self.check(1, &seed).is_none() {
+                stats.invalid_skipped += 1;
+                continue;
+            }
+            close.tried += 1;
+            let (st, sr) = self.parser.parse_with_raw(&seed);
+            let variant = self.parser.tree_from_raw(&self.best[1], &self.raw[1]);
+            let prog = PairProgram::new(st, variant);
+            let sizes = prog.sizes();
+            return Proposal::Candidate {
+                texts: vec![seed, self.best[1].clone()],
+                change: PairChange {
+                    prog,
+                    raw: [Some(sr), None],
+                    sizes,
+                },
+            };
+        }
+        Proposal::Over
+    }
+
     /// Both programs laid out afresh, as a candidate (skipped when that changes nothing).
     fn laid_out(&mut self, stats: &mut Stats) -> Proposal<PairChange> {
         let texts = [0, 1].map(|i| {
@@ -111,6 +165,17 @@ impl Subject for Pair {
         Some(match steps(self.strategy, round, &self.skipped).nth(i)? {
             PairStep::MinTDiff => PairPass::min_tdiff(&self.prog),
             PairStep::MinLDiff => PairPass::min_ldiff(&self.prog),
+            PairStep::Close => {
+                let (prog, al) = (&self.prog, &self.prog.align);
+                let differs: Vec<bool> = (0..prog.variant.tree.tokens.len())
+                    .map(|v| !al.units[al.variant_unit[v] as usize].is_common())
+                    .collect();
+                PairPass::Close(Close::new(pieces(
+                    &prog.variant.tree,
+                    &differs,
+                    self.sizes.diff,
+                )))
+            }
             PairStep::Common(pass, side) => {
                 PairPass::common(side, pass.start(self.prog.side(side), coarse))
             }
@@ -142,6 +207,9 @@ impl Subject for Pair {
                 false => self.laid_out(stats),
             };
         }
+        if let PairPass::Close(close) = pass {
+            return self.closed(close, stats);
+        }
         let Some(edit) = pass.propose(&self.prog) else {
             return Proposal::Over;
         };
@@ -163,10 +231,9 @@ impl Subject for Pair {
             if texts[i] == self.best[i] {
                 continue;
             }
-            match self.parser.check(&self.raw[i], &self.best[i], &texts[i]) {
-                Validity::Valid(tree) => raw[i] = tree,
-                // The pair's parser is strict: both sides parse whole.
-                Validity::Invalid | Validity::Flawed { .. } => {
+            match self.check(i, &texts[i]) {
+                Some(tree) => raw[i] = tree,
+                None => {
                     stats.invalid_skipped += 1;
                     return Proposal::Skip;
                 }
@@ -190,6 +257,7 @@ impl Subject for Pair {
                 self.raw[i] =
                     self.parser
                         .tree_of_valid(raw, &self.raw[i], &self.best[i], &text, None);
+                self.regions[i] = crate::tree::error_ranges(&self.raw[i]);
                 self.best[i] = text;
             }
         }
@@ -205,4 +273,30 @@ impl Subject for Pair {
     fn bytes(&self) -> usize {
         self.best[0].len() + self.best[1].len()
     }
+}
+
+/// Whether every one of `errors` (byte spans of `new`) is one of `old`'s error `regions`,
+/// moved but not touched by the change from `old` to `new`.
+fn kept_errors(
+    old: &str,
+    new: &str,
+    regions: &[(usize, usize)],
+    errors: &[(usize, usize)],
+) -> bool {
+    let hunks = crate::hunks::between(old.as_bytes(), new.as_bytes());
+    errors.iter().all(|&(s, e)| {
+        // Where the error starts in the old text: past the hunks before it.
+        let mut shift = 0isize;
+        for h in &hunks {
+            if h.new.start > e || (h.new.start == e && h.new.end > e) {
+                break;
+            }
+            if h.new.end >= s {
+                return false;
+            }
+            shift += h.old.len() as isize - h.new.len() as isize;
+        }
+        let (s, e) = ((s as isize + shift) as usize, (e as isize + shift) as usize);
+        regions.iter().any(|&(a, b)| a <= s && e <= b)
+    })
 }

@@ -303,7 +303,11 @@ fn other_languages_pair_reduce_too() {
 
 #[test]
 fn unparseable_sides_are_named() {
-    let err = PairSession::new(Lang::C, "int x;", "int main( {", PairSettings::default())
+    let strict = PairSettings {
+        strict: true,
+        ..PairSettings::default()
+    };
+    let err = PairSession::new(Lang::C, "int x;", "int main( {", strict)
         .err()
         .unwrap()
         .to_string();
@@ -339,4 +343,87 @@ fn a_pairs_result_is_laid_out_afresh_unless_format_is_left_out() {
         ..PairSettings::default()
     });
     assert!(kept.variant.contains("<   3"), "{}", kept.variant);
+}
+
+#[test]
+fn the_seed_closes_in_on_the_variant() {
+    // The seed lacks the whole index; only its minus sign is the bug (a negative index).
+    let seed = "int b[2][2];\nvoid f(int);\nint g(void) {\n  f(1);\n  return 0;\n}\n";
+    let variant = "int b[2][2];\nvoid f(int);\nint g(void) {\n  f(b[0][-1]);\n  return 0;\n}\n";
+    let bug = |t: &str| t.contains("][-");
+    let call = |t: &str| c_valid(t) && t.contains("f(");
+    let s = PairSession::new(Lang::C, seed, variant, PairSettings::default()).unwrap();
+    let s = drive(s, 2, false, &|t: &str| call(t) && !bug(t), &|t: &str| {
+        call(t) && bug(t)
+    });
+    let best = s.best();
+    assert!(!bug(&best.seed) && bug(&best.variant));
+    // MinTDiff alone leaves the whole index (`f(1)` against `f(b[0][-1])`).
+    assert!(best.diff_tokens <= 2, "diff:\n{}", best.diff);
+    assert!(best.seed.contains("]["), "{}", best.seed);
+    assert!(s
+        .stats()
+        .passes
+        .iter()
+        .any(|p| p.pass == "close-seed" && p.accepted > 0));
+}
+
+#[test]
+fn pieces_are_the_variants_differences_cheapest_first() {
+    let mut p = Parser::new(Lang::C);
+    let (seed, variant) = ("int x = f();\n", "int x = f(a + -b);\n");
+    let prog = PairProgram::new(p.parse(seed), p.parse(variant));
+    let al = &prog.align;
+    let differs: Vec<bool> = (0..prog.variant.tree.tokens.len())
+        .map(|v| !al.units[al.variant_unit[v] as usize].is_common())
+        .collect();
+    let pieces = close::pieces(&prog.variant.tree, &differs, prog.sizes().diff);
+    assert!(!pieces.is_empty());
+    assert!(pieces.windows(2).all(|w| w[0].cost <= w[1].cost));
+    assert!(pieces.iter().all(|p| p.cost >= 1 && p.cost < 4));
+    let seeds: Vec<String> = pieces.iter().map(|p| p.seed_from(variant)).collect();
+    // The minus alone, `-b` by `b`; a word never runs into the next.
+    assert!(
+        seeds.contains(&"int x = f(a + b);\n".to_string()),
+        "{seeds:?}"
+    );
+    assert!(seeds.contains(&"int x = f(-b);\n".to_string()), "{seeds:?}");
+    assert!(seeds.iter().all(|s| !s.contains("ab")), "{seeds:?}");
+}
+
+#[test]
+fn a_pair_the_grammar_cannot_fully_parse_is_reduced_adding_no_error() {
+    // `int :32;` is an error region of C's grammar (an unnamed bit-field), on both sides.
+    let head = "struct t { int x; int :32; int y; };\nint b[2][2];\nvoid f(int);\nint n;\n";
+    let seed = format!("{head}int g(void) {{\n  n = 2;\n  f(1);\n  return 0;\n}}\n");
+    let variant = format!("{head}int g(void) {{\n  n = 3;\n  f(b[0][-1]);\n  return 0;\n}}\n");
+    // Every queried text's errors are that bit-field's.
+    let errors_kept = |t: &str| {
+        let mut p = Parser::new(Lang::C);
+        let (_, raw) = p.parse_with_raw(t);
+        let errors = crate::tree::error_ranges(&raw);
+        errors.iter().all(|&(s, e)| {
+            t[s..e].is_empty() || t[s..e].contains(":32") || ":32;".contains(&t[s..e])
+        })
+    };
+    let ok = |t: &str, bug: bool| {
+        assert!(errors_kept(t), "a query added a syntax error:\n{t}");
+        t.contains("f(") && t.contains("][-") == bug
+    };
+    let s = PairSession::new(Lang::C, &seed, &variant, PairSettings::default()).unwrap();
+    let s = drive(s, 2, false, &|t: &str| ok(t, false), &|t: &str| ok(t, true));
+    let best = s.best();
+    assert!(best.diff_tokens <= 2, "diff:\n{}", best.diff);
+    assert!(!best.variant.contains("n = 3"), "{}", best.variant);
+    assert!(best.variant.len() < variant.len() / 2, "{}", best.variant);
+    // Strict, it is refused, the side named.
+    let strict = PairSettings {
+        strict: true,
+        ..PairSettings::default()
+    };
+    let err = PairSession::new(Lang::C, &seed, &variant, strict)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("seed"), "{err}");
 }

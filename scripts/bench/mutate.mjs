@@ -1,0 +1,148 @@
+// Mutations of a program's text, as PPR's benchmark made its pairs: a constant or an operator
+// changed, a statement deleted or duplicated; and a name used for another one in view (a
+// parameter used, a signed variable for an unsigned one). The lexer is rough on purpose (C, C++, Rust and
+// JavaScript alike): a mutation is only kept once the compiler has accepted its result.
+
+/** Operators swapped for one another; the longest first, so `<=` is never read as `<`. */
+const SWAPS = {
+  '<<=': '>>=', '>>=': '<<=', '<=': '>=', '>=': '<=', '==': '!=', '!=': '==', '&&': '||',
+  '||': '&&', '++': '--', '--': '++', '+=': '-=', '-=': '+=', '<<': '>>', '>>': '<<',
+  '+': '-', '-': '+', '*': '/', '/': '*', '%': '*', '<': '>', '>': '<', '&': '|', '|': '^',
+  '^': '&', '!': '~', '~': '!',
+};
+/** Words that are no names, in the languages the broad bench has. */
+const KEYWORDS = new Set(
+  ('auto break case char const continue default do double else enum extern float for goto if int long ' +
+    'register return short signed sizeof static struct switch typedef union unsigned void volatile while ' +
+    'bool true false class namespace template typename public private protected virtual operator new delete ' +
+    'this using fn let mut pub impl trait use mod match loop as where self Self crate super ref move ' +
+    'function var of in typeof instanceof throw try catch finally null undefined')
+    .split(' '),
+);
+/** How many names in view (the nearest before a name) may stand for it. */
+const NAMES = 3;
+
+const PUNCT = /^(<<=|>>=|->|::|\.\.\.|[<>=!]=|&&|\|\||\+\+|--|[-+*/%&|^]=|<<|>>|[-+*/%<>&|^!~=?:;,.(){}[\]#@$])/;
+
+/**
+ * The tokens of `text`: `{ kind, start, end, line }`, kind one of `word`, `number`, `string`,
+ * `punct`; comments and white space between them. Lines count from 1.
+ */
+export function tokenize(text) {
+  const tokens = [];
+  let line = 1;
+  let i = 0;
+  const push = (kind, end) => {
+    tokens.push({ kind, start: i, end, line });
+    for (let k = i; k < end; k++) if (text[k] === '\n') line++;
+    i = end;
+  };
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '\n') {
+      line++;
+      i++;
+    } else if (/\s/.test(c)) i++;
+    else if (text.startsWith('//', i)) i = endOf(text, '\n', i);
+    else if (text.startsWith('/*', i)) push('comment', endOf(text, '*/', i + 2));
+    else if (/[A-Za-z_]/.test(c)) push('word', i + /^[A-Za-z_0-9]*/.exec(text.slice(i, i + 256))[0].length);
+    else if (/[0-9]/.test(c)) push('number', i + /^[0-9A-Za-z_.]*/.exec(text.slice(i, i + 256))[0].length);
+    else if (c === '"' || c === '`') push('string', quoteEnd(text, i, c));
+    else if (c === "'" && /^'(\\.[^']*|[^'\\\n])'/.test(text.slice(i, i + 16))) push('string', quoteEnd(text, i, c));
+    else push('punct', i + (PUNCT.exec(text.slice(i, i + 4))?.[0].length ?? 1));
+  }
+  return tokens.filter((t) => t.kind !== 'comment');
+}
+
+function endOf(text, close, from) {
+  const at = text.indexOf(close, from);
+  return at === -1 ? text.length : at + close.length - (close === '\n' ? 1 : 0);
+}
+
+function quoteEnd(text, from, quote) {
+  let i = from + 1;
+  while (i < text.length && text[i] !== quote && !(quote !== '`' && text[i] === '\n')) i += text[i] === '\\' ? 2 : 1;
+  return Math.min(i + 1, text.length);
+}
+
+/**
+ * Every mutation of `text` one edit makes: `{ kind, line, start, end, replacement }`, the text
+ * between start and end replaced. Statements are what runs from after `;`, `{` or `}` to the
+ * next `;`, without braces between (a declaration or an expression statement).
+ */
+export function mutations(text, tokens = tokenize(text)) {
+  const out = [];
+  tokens.forEach((t, i) => {
+    const s = text.slice(t.start, t.end);
+    if (t.kind === 'number' && /^[0-9]/.test(s)) {
+      const value = /^0x/i.test(s) ? NaN : Number.parseInt(s, 10);
+      for (const r of ['0', '1', Number.isFinite(value) ? String(value + 1) : '2']) {
+        if (r !== s) out.push({ kind: 'constant', line: t.line, start: t.start, end: t.end, replacement: r });
+      }
+    } else if (t.kind === 'punct' && SWAPS[s]) {
+      out.push({ kind: 'operator', line: t.line, start: t.start, end: t.end, replacement: SWAPS[s] });
+    } else if (t.kind === 'word' && !KEYWORDS.has(s)) {
+      const seen = new Set([s]);
+      for (let j = i - 1; j >= 0 && j >= i - 64 && seen.size <= NAMES; j--) {
+        const w = text.slice(tokens[j].start, tokens[j].end);
+        if (tokens[j].kind !== 'word' || KEYWORDS.has(w) || seen.has(w)) continue;
+        seen.add(w);
+        out.push({ kind: 'name', line: t.line, start: t.start, end: t.end, replacement: w });
+      }
+    }
+    const before = tokens[i - 1] && text.slice(tokens[i - 1].start, tokens[i - 1].end);
+    if (before === ';' || before === '{' || before === '}') {
+      const end = statementEnd(text, tokens, i);
+      if (end !== -1) {
+        const stmt = text.slice(t.start, tokens[end].end);
+        out.push({ kind: 'delete', line: t.line, start: t.start, end: tokens[end].end, replacement: '' });
+        out.push({ kind: 'duplicate', line: t.line, start: t.start, end: tokens[end].end, replacement: `${stmt} ${stmt}` });
+      }
+    }
+  });
+  return out;
+}
+
+/** The index of the `;` that ends the statement starting at token `i`, or -1 (a brace first). */
+function statementEnd(text, tokens, i) {
+  for (let j = i; j < tokens.length && j < i + 200; j++) {
+    const s = text.slice(tokens[j].start, tokens[j].end);
+    if (s === ';') return j > i ? j : -1;
+    if (s === '{' || s === '}' || s === '#') return -1;
+  }
+  return -1;
+}
+
+/** `text` with `m` made. */
+export function apply(text, m) {
+  return text.slice(0, m.start) + m.replacement + text.slice(m.end);
+}
+
+/** A small seeded generator (mulberry32): the same pairs on every machine. */
+export function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `items` in an order `rand` picks (Fisher-Yates), a new array. */
+export function shuffled(items, rand) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** A number for a name, to seed `random` with: the same name, the same mutations. */
+export function hashName(name) {
+  let h = 2166136261;
+  for (const c of name) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
