@@ -1,8 +1,9 @@
 // Pairs made from the broad bench's cases, the way PPR's benchmark (and ../shared/bench/pairs)
 // made its own: the case's program is the variant (it shows the warning); the seed is it after a
-// few random mutations (a constant or an operator changed, a statement deleted or duplicated), of
-// which one, made as near the warning's line as one can be, removes the warning. Each mutation is
-// kept only if the compiler accepts the seed without the warning. Seeded by the case's name, so
+// few random mutations (a constant or an operator changed, a statement deleted or duplicated, a
+// name for another): first those that take the warning away, each as near a line it is reported
+// on as can be (usually one; more where it is reported in several places), then a few anywhere
+// else, each kept only if the compiler accepts the seed without the warning. Seeded by the case's name, so
 // every machine makes the same pairs. Written under .bench/broad/pairs/NAME/ in the shared
 // pairs' layout (seed.EXT, variant.EXT, check-seed.sh, check-variant.sh, case.json).
 
@@ -12,10 +13,11 @@ import { join } from 'node:path';
 import { checkScript, compileLine } from './broad.mjs';
 import { apply, hashName, mutations, random, shuffled, tokenize } from './mutate.mjs';
 
-/** How many mutations beside the one that removes the warning. */
+/** How many mutations beside those that take the warning away, and how many of those. */
 const NOISE = 4;
+const KEYS = 5;
 /** Candidates tried for the mutation that removes the warning, and for the noise. */
-const KEY_TRIES = 60;
+const KEY_TRIES = 150;
 const NOISE_TRIES = 16;
 
 /**
@@ -53,28 +55,51 @@ function makePair(c, text, folder) {
     writeFileSync(join(folder, names.seed), candidate);
     return spawnSync('sh', ['./check-seed.sh'], { cwd: folder, stdio: 'ignore', timeout: 60000 }).status === 0;
   };
-  if (seedPasses(text)) return 'check-seed.sh passes on the variant';
-
+  const warned = (candidate) => {
+    writeFileSync(join(folder, names.seed), candidate);
+    return warnings(c, folder, names.seed);
+  };
   const rand = random(hashName(c.name));
-  const all = mutations(text, tokenize(text));
-  const line = warningLine(c, folder, names.variant);
-  // Nearest the warning first, in a seeded order among equals; anywhere when it names no line.
-  const near = shuffled(all, rand)
-    .map((m, i) => ({ m, i, d: line == null ? 0 : Math.abs(m.line - line) }))
-    .sort((a, b) => a.d - b.d || a.i - b.i)
-    .map(({ m }) => m);
-  const key = near.slice(0, KEY_TRIES).find((m) => seedPasses(apply(text, m)));
-  if (!key) return `none of the ${Math.min(KEY_TRIES, near.length)} mutations nearest the warning removes it`;
 
-  // The noise: mutations apart from the key's, kept while the seed still passes.
-  const made = [key];
-  const apart = shuffled(all, rand).filter((m) => m.end < key.start || m.start > key.end);
-  for (const m of apart.slice(0, NOISE_TRIES)) {
-    if (made.length > NOISE) break;
-    if (made.some((o) => !(m.end < o.start || m.start > o.end))) continue;
-    if (seedPasses(applyAll(text, [...made, m]))) made.push(m);
+  // The key: mutations nearest the warning, each taking away one of its reports, till none is
+  // left (a name declared in several functions is warned about in each).
+  let seed = text;
+  const made = [];
+  let now = warned(seed);
+  if (!now?.length) return 'the compiler does not warn on the variant';
+  while (now.length) {
+    if (made.length === KEYS) return `${KEYS} mutations leave the warning`;
+    const line = now[0];
+    // Nearest the warning first, in a seeded order among equals; anywhere when it names no line.
+    const near = shuffled(mutations(seed, tokenize(seed)), rand)
+      .map((m, i) => ({ m, i, d: line == null ? 0 : Math.abs(m.line - line) }))
+      .sort((a, b) => a.d - b.d || a.i - b.i)
+      .map(({ m }) => m);
+    let key = null;
+    for (const m of near.slice(0, KEY_TRIES)) {
+      const after = warned(apply(seed, m));
+      if (after && after.length < now.length) {
+        key = m;
+        now = after;
+        break;
+      }
+    }
+    if (!key) return `none of the ${Math.min(KEY_TRIES, near.length)} mutations nearest the warning takes a report of it away`;
+    seed = apply(seed, key);
+    made.push(key);
   }
-  writeFileSync(join(folder, names.seed), applyAll(text, made));
+  if (!seedPasses(seed)) return 'check-seed.sh fails on the seed the mutations made';
+
+  // The noise: mutations on other lines, kept while the seed still passes.
+  const keyLines = new Set(made.map((m) => m.line));
+  const apart = shuffled(mutations(seed, tokenize(seed)), rand).filter((m) => !keyLines.has(m.line));
+  const noise = [];
+  for (const m of apart.slice(0, NOISE_TRIES)) {
+    if (noise.length === NOISE) break;
+    if (noise.some((o) => !(m.end < o.start || m.start > o.end))) continue;
+    if (seedPasses(applyAll(seed, [...noise, m]))) noise.push(m);
+  }
+  writeFileSync(join(folder, names.seed), applyAll(seed, noise));
   const meta = {
     language: c.program.language,
     seed: names.seed,
@@ -82,8 +107,8 @@ function makePair(c, text, folder) {
     compiler: c.compiler.command,
     regex: c.regex,
     kind: c.kind,
-    origin: `${c.program.origin}; the seed is it after ${made.length} mutations, the first of which removes the warning`,
-    mutations: made.map(({ kind, line: at, replacement }) => ({ kind, line: at, replacement })),
+    origin: `${c.program.origin}; the seed is it after ${made.length + noise.length} mutations, the first ${made.length} of which take the warning away`,
+    mutations: [...made, ...noise].map(({ kind, line: at, replacement }) => ({ kind, line: at, replacement })),
   };
   writeFileSync(join(folder, 'case.json'), `${JSON.stringify(meta, null, 2)}\n`);
   return null;
@@ -94,8 +119,11 @@ function applyAll(text, list) {
   return [...list].sort((a, b) => b.start - a.start).reduce(apply, text);
 }
 
-/** The line of `file` the case's warning points to, or null (node's errors name none). */
-function warningLine(c, folder, file) {
+/**
+ * The lines of `file` the case's warning points to, one per report (null for a report that
+ * names none: node's errors), or null when the compiler refuses the file.
+ */
+function warnings(c, folder, file) {
   const r = spawnSync('sh', ['-c', compileLine(c.compiler, c.program.includes, file)], {
     cwd: folder,
     encoding: 'utf8',
@@ -103,14 +131,15 @@ function warningLine(c, folder, file) {
     env: { ...process.env, LC_ALL: 'C' },
     timeout: 60000,
   });
-  const lines = (r.stderr ?? '').split('\n');
+  if (r.status !== 0) return null;
+  const lines = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.split('\n');
   const regex = new RegExp(c.regex);
-  const at = lines.findIndex((l) => regex.test(l));
-  if (at === -1) return null;
   const where = new RegExp(`${file.replace('.', '\\.')}:(\\d+):`);
-  for (const l of lines.slice(at, at + 3)) {
-    const m = where.exec(l);
-    if (m) return Number(m[1]);
-  }
-  return null;
+  const found = [];
+  lines.forEach((l, i) => {
+    if (!regex.test(l)) return;
+    const at = lines.slice(i, i + 3).map((x) => where.exec(x)).find(Boolean);
+    found.push(at ? Number(at[1]) : null);
+  });
+  return found;
 }

@@ -5,7 +5,7 @@
 
 /** Operators swapped for one another; the longest first, so `<=` is never read as `<`. */
 const SWAPS = {
-  '<<=': '>>=', '>>=': '<<=', '<=': '>=', '>=': '<=', '==': '!=', '!=': '==', '&&': '||',
+  '===': '!==', '!==': '===', '<<=': '>>=', '>>=': '<<=', '<=': '>=', '>=': '<=', '==': '!=', '!=': '==', '&&': '||',
   '||': '&&', '++': '--', '--': '++', '+=': '-=', '-=': '+=', '<<': '>>', '>>': '<<',
   '+': '-', '-': '+', '*': '/', '/': '*', '%': '*', '<': '>', '>': '<', '&': '|', '|': '^',
   '^': '&', '!': '~', '~': '!',
@@ -22,7 +22,7 @@ const KEYWORDS = new Set(
 /** How many names in view (the nearest before a name) may stand for it. */
 const NAMES = 3;
 
-const PUNCT = /^(<<=|>>=|->|::|\.\.\.|[<>=!]=|&&|\|\||\+\+|--|[-+*/%&|^]=|<<|>>|[-+*/%<>&|^!~=?:;,.(){}[\]#@$])/;
+const PUNCT = /^(===|!==|<<=|>>=|->|::|\.\.\.|[<>=!]=|&&|\|\||\+\+|--|[-+*/%&|^]=|<<|>>|[-+*/%<>&|^!~=?:;,.(){}[\]#@$])/;
 
 /**
  * The tokens of `text`: `{ kind, start, end, line }`, kind one of `word`, `number`, `string`,
@@ -67,8 +67,9 @@ function quoteEnd(text, from, quote) {
 
 /**
  * Every mutation of `text` one edit makes: `{ kind, line, start, end, replacement }`, the text
- * between start and end replaced. Statements are what runs from after `;`, `{` or `}` to the
- * next `;`, without braces between (a declaration or an expression statement).
+ * between start and end replaced. Statements are what runs from after `;`, `{`, `}` or `)` (an
+ * `if`'s body) to the next `;`, without braces between (a declaration or an expression
+ * statement, a `return` or a `throw`).
  */
 export function mutations(text, tokens = tokenize(text)) {
   const out = [];
@@ -91,7 +92,7 @@ export function mutations(text, tokens = tokenize(text)) {
       }
     }
     const before = tokens[i - 1] && text.slice(tokens[i - 1].start, tokens[i - 1].end);
-    if (before === ';' || before === '{' || before === '}') {
+    if (before === ';' || before === '{' || before === '}' || before === ')') {
       const end = statementEnd(text, tokens, i);
       if (end !== -1) {
         const stmt = text.slice(t.start, tokens[end].end);

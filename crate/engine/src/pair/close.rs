@@ -10,6 +10,8 @@ use crate::tree::{NodeId, Tree};
 
 /// How many valid seeds one run of the pass may have tested.
 const TRIES: usize = 48;
+/// How many pieces it considers at most, the cheapest (each costs a validity check).
+const MOST: usize = 1024;
 
 /// The variant's bytes `start..end` replaced by its bytes `keep` (empty: deleted).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +88,7 @@ pub fn pieces(variant: &Tree, differs: &[bool], diff: usize) -> Vec<Piece> {
     }
     out.sort_by_key(|p| (p.cost, p.start, p.end, p.keep));
     out.dedup();
+    out.truncate(MOST);
     out
 }
 
