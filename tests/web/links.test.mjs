@@ -112,9 +112,9 @@ test('blocker: a link not yet allowed, an embed, and the JavaScript gate', () =>
   assert.match(S.blocker(state, { reports, jsTrusted: true, embed: true }), /embed only replays.*playground/);
   // The link's consent comes before asking for a compiler; syntax errors come first of all.
   assert.match(S.blocker({ ...state, compiler: '' }, { reports, jsTrusted: true, untrustedLink: true }), /has not been allowed/);
-  const pair = S.setMode(state, 'pair');
-  const bad = { variant: { ok: true }, seed: { ok: false } };
-  assert.match(S.blocker(pair, { reports: bad, jsTrusted: true, untrustedLink: true }), /does not parse/);
+  const witness = S.setMode(state, 'witness');
+  const bad = { variant: { ok: false } };
+  assert.match(S.blocker(witness, { reports: bad, jsTrusted: true, untrustedLink: true }), /does not parse/);
   // The JavaScript prompt says the property is someone else's code.
   const js = S.setProperty(state, 'variant', { kind: 'js', js: '() => true' });
   const why = S.blocker(js, { reports, jsTrusted: false, untrustedLink: true });

@@ -456,9 +456,9 @@ export function syntaxBlocker(state, reports) {
   for (const side of sidesOf(state)) {
     if (side === 'seed' && autoSeeded(state)) continue; // the search writes the seed
     if (!reports[side]) return 'the engine is still loading';
-    // One program is reduced even where the grammar fails (no candidate may add an error);
-    // pairs and witness searches need whole trees.
-    const tolerant = !isPair(state) && !isWitness(state);
+    // One program and a pair are reduced even where the grammar fails (no candidate may add
+    // an error); a witness search, the automatic seed's too, needs a whole tree.
+    const tolerant = !isWitness(state) && !autoSeeded(state);
     if (!reports[side].ok && !tolerant) return `the ${sideName(state, side)} does not parse: fix the syntax error first`;
   }
   return null;
