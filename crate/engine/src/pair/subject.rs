@@ -1,7 +1,7 @@
 //! The pair as a session [`Subject`]: passes in PPR's order (MinTDiff, MinLDiff, then
 //! MinCommonality over the seed and the variant with each pass of a single-program
-//! strategy), with the seed closing in on the variant after the differences
-//! ([`super::close`]); candidates of two parts (seed, variant), each side checked for
+//! strategy), then the seed closing in on the variant ([`super::close`]) and the layout;
+//! candidates of two parts (seed, variant), each side checked for
 //! validity.
 
 use super::close::{pieces, Close};
@@ -15,14 +15,11 @@ use crate::tree::{Parser, Validity};
 enum PairStep {
     MinTDiff,
     MinLDiff,
-    /// The seed takes the variant but for a small piece.
-    Close,
     /// MinCommonality: a single-program pass over one side.
     Common(PassKind, Side),
 }
 
-/// A round's steps, in PPR's order: the differences first (the variant's side, then the
-/// seed's), then each single-program pass
+/// A round's steps, in PPR's order: the differences first, then each single-program pass
 /// over the seed and then over the variant (which reaches what only the variant has).
 fn steps(
     strategy: Strategy,
@@ -32,7 +29,7 @@ fn steps(
     let common = strategy
         .steps(round, skipped)
         .flat_map(|pass| [Side::Seed, Side::Variant].map(|side| PairStep::Common(pass, side)));
-    [PairStep::MinTDiff, PairStep::MinLDiff, PairStep::Close]
+    [PairStep::MinTDiff, PairStep::MinLDiff]
         .into_iter()
         .chain(common)
 }
@@ -70,6 +67,20 @@ pub struct PairChange {
 }
 
 impl Pair {
+    /// The close-seed pass over the pair as it now is (fresh: the rounds ended with a refresh
+    /// or changed nothing since).
+    fn close(&self) -> PairPass {
+        let (prog, al) = (&self.prog, &self.prog.align);
+        let differs: Vec<bool> = (0..prog.variant.tree.tokens.len())
+            .map(|v| !al.units[al.variant_unit[v] as usize].is_common())
+            .collect();
+        PairPass::Close(Close::new(pieces(
+            &prog.variant.tree,
+            &differs,
+            self.sizes.diff,
+        )))
+    }
+
     /// Whether `text`, an edit of side `i`'s best, is valid: it parses, or its syntax errors
     /// are ones the best has, outside what the edit changed. `Some` with its tree if kept.
     fn check(&mut self, i: usize, text: &str) -> Option<Option<tree_sitter::Tree>> {
@@ -165,26 +176,22 @@ impl Subject for Pair {
         Some(match steps(self.strategy, round, &self.skipped).nth(i)? {
             PairStep::MinTDiff => PairPass::min_tdiff(&self.prog),
             PairStep::MinLDiff => PairPass::min_ldiff(&self.prog),
-            PairStep::Close => {
-                let (prog, al) = (&self.prog, &self.prog.align);
-                let differs: Vec<bool> = (0..prog.variant.tree.tokens.len())
-                    .map(|v| !al.units[al.variant_unit[v] as usize].is_common())
-                    .collect();
-                PairPass::Close(Close::new(pieces(
-                    &prog.variant.tree,
-                    &differs,
-                    self.sizes.diff,
-                )))
-            }
             PairStep::Common(pass, side) => {
                 PairPass::common(side, pass.start(self.prog.side(side), coarse))
             }
         })
     }
 
+    /// Once rounds change nothing: the seed closes in on the variant, then both are laid out.
+    /// Not in the rounds: a seed that took the variant's shape early (`l[0][5]` of the
+    /// variant's `l[0][1][5]`) keeps what MinCommonality would have taken from both.
     fn final_pass(&mut self, i: usize) -> Option<PairPass> {
-        (i == 0 && self.format && !self.skipped.contains(&PassKind::Format))
-            .then_some(PairPass::Layout { proposed: false })
+        let layout = self.format && !self.skipped.contains(&PassKind::Format);
+        match i {
+            0 => Some(self.close()),
+            1 if layout => Some(PairPass::Layout { proposed: false }),
+            _ => None,
+        }
     }
 
     fn refresh(&mut self) {
