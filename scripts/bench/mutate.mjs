@@ -1,7 +1,9 @@
 // Mutations of a program's text, as PPR's benchmark made its pairs: a constant or an operator
 // changed, a statement deleted or duplicated; and a name used for another one in view (a
-// parameter used, a signed variable for an unsigned one). The lexer is rough on purpose (C, C++, Rust and
-// JavaScript alike): a mutation is only kept once the compiler has accepted its result.
+// parameter used, a signed variable for an unsigned one). The lexer is rough on purpose (C,
+// C++, Rust and JavaScript alike): a mutation is kept only once the compiler accepts it.
+
+export { random } from '../random.mjs';
 
 /** Operators swapped for one another; the longest first, so `<=` is never read as `<`. */
 const SWAPS = {
@@ -117,18 +119,6 @@ function statementEnd(text, tokens, i) {
 /** `text` with `m` made. */
 export function apply(text, m) {
   return text.slice(0, m.start) + m.replacement + text.slice(m.end);
-}
-
-/** A small seeded generator (mulberry32): the same pairs on every machine. */
-export function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** `items` in an order `rand` picks (Fisher-Yates), a new array. */

@@ -11,19 +11,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from '../../examples/generators/c-defined.mjs';
+import { random } from '../../scripts/random.mjs';
 
 const SEEDS = 60;
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
 /** A `g` drawing from mulberry32(seed); selections taken half the time. */
 function seeded(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = random(seed);
   const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
   return {
     int: (_label, lo, hi) => int(lo, hi),

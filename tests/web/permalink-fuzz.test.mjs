@@ -9,25 +9,14 @@ import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { MAX_INFLATED_BYTES, decodeState, encodeState } from '../../web/src/permalink.js';
 import * as S from '../../web/src/state.js';
+import { random } from '../../scripts/random.mjs';
 
 const SEED = Number(process.env.PERMALINK_FUZZ_SEED ?? 0x5eed);
 const PER_KIND = 80;
 const HANG_MS = 5000;
 
-/** mulberry32: a small seeded generator, numbers in [0, 1). */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function gen(seed) {
-  const r = rng(seed);
+  const r = random(seed);
   const int = (n) => Math.floor(r() * n);
   const pick = (xs) => xs[int(xs.length)];
   const bytes = (n) => Uint8Array.from({ length: n }, () => int(256));
