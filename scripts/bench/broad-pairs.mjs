@@ -71,7 +71,7 @@ function makePair(c, text, folder) {
     if (made.length === KEYS) return `${KEYS} mutations leave the warning`;
     const line = now[0];
     // Nearest the warning first, in a seeded order among equals; anywhere when it names no line.
-    const near = shuffled(mutations(seed, tokenize(seed)), rand)
+    const near = shuffled(mutations(seed, tokenize(seed, c.program.language)), rand)
       .map((m, i) => ({ m, i, d: line == null ? 0 : Math.abs(m.line - line) }))
       .sort((a, b) => a.d - b.d || a.i - b.i)
       .map(({ m }) => m);
@@ -92,7 +92,7 @@ function makePair(c, text, folder) {
 
   // The noise: mutations on other lines, kept while the seed still passes.
   const keyLines = new Set(made.map((m) => m.line));
-  const apart = shuffled(mutations(seed, tokenize(seed)), rand).filter((m) => !keyLines.has(m.line));
+  const apart = shuffled(mutations(seed, tokenize(seed, c.program.language)), rand).filter((m) => !keyLines.has(m.line));
   const noise = [];
   for (const m of apart.slice(0, NOISE_TRIES)) {
     if (noise.length === NOISE) break;
@@ -134,12 +134,12 @@ function warnings(c, folder, file) {
   if (r.status !== 0) return null;
   const lines = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.split('\n');
   const regex = new RegExp(c.regex);
-  const where = new RegExp(`${file.replace('.', '\\.')}:(\\d+):`);
+  const where = new RegExp(`(^|[ /])${file.replace(/\./g, '\\.')}:(\\d+):`);
   const found = [];
   lines.forEach((l, i) => {
     if (!regex.test(l)) return;
     const at = lines.slice(i, i + 3).map((x) => where.exec(x)).find(Boolean);
-    found.push(at ? Number(at[1]) : null);
+    found.push(at ? Number(at[2]) : null);
   });
   return found;
 }

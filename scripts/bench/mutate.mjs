@@ -28,9 +28,11 @@ const PUNCT = /^(===|!==|<<=|>>=|->|::|\.\.\.|[<>=!]=|&&|\|\||\+\+|--|[-+*/%&|^]
 
 /**
  * The tokens of `text`: `{ kind, start, end, line }`, kind one of `word`, `number`, `string`,
- * `punct`; comments and white space between them. Lines count from 1.
+ * `punct`; comments and white space between them. Lines count from 1. In JavaScript `'`
+ * quotes a string; elsewhere a character (C) or, alone, a lifetime (Rust).
  */
-export function tokenize(text) {
+export function tokenize(text, language = 'c') {
+  const quotes = language === 'javascript' ? '"`\'' : '"`';
   const tokens = [];
   let line = 1;
   let i = 0;
@@ -49,7 +51,7 @@ export function tokenize(text) {
     else if (text.startsWith('/*', i)) push('comment', endOf(text, '*/', i + 2));
     else if (/[A-Za-z_]/.test(c)) push('word', i + /^[A-Za-z_0-9]*/.exec(text.slice(i, i + 256))[0].length);
     else if (/[0-9]/.test(c)) push('number', i + /^[0-9A-Za-z_.]*/.exec(text.slice(i, i + 256))[0].length);
-    else if (c === '"' || c === '`') push('string', quoteEnd(text, i, c));
+    else if (quotes.includes(c)) push('string', quoteEnd(text, i, c));
     else if (c === "'" && /^'(\\.[^']*|[^'\\\n])'/.test(text.slice(i, i + 16))) push('string', quoteEnd(text, i, c));
     else push('punct', i + (PUNCT.exec(text.slice(i, i + 4))?.[0].length ?? 1));
   }

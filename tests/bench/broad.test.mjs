@@ -92,3 +92,13 @@ test('a pair made from a case: the variant warns, the seed a few mutations away 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a JavaScript string in single quotes is one token; in C a quote holds one character", async () => {
+  const { tokenize } = await import('../../scripts/bench/mutate.mjs');
+  const js = "let s = 'it is // no comment';\nf(s);\n";
+  const words = (text, lang) => tokenize(text, lang).map((t) => text.slice(t.start, t.end));
+  assert.deepEqual(words(js, 'javascript'), ['let', 's', '=', "'it is // no comment'", ';', 'f', '(', 's', ')', ';']);
+  assert.deepEqual(words("char c = 'x'; int d;", 'c'), ['char', 'c', '=', "'x'", ';', 'int', 'd', ';']);
+  // A Rust lifetime is no string.
+  assert.deepEqual(words("fn f<'a>(x: &'a str) {}", 'rust').slice(0, 6), ['fn', 'f', '<', "'", 'a', '>']);
+});

@@ -528,6 +528,12 @@ impl Engine<FolderPair> {
         variant: Vec<(String, String)>,
         settings: PairSettings,
     ) -> Result<FolderPairSession, FolderPairError> {
+        // A file's two sides parse whole: a whole-file move (inline-file, drop-link) is judged
+        // by whether both still do, so no move leaves a syntax error behind.
+        let settings = PairSettings {
+            strict: true,
+            ..settings
+        };
         let mut paths: Vec<String> = seed
             .iter()
             .chain(&variant)

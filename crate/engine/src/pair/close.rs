@@ -7,6 +7,8 @@
 //! than the difference now; the first the seed's test accepts is the new seed.
 
 use crate::tree::{NodeId, Tree};
+use std::collections::HashSet;
+use std::rc::Rc;
 
 /// How many valid seeds one run of the pass may have tested.
 const TRIES: usize = 48;
@@ -92,21 +94,28 @@ pub fn pieces(variant: &Tree, differs: &[bool], diff: usize) -> Vec<Piece> {
     out
 }
 
-/// The pass's state: the pieces, the next one, and how many valid seeds were offered.
+/// The pass's state: the pieces, the next one, how many seeds were offered, and the seeds
+/// made so far (two pieces may make one text: `-` deleted, or `-n` by its child `n`).
 #[derive(Clone, Debug, Default)]
 pub struct Close {
-    pub pieces: Vec<Piece>,
+    pub pieces: Rc<Vec<Piece>>,
     pub next: usize,
     pub tried: usize,
     pub done: bool,
+    made: HashSet<u64>,
 }
 
 impl Close {
     pub fn new(pieces: Vec<Piece>) -> Close {
         Close {
-            pieces,
+            pieces: Rc::new(pieces),
             ..Close::default()
         }
+    }
+
+    /// Whether `seed` is made for the first time.
+    pub fn first(&mut self, seed: &str) -> bool {
+        self.made.insert(crate::digest::text(seed))
     }
 
     /// The next piece to offer, or None when the pass is over.

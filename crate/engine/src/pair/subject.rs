@@ -97,33 +97,42 @@ impl Pair {
         }
     }
 
-    /// The seed as the variant without the next piece that parses.
+    /// The seed as the variant without the next piece: a candidate where that parses (with
+    /// none but the variant's errors, and none where the seed had none) and leaves a smaller
+    /// difference. One piece a call, so the session's budget bounds the work.
     fn closed(&mut self, close: &mut Close, stats: &mut Stats) -> Proposal<PairChange> {
-        while let Some(piece) = close.take() {
-            let seed = piece.seed_from(&self.best[1]);
-            if seed == self.best[0] {
-                continue;
-            }
-            // The seed's errors may be the variant's, where the piece left them.
-            if self.check(1, &seed).is_none() {
-                stats.invalid_skipped += 1;
-                continue;
-            }
-            close.tried += 1;
-            let (st, sr) = self.parser.parse_with_raw(&seed);
-            let variant = self.parser.tree_from_raw(&self.best[1], &self.raw[1]);
-            let prog = PairProgram::new(st, variant);
-            let sizes = prog.sizes();
-            return Proposal::Candidate {
-                texts: vec![seed, self.best[1].clone()],
-                change: PairChange {
-                    prog,
-                    raw: [Some(sr), None],
-                    sizes,
-                },
-            };
+        let Some(piece) = close.take() else {
+            return Proposal::Over;
+        };
+        let seed = piece.seed_from(&self.best[1]);
+        if seed == self.best[0] || !close.first(&seed) {
+            return Proposal::Skip;
         }
-        Proposal::Over
+        if self.check(1, &seed).is_none() {
+            stats.invalid_skipped += 1;
+            return Proposal::Skip;
+        }
+        let (st, sr) = self.parser.parse_with_raw(&seed);
+        if st.error.is_some() && self.regions[0].is_empty() {
+            stats.invalid_skipped += 1;
+            return Proposal::Skip;
+        }
+        let variant = self.parser.tree_from_raw(&self.best[1], &self.raw[1]);
+        let prog = PairProgram::new(st, variant);
+        let sizes = prog.sizes();
+        // The alignment, not the piece, says what the difference is.
+        if sizes.diff >= self.sizes.diff {
+            return Proposal::Skip;
+        }
+        close.tried += 1;
+        Proposal::Candidate {
+            texts: vec![seed, self.best[1].clone()],
+            change: PairChange {
+                prog,
+                raw: [Some(sr), None],
+                sizes,
+            },
+        }
     }
 
     /// Both programs laid out afresh, as a candidate (skipped when that changes nothing).
