@@ -280,13 +280,17 @@ mod tests {
         assert_eq!(a[0].target.as_deref(), Some("src/a/c.rs"));
     }
 
+    /// Each link's target, in order.
+    fn targets(links: &[Link]) -> Vec<Option<&str>> {
+        links.iter().map(|l| l.target.as_deref()).collect()
+    }
+
     #[test]
     fn javascript_imports_resolve_relative_specs() {
         let exists = in_folder(&["lib/m.js", "index.js"]);
         let text = "import { f } from './lib/m';\nimport fs from 'fs';\nimport '../x.js';\nconst importer = 1;\n";
         let got = links(Lang::JavaScript, "index.js", text, &exists);
-        let targets: Vec<_> = got.iter().map(|l| l.target.as_deref()).collect();
-        assert_eq!(targets, [Some("lib/m.js"), None, None]);
+        assert_eq!(targets(&got), [Some("lib/m.js"), None, None]);
     }
 
     #[test]
@@ -307,8 +311,7 @@ mod tests {
         let exists = in_folder(&["lib/m.js", "scan.cjs"]);
         let text = "const m = require('./lib/m');\nconst { s } = require(\"./scan\");\nconst fs = require('fs');\nm.required = 1;\n";
         let got = links(Lang::JavaScript, "index.js", text, &exists);
-        let targets: Vec<_> = got.iter().map(|l| l.target.as_deref()).collect();
-        assert_eq!(targets, [Some("lib/m.js"), Some("scan.cjs"), None]);
+        assert_eq!(targets(&got), [Some("lib/m.js"), Some("scan.cjs"), None]);
         assert_eq!(inlined(&got[0], "module.exports = 1;\n"), None);
     }
 

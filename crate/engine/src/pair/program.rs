@@ -78,6 +78,16 @@ impl PairProgram {
         &self.align.units
     }
 
+    /// Whether each token of the variant's tree is one the seed lacks (the alignment's, as
+    /// the pair was built).
+    pub fn variant_differs(&self) -> Vec<bool> {
+        let al = &self.align;
+        al.variant_unit
+            .iter()
+            .map(|&u| !al.units[u as usize].is_common())
+            .collect()
+    }
+
     /// Whether unit `u` is a difference the pair still has.
     pub fn differs(&self, u: u32) -> bool {
         let u = u as usize;

@@ -70,13 +70,10 @@ impl Pair {
     /// The close-seed pass over the pair as it now is (fresh: the rounds ended with a refresh
     /// or changed nothing since).
     fn close(&self) -> PairPass {
-        let (prog, al) = (&self.prog, &self.prog.align);
-        let differs: Vec<bool> = (0..prog.variant.tree.tokens.len())
-            .map(|v| !al.units[al.variant_unit[v] as usize].is_common())
-            .collect();
+        let prog = &self.prog;
         PairPass::Close(Close::new(pieces(
             &prog.variant.tree,
-            &differs,
+            &prog.variant_differs(),
             self.sizes.diff,
         )))
     }

@@ -373,11 +373,11 @@ fn pieces_are_the_variants_differences_cheapest_first() {
     let mut p = Parser::new(Lang::C);
     let (seed, variant) = ("int x = f();\n", "int x = f(a + -b);\n");
     let prog = PairProgram::new(p.parse(seed), p.parse(variant));
-    let al = &prog.align;
-    let differs: Vec<bool> = (0..prog.variant.tree.tokens.len())
-        .map(|v| !al.units[al.variant_unit[v] as usize].is_common())
-        .collect();
-    let pieces = close::pieces(&prog.variant.tree, &differs, prog.sizes().diff);
+    let pieces = close::pieces(
+        &prog.variant.tree,
+        &prog.variant_differs(),
+        prog.sizes().diff,
+    );
     assert!(!pieces.is_empty());
     assert!(pieces.windows(2).all(|w| w[0].cost <= w[1].cost));
     assert!(pieces.iter().all(|p| p.cost >= 1 && p.cost < 4));
