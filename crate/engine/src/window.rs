@@ -21,6 +21,11 @@ pub struct Window {
     pub text: String,
     /// The byte ranges of the old text it kept (the edits' among them), in order.
     kept_old: Vec<(usize, usize)>,
+    /// Where each kept piece of the candidate starts in the window and in the candidate,
+    /// with its length, in order.
+    pieces: Vec<(usize, usize, usize)>,
+    /// The hunks the window was made for, slid to whole items.
+    hunks: Vec<Hunk>,
 }
 
 /// A window pays only when it is much smaller than the text.
@@ -48,6 +53,8 @@ impl Window {
         let mut window = Window {
             text: String::with_capacity(kept + pieces.len()),
             kept_old: kept_pieces(&left_out, &[], usize::MAX),
+            pieces: Vec::with_capacity(pieces.len()),
+            hunks: hunks.clone(),
         };
         for (start, end) in pieces {
             let piece = &new_text[start..end];
@@ -56,9 +63,80 @@ impl Window {
             if word(window.text.chars().last()) && word(piece.chars().next()) {
                 window.text.push(' ');
             }
+            window.pieces.push((window.text.len(), start, end - start));
             window.text.push_str(piece);
         }
         Some(window)
+    }
+
+    /// The bytes of the old text that bytes `lo..hi` of the window are, if they lie in one
+    /// kept piece and outside every hunk (text the edit left as it was).
+    fn old_range(&self, lo: usize, hi: usize) -> Option<(usize, usize)> {
+        let i = self.pieces.partition_point(|p| p.0 <= lo).checked_sub(1)?;
+        let (at, start, len) = self.pieces[i];
+        if hi > at + len {
+            return None;
+        }
+        let (lo, hi) = (start + lo - at, start + hi - at);
+        // The last hunk that ends before the range; the next must start after it.
+        let h = self.hunks.partition_point(|h| h.new.end < lo);
+        if self.hunks.get(h).is_some_and(|h| h.new.start <= hi) {
+            return None;
+        }
+        let shift = |x: usize| match h.checked_sub(1) {
+            Some(j) => x - self.hunks[j].new.end + self.hunks[j].old.end,
+            None => x,
+        };
+        Some((shift(lo), shift(hi)))
+    }
+
+    /// Whether the window's `errors` (byte ranges of its text) all lie on the old text's
+    /// error `regions` (sorted spans of its tokens in error regions), in text the edit left
+    /// as it was, and no edit starts or ends on a region (where the whole text's recovery
+    /// may differ): then the errors a parse of the whole finds are the old ones.
+    pub(crate) fn errors_are_old(
+        &self,
+        errors: &[(usize, usize)],
+        regions: &[(usize, usize)],
+    ) -> bool {
+        let on_a_region = |x: usize| {
+            let i = regions.partition_point(|r| r.1 < x);
+            regions.get(i).is_some_and(|r| r.0 <= x)
+        };
+        if self
+            .hunks
+            .iter()
+            .any(|h| on_a_region(h.old.start) || on_a_region(h.old.end))
+        {
+            return false;
+        }
+        // `lo..hi` of the old text is `shift` bytes before the window's.
+        let on_regions = |lo: usize, hi: usize, shift: usize| {
+            if lo == hi {
+                return on_a_region(lo);
+            }
+            let i = regions.partition_point(|r| r.1 < lo);
+            // Every byte from lo to hi on a region but white space between two regions.
+            let blank = |a: usize, b: usize| {
+                let bytes = self.text.as_bytes();
+                (a..b).all(|x| bytes[x.wrapping_add(shift)].is_ascii_whitespace())
+            };
+            let mut at = lo;
+            for r in &regions[i..] {
+                if r.0 > at && !blank(at, r.0.min(hi)) {
+                    return false;
+                }
+                at = at.max(r.1);
+                if at >= hi || r.0 >= hi {
+                    return true;
+                }
+            }
+            blank(at, hi)
+        };
+        errors.iter().all(|&(lo, hi)| {
+            self.old_range(lo, hi)
+                .is_some_and(|(olo, ohi)| on_regions(olo, ohi, lo.wrapping_sub(olo)))
+        })
     }
 
     /// Whether the window kept a byte of one of `spans` of the old text (in order, apart).
@@ -400,8 +478,8 @@ mod tests {
         assert!(regions.len() == 3 && only_marks(&text, &regions));
         let starts = token_starts(&text);
         let mut rng = Rng::new(11);
-        let (mut flawed, mut invalid, mut valid) = (0, 0, 0);
-        for round in 0..60 {
+        let (mut flawed, mut invalid, mut valid, mut judged) = (0, 0, 0, 0);
+        for round in 0..120 {
             // Every other cut is beside an error region.
             let (new, gone) = match round % 2 {
                 0 => cut(&text, &starts, &mut rng, round),
@@ -416,9 +494,22 @@ mod tests {
             let (_, whole) = full.parse_with_raw(&new);
             match windowed.check_with(&raw, &text, &new, None, &regions) {
                 Validity::Flawed { errors, tree } => {
-                    // Found by a parse of the whole candidate, not of a window.
-                    assert_eq!(tree.root_node().end_byte(), new.len(), "deleting {gone:?}");
-                    assert_eq!(errors, crate::tree::error_ranges(&tree));
+                    // Found by a parse of the whole candidate, not of a window (or
+                    // remembered from one, for a text cut before).
+                    if let Some(tree) = tree {
+                        assert_eq!(tree.root_node().end_byte(), new.len(), "deleting {gone:?}");
+                        assert_eq!(errors, crate::tree::error_ranges(&tree));
+                    }
+                    // Checked again, the text keeps its errors, with no parse.
+                    match windowed.check_with(&raw, &text, &new, None, &regions) {
+                        Validity::Flawed {
+                            errors: again,
+                            tree,
+                        } => {
+                            assert!(tree.is_none() && again == errors, "deleting {gone:?}");
+                        }
+                        _ => panic!("deleting {gone:?}: judged otherwise the second time"),
+                    }
                     assert!(whole.root_node().has_error(), "deleting {gone:?}");
                     flawed += 1;
                 }
@@ -428,12 +519,18 @@ mod tests {
                     assert!(!only_marks(&new, &errors), "deleting {gone:?}: {errors:?}");
                     invalid += 1;
                 }
-                Validity::Valid(_) => valid += 1,
+                Validity::Valid(_) => {
+                    // Passed with errors only where a window found the old ones unchanged.
+                    let errors = crate::tree::error_ranges(&whole);
+                    assert!(only_marks(&new, &errors), "deleting {gone:?}: {errors:?}");
+                    judged += whole.root_node().has_error() as usize;
+                    valid += 1;
+                }
             }
         }
         assert!(
-            flawed > 5 && invalid > 10 && valid > 0,
-            "{flawed} flawed, {invalid} invalid, {valid} valid of 60"
+            flawed > 5 && invalid > 10 && judged > 5,
+            "{flawed} flawed, {invalid} invalid, {valid} valid ({judged} by the regions) of 120"
         );
     }
 

@@ -89,7 +89,7 @@ impl Pair {
             Validity::Valid(tree) => Some(tree),
             Validity::Invalid => None,
             Validity::Flawed { errors, tree } => {
-                kept_errors(old, text, regions, &errors).then_some(Some(tree))
+                kept_errors(old, text, regions, &errors).then_some(tree)
             }
         }
     }

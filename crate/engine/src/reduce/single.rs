@@ -169,7 +169,7 @@ impl Single {
                                 &errors,
                                 Some(best),
                             )
-                            .then_some(Some(tree))
+                            .then_some(tree)
                             .ok_or(())
                         }
                         Validity::Invalid => Err(()),
