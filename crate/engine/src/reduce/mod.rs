@@ -14,6 +14,7 @@ mod definitions;
 mod dependencies;
 mod effects;
 mod error_regions;
+mod file_scope;
 mod fold;
 mod format;
 mod hdd;

@@ -3,9 +3,9 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    chains, chunks, clauses, ddmin, definitions, dependencies, effects, error_regions, format, hdd,
-    implicit_int, inline, join, local, lone_tokens, merge, perses, rename, roots, tag_into_use,
-    transform, types, unwrap, update, Pass, Program,
+    chains, chunks, clauses, ddmin, definitions, dependencies, effects, error_regions, file_scope,
+    format, hdd, implicit_int, inline, join, local, lone_tokens, merge, perses, rename, roots,
+    tag_into_use, transform, types, unwrap, update, Pass, Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -40,6 +40,7 @@ pub enum PassKind {
     Extensions,
     Roots,
     Clauses,
+    FileScope,
 }
 
 /// A row of the table.
@@ -242,6 +243,12 @@ pub const PASSES: &[PassInfo] = &[
         "an optional part goes with its keyword, after the fixpoint: `impl T for S` to `impl S`, `let x: T` to `let x`; then a keyword alone (`new E()` to `E()`)",
         |p, _| Box::new(clauses::pass(p)),
     ),
+    row(
+        PassKind::FileScope,
+        "file-scope",
+        "C only, after the fixpoint: a local `int` declaration moves to file scope, where implicit int may drop its type",
+        |p, _| Box::new(file_scope::pass(p)),
+    ),
 ];
 
 impl PassKind {
@@ -275,6 +282,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::Clauses as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::FileScope as usize + 1);
     }
 }

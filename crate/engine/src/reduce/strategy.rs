@@ -126,6 +126,7 @@ const PERSES: &[Step] = &[
     stalled_only(PassKind::Local),
     stalled_only(PassKind::Clauses),
     stalled_only(PassKind::Update),
+    stalled_only(PassKind::FileScope),
 ];
 /// After the fixpoint, once: the layout, then (when the settings ask for it,
 /// `Settings::implicit_int`) the pass whose candidates the grammar cannot parse.

@@ -591,6 +591,27 @@ fn a_tag_defined_alone_moves_into_its_one_use() {
 }
 
 #[test]
+fn a_local_int_moves_to_file_scope_in_c() {
+    // Implicit int may then drop its type there (`c;`), which a local cannot.
+    let text = "void a() { mode_t b; int c; int d = 1; long e; c == b + d + e; }\n";
+    let found = candidates(Lang::C, text, super::file_scope::pass);
+    let squeezed: Vec<String> = found.iter().map(|c| c.replace([' ', '\n'], "")).collect();
+    assert_eq!(
+        squeezed,
+        ["intc;voida(){mode_tb;intd=1;longe;c==b+d+e;}"],
+        "only the `int` without an initial value moves: {found:#?}"
+    );
+    // Nowhere else: no implicit int in C++, and no function in a program of types.
+    for (lang, text) in [
+        (Lang::Cpp, "int a() { int c; return c; }\n"),
+        (Lang::C, "struct s { int x; };\n"),
+    ] {
+        let found = candidates(lang, text, super::file_scope::pass);
+        assert!(found.is_empty(), "{text}: {found:#?}");
+    }
+}
+
+#[test]
 fn a_function_declared_alone_moves_into_its_one_use() {
     // JavaScript: a function used once as a value is written there, named or not; one that is
     // called, used twice or only by itself stays.
@@ -717,6 +738,7 @@ fn where_each_pass_runs() {
     assert_eq!(perses(PassKind::ErrorRegions), ["fine", "coarse"]);
     assert_eq!(perses(PassKind::Rename), ["every"]);
     assert_eq!(perses(PassKind::Local), ["stalled"]);
+    assert_eq!(perses(PassKind::FileScope), ["stalled"]);
     assert_eq!(perses(PassKind::Format), ["finale"]);
     assert!(perses(PassKind::Hdd).is_empty());
     assert_eq!(Strategy::Hdd.rounds_of(PassKind::Hdd), ["every"]);
