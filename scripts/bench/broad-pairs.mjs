@@ -1,7 +1,8 @@
 // Pairs made from the broad bench's cases, the way PPR's benchmark (and ../shared/bench/pairs)
 // made its own: the case's program is the variant (it shows the warning); the seed is it after a
 // few random mutations (a constant or an operator changed, a statement deleted or duplicated, a
-// name for another): first those that take the warning away, each as near a line it is reported
+// name for another; in Rust also a cast or a path's prefix dropped, a lifetime added, an item
+// deleted): first those that take the warning away, each as near a line it is reported
 // on as can be (usually one; more where it is reported in several places), then a few anywhere
 // else, each kept only if the compiler accepts the seed without the warning. Seeded by the case's name, so
 // every machine makes the same pairs. Written under .bench/broad/pairs/NAME/ in the shared
@@ -71,7 +72,7 @@ function makePair(c, text, folder) {
     if (made.length === KEYS) return `${KEYS} mutations leave the warning`;
     const line = now[0];
     // Nearest the warning first, in a seeded order among equals; anywhere when it names no line.
-    const near = shuffled(mutations(seed, tokenize(seed, c.program.language)), rand)
+    const near = shuffled(mutations(seed, tokenize(seed, c.program.language), c.program.language), rand)
       .map((m, i) => ({ m, i, d: line == null ? 0 : Math.abs(m.line - line) }))
       .sort((a, b) => a.d - b.d || a.i - b.i)
       .map(({ m }) => m);
@@ -92,7 +93,7 @@ function makePair(c, text, folder) {
 
   // The noise: mutations on other lines, kept while the seed still passes.
   const keyLines = new Set(made.map((m) => m.line));
-  const apart = shuffled(mutations(seed, tokenize(seed, c.program.language)), rand).filter((m) => !keyLines.has(m.line));
+  const apart = shuffled(mutations(seed, tokenize(seed, c.program.language), c.program.language), rand).filter((m) => !keyLines.has(m.line));
   const noise = [];
   for (const m of apart.slice(0, NOISE_TRIES)) {
     if (noise.length === NOISE) break;

@@ -73,10 +73,10 @@ function quoteEnd(text, from, quote) {
  * Every mutation of `text` one edit makes: `{ kind, line, start, end, replacement }`, the text
  * between start and end replaced. Statements are what runs from after `;`, `{`, `}` or `)` (an
  * `if`'s body) to the next `;`, without braces between (a declaration or an expression
- * statement, a `return` or a `throw`).
+ * statement, a `return` or a `throw`). Rust's lints ask for more (see rustMutations).
  */
-export function mutations(text, tokens = tokenize(text)) {
-  const out = [];
+export function mutations(text, tokens = tokenize(text), language = 'c') {
+  const out = language === 'rust' ? rustMutations(text, tokens) : [];
   tokens.forEach((t, i) => {
     const s = text.slice(t.start, t.end);
     if (t.kind === 'number' && /^[0-9]/.test(s)) {
@@ -106,6 +106,50 @@ export function mutations(text, tokens = tokenize(text)) {
     }
   });
   return out;
+}
+
+/** Where an item may start: after these, or at the start. */
+const ITEM_AFTER = new Set([';', '{', '}', ']']);
+const ITEMS = new Set(['fn', 'impl', 'struct', 'enum', 'trait', 'mod']);
+
+/**
+ * Rust's own: what its lints are taken away by. A cast dropped (`x as u32` to `x`:
+ * trivial_numeric_casts), a path's first segment dropped (`fmt::Debug` to `Debug`:
+ * unused_qualifications), `<'_>` after a type's name (elided_lifetimes_in_paths), and an item
+ * with a body deleted whole (dead_code), from its `pub` if it has one.
+ */
+function rustMutations(text, tokens) {
+  const out = [];
+  const at = (i) => tokens[i] && text.slice(tokens[i].start, tokens[i].end);
+  tokens.forEach((t, i) => {
+    const s = at(i);
+    const m = (kind, start, end, replacement) => out.push({ kind, line: t.line, start, end, replacement });
+    if (s === 'as' && i > 0 && tokens[i + 1]?.kind === 'word' && at(i + 2) !== '::' && at(i + 2) !== '<') {
+      m('cast', tokens[i - 1].end, tokens[i + 1].end, '');
+    } else if (t.kind === 'word' && at(i + 1) === '::' && tokens[i + 2]?.kind === 'word' && at(i - 1) !== '::') {
+      m('path', t.start, tokens[i + 1].end, '');
+    } else if (t.kind === 'word' && /^[A-Z]/.test(s) && !['<', '::', '(', '{', '!'].includes(at(i + 1))) {
+      m('lifetime', t.end, t.end, "<'_>");
+    }
+    const first = at(i - 1) === 'pub' ? i - 1 : i;
+    if (ITEMS.has(s) && (first === 0 || ITEM_AFTER.has(at(first - 1)))) {
+      const end = bodyEnd(text, tokens, i);
+      if (end !== -1) m('item', tokens[first].start, tokens[end].end, '');
+    }
+  });
+  return out;
+}
+
+/** The index of the `}` that closes the first `{` from token `i` on, or -1 (a `;` first). */
+function bodyEnd(text, tokens, i) {
+  let depth = 0;
+  for (let j = i; j < tokens.length; j++) {
+    const s = text.slice(tokens[j].start, tokens[j].end);
+    if (s === ';' && depth === 0) return -1;
+    if (s === '{') depth++;
+    if (s === '}' && --depth === 0) return j;
+  }
+  return -1;
 }
 
 /** The index of the `;` that ends the statement starting at token `i`, or -1 (a brace first). */

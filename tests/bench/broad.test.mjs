@@ -57,6 +57,21 @@ test('mutations change one constant, operator, name or statement, and nothing el
   assert.deepEqual(shuffled([1, 2, 3, 4, 5], random(7)), shuffled([1, 2, 3, 4, 5], random(7)));
 });
 
+test("Rust's mutations drop a cast or a path's prefix, add a lifetime, delete an item", async () => {
+  const { apply, mutations, tokenize } = await import('../../scripts/bench/mutate.mjs');
+  const text = 'use std::fmt;\npub struct S;\nimpl fmt::Debug for S {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { let n = 1u8 as u32; Ok(()) }\n}\nfn unused() {}\n';
+  const made = mutations(text, tokenize(text, 'rust'), 'rust').map((m) => ({ kind: m.kind, text: apply(text, m) }));
+  const has = (kind, out) => made.some((m) => m.kind === kind && m.text === out);
+  assert.ok(has('cast', text.replace('1u8 as u32', '1u8')));
+  assert.ok(has('path', text.replace('impl fmt::Debug', 'impl Debug')));
+  assert.ok(has('lifetime', text.replace('fmt::Formatter)', "fmt::Formatter<'_>)")));
+  assert.ok(has('item', text.replace('fn unused() {}', '')));
+  assert.ok(has('item', text.replace(/impl fmt::Debug for S \{[^]*?\n\}/, '')));
+  // A unit struct has no body to delete; C and JavaScript get none of these.
+  assert.ok(!made.some((m) => m.kind === 'item' && !m.text.includes('pub struct S;')));
+  assert.ok(!mutations(text, tokenize(text, 'c'), 'c').some((m) => ['cast', 'path', 'lifetime', 'item'].includes(m.kind)));
+});
+
 // gcc ships with the Rust image the suite runs on.
 test('a pair made from a case: the variant warns, the seed a few mutations away does not', { timeout: 120000 }, async () => {
   const { makeBroadPairs } = await import('../../scripts/bench/broad-pairs.mjs');
