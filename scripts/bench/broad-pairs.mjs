@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkScript, compileLine } from './broad.mjs';
-import { apply, hashName, mutations, random, shuffled, tokenize } from './mutate.mjs';
+import { apply, hashName, mutations, random, shuffled } from './mutate.mjs';
 
 /** How many mutations beside those that take the warning away, and how many of those. */
 const NOISE = 4;
@@ -72,7 +72,7 @@ function makePair(c, text, folder) {
     if (made.length === KEYS) return `${KEYS} mutations leave the warning`;
     const line = now[0];
     // Nearest the warning first, in a seeded order among equals; anywhere when it names no line.
-    const near = shuffled(mutations(seed, tokenize(seed, c.program.language), c.program.language), rand)
+    const near = shuffled(mutations(seed, c.program.language), rand)
       .map((m, i) => ({ m, i, d: line == null ? 0 : Math.abs(m.line - line) }))
       .sort((a, b) => a.d - b.d || a.i - b.i)
       .map(({ m }) => m);
@@ -93,7 +93,7 @@ function makePair(c, text, folder) {
 
   // The noise: mutations on other lines, kept while the seed still passes.
   const keyLines = new Set(made.map((m) => m.line));
-  const apart = shuffled(mutations(seed, tokenize(seed, c.program.language), c.program.language), rand).filter((m) => !keyLines.has(m.line));
+  const apart = shuffled(mutations(seed, c.program.language), rand).filter((m) => !keyLines.has(m.line));
   const noise = [];
   for (const m of apart.slice(0, NOISE_TRIES)) {
     if (noise.length === NOISE) break;

@@ -75,7 +75,8 @@ function quoteEnd(text, from, quote) {
  * `if`'s body) to the next `;`, without braces between (a declaration or an expression
  * statement, a `return` or a `throw`). Rust's lints ask for more (see rustMutations).
  */
-export function mutations(text, tokens = tokenize(text), language = 'c') {
+export function mutations(text, language = 'c') {
+  const tokens = tokenize(text, language);
   const out = language === 'rust' ? rustMutations(text, tokens) : [];
   tokens.forEach((t, i) => {
     const s = text.slice(t.start, t.end);
