@@ -12,6 +12,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use whittle::folder::command::COMMAND;
 use whittle::folder::{bundle, Folder, FolderSession};
 use whittle::reduce::Settings;
 use whittle::Side;
@@ -61,6 +62,11 @@ pub fn read_tree(dir: &Path, skip: &[PathBuf]) -> Result<Vec<Read>, String> {
                 }
             } else if std::fs::canonicalize(item.path()).is_ok_and(|p| skip.contains(&p)) {
                 continue;
+            } else if rel.as_os_str().is_empty() && name == COMMAND {
+                return Err(format!(
+                    "{}: whittle keeps this name for the test's command (--reduce-flags); rename the file",
+                    item.path().display()
+                ));
             } else {
                 // Links and non-text files are refused with their own messages.
                 let own = crate::files::read_own(&dir.join(&path))?;
@@ -105,6 +111,11 @@ struct FolderShell {
     on_disk: RefCell<HashMap<String, Option<String>>>,
 }
 
+/// Where the reduced command goes (`--reduce-flags`): beside DIR, never into it.
+fn command_file(dir: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.cmd", dir.display()))
+}
+
 impl Shell<Folder> for FolderShell {
     fn file_name(&self, _side: Side) -> String {
         TREE.into()
@@ -115,7 +126,11 @@ impl Shell<Folder> for FolderShell {
         let mut writes = Vec::new();
         for (path, text) in session.best_files() {
             if on_disk.get(path).map(Option::as_deref) != Some(text) {
-                writes.push((self.dir.join(path), text, path));
+                let at = match path == COMMAND {
+                    true => command_file(&self.dir),
+                    false => self.dir.join(path),
+                };
+                writes.push((at, text, path));
             }
         }
         let list: Vec<(PathBuf, Option<&str>)> =
@@ -126,6 +141,14 @@ impl Shell<Folder> for FolderShell {
         }
         Ok(())
     }
+}
+
+/// The folder's own files in the best tree (not the command line).
+fn files_of(session: &FolderSession) -> impl Iterator<Item = (&str, Option<&str>)> {
+    session
+        .best_files()
+        .into_iter()
+        .filter(|(p, _)| *p != COMMAND)
 }
 
 /// `whittle reduce --test T DIR`.
@@ -142,7 +165,17 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
     if one_file {
         return Err("a folder is reduced with --test or --cmd, here or on --cluster; --endpoint, --wrong-code, --crash, --print-test and --confirm take one FILE for now".into());
     }
-    let property = args.property.property()?;
+    let mut property = args.property.property()?;
+    // The command line joins the tree, where `make-flags` takes its words; the test runs it.
+    let command = match (&mut property, recipe.reduce_flags) {
+        (crate::runner::Property::Command { cmd, .. }, true) => {
+            let line = cmd.replace("{}", TREE);
+            *cmd = format!("sh ./{COMMAND}");
+            Some(line)
+        }
+        (_, true) => return Err("--reduce-flags with a folder needs --cmd: its flags and the files it names are reduced with the folder".into()),
+        (_, false) => None,
+    };
     let script = args.property.test.as_deref();
     let script: Vec<PathBuf> = script
         .and_then(|t| std::fs::canonicalize(t).ok())
@@ -159,6 +192,7 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
     let pairs = files
         .iter()
         .map(|f| (f.path.clone(), f.text.clone()))
+        .chain(command.clone().map(|c| (COMMAND.to_string(), c)))
         .collect();
     let (session, parse_cpu) = timed(|| FolderSession::folder(pairs, settings));
     let mut session = session.map_err(|e| {
@@ -169,11 +203,12 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
     let made_orig = keep_original(&orig, &files)?;
     let shell = FolderShell {
         dir: dir.to_path_buf(),
+        // The command is not on disk yet: the first save writes it.
         on_disk: RefCell::new(files.into_iter().map(|f| (f.path, Some(f.text))).collect()),
     };
     eprintln!(
         "whittle reduce: {} files, {} a grammar covers",
-        shell.on_disk.borrow().len(),
+        files_of(&session).count(),
         session.parsed_files().len()
     );
     let interrupted = interrupt_flag();
@@ -225,11 +260,19 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
     for line in pass_table(s, &run.pass_wall) {
         eprintln!("whittle reduce:   {line}");
     }
-    let deleted: Vec<&str> = session
-        .best_files()
-        .into_iter()
+    let deleted: Vec<&str> = files_of(&session)
         .filter_map(|(p, t)| t.is_none().then_some(p))
         .collect();
+    let reduced_command = session
+        .best_files()
+        .into_iter()
+        .find_map(|(p, t)| t.filter(|_| p == COMMAND));
+    if let Some(line) = reduced_command {
+        eprintln!(
+            "whittle reduce: the command: {line} (in {})",
+            command_file(dir).display()
+        );
+    }
     if !deleted.is_empty() {
         eprintln!("whittle reduce: deleted: {}", deleted.join(" "));
     }
@@ -247,6 +290,7 @@ pub fn reduce(args: ReduceArgs, dir: &Path) -> Result<i32, String> {
         json["jobs"] = jobs.into();
         json["interrupted"] = interrupted.load(std::sync::atomic::Ordering::SeqCst).into();
         json["deleted"] = deleted.into();
+        json["command"] = reduced_command.into();
         run.add_test_figures(&mut json);
         write_stats(path, &json)?;
     }

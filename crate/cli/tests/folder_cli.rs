@@ -275,6 +275,81 @@ fn a_folder_refuses_what_takes_one_file() {
 }
 
 #[test]
+fn the_command_line_loses_the_flags_and_files_the_bug_does_not_need() {
+    support::require_gcc();
+    let dir = folder(
+        "cmd",
+        &[
+            ("a.c", "int f(void) { int unused_x; return 0; }\n"),
+            ("b.c", "int g(void) { return 1; }\n"),
+            ("c.h", "int h;\n"),
+        ],
+    );
+    let cmd = "gcc -O2 -Wall -Wextra -I inc -c {}/a.c {}/b.c";
+    let pattern = "unused variable";
+    let args = ["reduce", "proj", "--cmd", cmd, "--match", pattern];
+    let mut args = args.to_vec();
+    args.extend(["--reduce-flags", "-j", "2", "--stats-json", "stats.json"]);
+    let out = whittle(&dir, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    // The command, beside the folder: what -Wall's warning needs, and only the file it names.
+    let line = std::fs::read_to_string(dir.join("proj.cmd")).unwrap();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words[0], "gcc", "{line}");
+    assert!(
+        words.contains(&"-Wall") || words.contains(&"-Wextra"),
+        "{line}"
+    );
+    for gone in ["-O2", "-I", "inc", "./b.c"] {
+        assert!(!words.contains(&gone), "{gone} is left: {line}");
+    }
+    let stats = support::read_json(&dir, "stats.json");
+    assert_eq!(stats["command"].as_str(), Some(line.as_str()), "{stats}");
+    // The folder holds its own files only, and the result passes the reduced command.
+    let result = tree(&dir.join("proj"));
+    let paths: Vec<&str> = result.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(paths, ["a.c"], "{stderr}");
+    let run = Command::new("sh")
+        .arg("-c")
+        .arg(&line)
+        .current_dir(dir.join("proj"))
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains(pattern),
+        "{run:?}"
+    );
+    assert_eq!(
+        tree(&dir.join("proj.orig")).len(),
+        3,
+        "the original, without the command"
+    );
+}
+
+#[test]
+fn reduce_flags_with_a_folder_needs_a_command() {
+    let dir = folder("cmd-script", C_TREE);
+    check(&dir, C_TEST);
+    let args = ["reduce", "--test", "./check.sh", "proj", "--reduce-flags"];
+    let out = whittle(&dir, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("needs --cmd"), "{stderr}");
+    assert_eq!(
+        tree(&dir.join("proj")),
+        sorted(C_TREE),
+        "the folder is untouched"
+    );
+    // A file of the folder may not take the command's name.
+    write(&dir.join("proj"), ".whittle-command", "gcc\n", false);
+    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "proj"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("rename the file"), "{stderr}");
+}
+
+#[test]
 fn passes_across_files_are_left_out_by_name() {
     let (dir, _) = reduce_c_folder("c-skip", &["--skip-pass", "delete-file,inline-file"]);
     // No file deleted or inlined: all six are still there (their contents reduced).

@@ -48,7 +48,9 @@ pub struct RecipeArgs {
     #[arg(long, requires = "slow_compile", value_name = "CMD")]
     pub reference: Option<String>,
     /// After the program, reduce the template's flags: each flag (with its argument) is tried
-    /// away on the result, and the fewest that keep the property are printed.
+    /// away on the result, and the fewest that keep the property are printed. With a folder
+    /// and --cmd: the command's flags and the files it names are reduced with the folder (the
+    /// result in DIR.cmd).
     #[arg(long)]
     pub reduce_flags: bool,
     /// With --crash, --diagnostic or --wrong-code: do not remember verdicts (by default they

@@ -9,6 +9,7 @@
 //! changed file no longer parses is never tested.
 
 pub mod bundle;
+pub mod command;
 pub mod links;
 pub mod pair;
 #[cfg(test)]
@@ -33,7 +34,8 @@ pub enum Cross {
     /// A link removed: an unused `#include "..."`, `mod m;`, `import` or `require`.
     DropLinks,
     /// The build command reduced: a Makefile's lines (targets, recipes, variables) and the
-    /// words of its variables (flags, files) tried away one at a time.
+    /// words of its variables (flags, files), and the test's command line's flags and files
+    /// ([`command::COMMAND`]), tried away one at a time.
     MakeFlags,
 }
 
@@ -55,7 +57,9 @@ impl Cross {
                 "a file linked from one line replaces that line (`#include`, `mod m;`, `import { f } from`)"
             }
             Cross::DropLinks => "an unused `#include \"...\"`, `mod m;`, `import` or `require` goes",
-            Cross::MakeFlags => "a Makefile's lines and its variables' words go one at a time",
+            Cross::MakeFlags => {
+                "a Makefile's lines and its variables' words go one at a time; with --reduce-flags, the test command's flags and files too"
+            }
         }
     }
 }
@@ -112,6 +116,11 @@ pub enum Move {
         file: usize,
         line: String,
         word: Option<usize>,
+    },
+    /// The test's command without a flag (and its argument) or a file it names.
+    Command {
+        file: usize,
+        cut: command::Cut,
     },
 }
 
@@ -254,7 +263,7 @@ impl Folder {
     fn moves(&self, kind: Cross) -> Vec<Move> {
         match kind {
             Cross::DeleteFiles => self
-                .largest_first(|_| true)
+                .largest_first(|e| e.path != command::COMMAND)
                 .into_iter()
                 .map(Move::Delete)
                 .collect(),
@@ -272,6 +281,10 @@ impl Folder {
             Cross::MakeFlags => {
                 let mut moves = Vec::new();
                 for (file, e) in self.entries.iter().enumerate() {
+                    if e.present && e.path == command::COMMAND {
+                        let cuts = command::cuts(e.text()).into_iter();
+                        moves.extend(cuts.map(|cut| Move::Command { file, cut }));
+                    }
                     if !e.present || !is_makefile(&e.path) {
                         continue;
                     }
@@ -317,6 +330,16 @@ impl Folder {
                         doomed.push((file, link.line));
                     }
                 }
+                // The command's words that name the file go too.
+                if let Some(c) = self.index_of(command::COMMAND) {
+                    let mut text = self.text_of(c).to_string();
+                    for cut in command::naming(&text.clone(), &path) {
+                        text = command::without(&text, &cut).unwrap_or(text);
+                    }
+                    if text != self.text_of(c) {
+                        texts.push((c, text));
+                    }
+                }
                 for (file, line) in doomed {
                     let at = texts.iter().position(|(i, _)| *i == file);
                     let text = match at {
@@ -328,6 +351,9 @@ impl Folder {
                     };
                     links::cut_line(text, &line);
                 }
+            }
+            Move::Command { file, cut } => {
+                texts.push((*file, command::without(self.text_of(*file), cut)?));
             }
             Move::Make { file, line, word } => {
                 let text = self.text_of(*file);

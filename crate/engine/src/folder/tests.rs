@@ -335,6 +335,32 @@ fn a_makefile_loses_the_flags_and_lines_the_test_does_not_need() {
     assert_eq!(text(&best, "Makefile"), Some("CFLAGS = -Wall\nall: main\n"));
 }
 
+#[test]
+fn the_command_loses_the_flags_and_files_the_test_does_not_need() {
+    let best = reduce(
+        &[
+            ("a.c", "int bug;\n"),
+            ("b.c", "int spare;\n"),
+            (command::COMMAND, "gcc -O2 -Wall -o out -c ./a.c ./b.c"),
+        ],
+        // As the shell would run it: every file named exists, -Wall is on, one names the bug.
+        |t| {
+            let cmd = text(t, command::COMMAND).unwrap_or_default();
+            let named: Vec<&str> = cmd
+                .split(' ')
+                .filter_map(|w| w.strip_prefix("./"))
+                .collect();
+            named.iter().all(|f| text(t, f).is_some())
+                && cmd.contains("-Wall")
+                && named
+                    .iter()
+                    .any(|f| text(t, f).is_some_and(|x| x.contains("bug")))
+        },
+    );
+    assert_eq!(text(&best, command::COMMAND), Some("gcc -Wall ./a.c"));
+    assert_eq!(paths(&best), ["a.c", command::COMMAND]);
+}
+
 /// Two folders as a pair: every query's trees parse and differ.
 mod pairs {
     use super::*;
