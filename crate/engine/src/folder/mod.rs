@@ -15,13 +15,18 @@ pub mod pair;
 #[cfg(test)]
 mod tests;
 
+use crate::reduce::dependencies;
 use crate::reduce::PassKind;
 use crate::reduce::{
     Engine, Proposal, Round, Settings, Single, SingleChange, Stats, Strategy, Subject,
 };
 use crate::{InputError, Lang, Side};
 use links::Link;
+use std::collections::BTreeMap;
 use std::rc::Rc;
+
+/// At most this many names a round for `delete-symbol`, those with the most tokens first.
+const MAX_SHARED: usize = 200;
 
 /// A pass that crosses files, in the order each round runs them (the most removed first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +38,10 @@ pub enum Cross {
     InlineLinks,
     /// A link removed: an unused `#include "..."`, `mod m;`, `import` or `require`.
     DropLinks,
+    /// A thing of file scope that several files name (a function a header declares, one
+    /// file defines and another calls) goes with every declaration and use of it, in every
+    /// file at once: the statements and items around them.
+    DeleteSymbols,
     /// The build command reduced: a Makefile's lines (targets, recipes, variables) and the
     /// words of its variables (flags, files), and the test's command line's flags and files
     /// ([`command::COMMAND`]), tried away one at a time.
@@ -43,6 +52,7 @@ whittle_grammars::names!(Cross {
     DeleteFiles => "delete-file",
     InlineLinks => "inline-file",
     DropLinks => "drop-link",
+    DeleteSymbols => "delete-symbol",
     MakeFlags => "make-flags",
 });
 
@@ -57,6 +67,9 @@ impl Cross {
                 "a file linked from one line replaces that line (`#include`, `mod m;`, `import { f } from`)"
             }
             Cross::DropLinks => "an unused `#include \"...\"`, `mod m;`, `import` or `require` goes",
+            Cross::DeleteSymbols => {
+                "a file-scope name several files use goes with its declarations and uses in all of them"
+            }
             Cross::MakeFlags => {
                 "a Makefile's lines and its variables' words go one at a time; with --reduce-flags, the test command's flags and files too"
             }
@@ -117,6 +130,8 @@ pub enum Move {
         line: String,
         word: Option<usize>,
     },
+    /// Every declaration and use of a file-scope name, in every file.
+    Symbol(String),
     /// The test's command without a flag (and its argument) or a file it names.
     Command {
         file: usize,
@@ -278,6 +293,7 @@ impl Folder {
                 .into_iter()
                 .map(|(file, l)| Move::Drop { file, line: l.line })
                 .collect(),
+            Cross::DeleteSymbols => self.shared_names().into_iter().map(Move::Symbol).collect(),
             Cross::MakeFlags => {
                 let mut moves = Vec::new();
                 for (file, e) in self.entries.iter().enumerate() {
@@ -350,6 +366,18 @@ impl Folder {
                         }
                     };
                     links::cut_line(text, &line);
+                }
+            }
+            Move::Symbol(name) => {
+                for (file, e) in self.entries.iter().enumerate() {
+                    let (true, Body::Parsed(single)) = (e.present, &e.body) else {
+                        continue;
+                    };
+                    let prog = single.prog();
+                    if let Some((tokens, _)) = dependencies::file_scope_names(prog).get(name) {
+                        let edit = dependencies::deleting(prog, tokens)?;
+                        texts.push((file, prog.after(&edit).text()));
+                    }
                 }
             }
             Move::Command { file, cut } => {
@@ -426,6 +454,33 @@ impl Folder {
         changed.extend(removed.iter().map(|&f| (f, None)));
         let bundle = self.bundle_with(&changed);
         Some((bundle, FolderChange::Cross { edits, removed }))
+    }
+
+    /// The file-scope names that one file declares and another names too, those with the
+    /// most tokens first (at most [`MAX_SHARED`]).
+    fn shared_names(&self) -> Vec<String> {
+        // Per name: the files naming it, whether one declares it, its tokens.
+        let mut names: BTreeMap<String, (usize, bool, usize)> = BTreeMap::new();
+        for e in self.entries.iter().filter(|e| e.present) {
+            let Body::Parsed(single) = &e.body else {
+                continue;
+            };
+            for (name, (tokens, declared)) in dependencies::file_scope_names(single.prog()) {
+                let n = names.entry(name).or_default();
+                *n = (n.0 + 1, n.1 || declared, n.2 + tokens.len());
+            }
+        }
+        let mut shared: Vec<(String, usize)> = names
+            .into_iter()
+            .filter(|(_, (files, declared, _))| *files > 1 && *declared)
+            .map(|(name, (_, _, tokens))| (name, tokens))
+            .collect();
+        shared.sort_by_key(|(_, tokens)| std::cmp::Reverse(*tokens));
+        shared
+            .into_iter()
+            .take(MAX_SHARED)
+            .map(|(n, _)| n)
+            .collect()
     }
 
     fn single_mut(&mut self, i: usize) -> &mut Single {

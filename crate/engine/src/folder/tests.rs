@@ -335,6 +335,52 @@ fn a_makefile_loses_the_flags_and_lines_the_test_does_not_need() {
     assert_eq!(text(&best, "Makefile"), Some("CFLAGS = -Wall\nall: main\n"));
 }
 
+/// The names before each `(` in `text` that `tail` follows (`(void);` a prototype,
+/// `(void) {` a definition, `();` a call), sorted.
+fn names_before(text: &str, tail: &str) -> Vec<String> {
+    let mut out: Vec<String> = text
+        .match_indices(tail)
+        .map(|(at, _)| {
+            let head = &text[..at];
+            let start = head.rfind(|c: char| !c.is_alphanumeric() && c != '_');
+            head[start.map_or(0, |s| s + 1)..].to_string()
+        })
+        .filter(|n| !n.is_empty() && n != "main")
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_name_three_files_share_goes_from_all_of_them_at_once() {
+    let header = "int helper(void);\nint other(void);\n";
+    let source = "int helper(void) { return 1; }\nint other(void) { return 2; }\n";
+    let main = "#include \"util.h\"\nint bug;\nint main(void) { helper(); other(); return bug; }\n";
+    // As a linker with -Werror would have it: every file kept, each function declared,
+    // defined and called, none of them alone in one file; and the bug stays.
+    let consistent = |t: &Files| {
+        let (Some(h), Some(c), Some(m)) = (text(t, "util.h"), text(t, "util.c"), text(t, "main.c"))
+        else {
+            return false;
+        };
+        let declared = names_before(h, "(void);");
+        declared == names_before(c, "(void) {")
+            && declared == names_before(m, "();")
+            && m.contains("bug")
+    };
+    let best = reduce(
+        &[("main.c", main), ("util.c", source), ("util.h", header)],
+        consistent,
+    );
+    // No other pass can take a function out of one file alone.
+    for (path, text) in &best {
+        assert!(
+            !text.contains("helper") && !text.contains("other"),
+            "{path}: {text}"
+        );
+    }
+}
+
 #[test]
 fn the_command_loses_the_flags_and_files_the_test_does_not_need() {
     let best = reduce(

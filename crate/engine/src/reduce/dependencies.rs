@@ -101,6 +101,37 @@ pub fn pass(prog: &Program) -> Sites<Site> {
     Sites::new(sites, edit)
 }
 
+/// A file's tokens that name things of file scope, by name: its file-scope symbols' (and
+/// whether it declares them), and its uses of names it does not declare (another file's, a
+/// header's). What a folder's `delete-symbol` takes from every file at once.
+pub(crate) fn file_scope_names(prog: &Program) -> BTreeMap<String, (Vec<TokenId>, bool)> {
+    let symbols = Symbols::new(prog);
+    let mut out: BTreeMap<String, (Vec<TokenId>, bool)> = BTreeMap::new();
+    for s in symbols.symbols.iter().filter(|s| s.scope.is_none()) {
+        if let Some(&first) = s.tokens.first() {
+            let entry = out.entry(prog.text_of(first).to_string()).or_default();
+            entry.0.extend(&s.tokens);
+            entry.1 |= !s.declarations.is_empty();
+        }
+    }
+    let names = &prog.tree.lang.kinds().names;
+    for t in (0..prog.tree.tokens.len() as TokenId).filter(|&t| prog.kept(t)) {
+        let node = prog.tree.node(prog.tree.tokens[t as usize].node);
+        let text = prog.text_of(t);
+        let foreign = symbols.of_token(t).is_none() && symbols.foreign.contains(text);
+        if foreign && names.kinds.contains(&node.kind) && !node.extra {
+            out.entry(text.to_string()).or_default().0.push(t);
+        }
+    }
+    out
+}
+
+/// The edit that deletes the statements or items around `tokens` (none if one has none).
+pub(crate) fn deleting(prog: &Program, tokens: &[TokenId]) -> Option<Edit> {
+    let units = statements_around(prog, tokens.iter())?;
+    Some(deletion_edit(prog, &units))
+}
+
 fn edit(prog: &Program, site: &Site) -> Option<Edit> {
     let tree = &prog.tree;
     let alive = |t: &&TokenId| prog.kept(**t);

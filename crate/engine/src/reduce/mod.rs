@@ -11,7 +11,7 @@ mod chunks;
 mod clauses;
 pub(crate) mod ddmin;
 mod definitions;
-mod dependencies;
+pub(crate) mod dependencies;
 mod effects;
 mod error_regions;
 mod file_scope;

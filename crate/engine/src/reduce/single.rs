@@ -495,6 +495,11 @@ impl Single {
         &self.best
     }
 
+    /// The program as the passes see it (the tokens kept so far).
+    pub(crate) fn prog(&self) -> &super::Program {
+        &self.prog
+    }
+
     /// A text made outside the passes (another file's contents moved in) if it parses with
     /// no error: its tree-sitter tree.
     pub(crate) fn check_text(&mut self, text: &str) -> Option<tree_sitter::Tree> {
