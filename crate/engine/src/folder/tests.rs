@@ -382,6 +382,57 @@ fn a_name_three_files_share_goes_from_all_of_them_at_once() {
 }
 
 #[test]
+fn a_rust_function_another_module_calls_goes_from_both_at_once() {
+    let util = "pub fn helper() {}\npub fn other() {}\n";
+    let lib = "mod util;\npub fn bug() { util::helper(); util::other(); }\n";
+    // Every function util.rs defines is called through its path, and no other.
+    let consistent = |t: &Files| {
+        let (Some(u), Some(l)) = (text(t, "src/util.rs"), text(t, "src/lib.rs")) else {
+            return false;
+        };
+        names_before(u, "() {}") == names_before(l, "();")
+            && l.contains("mod util;")
+            && l.contains("fn bug")
+    };
+    let best = reduce(&[("src/lib.rs", lib), ("src/util.rs", util)], consistent);
+    for (path, text) in &best {
+        assert!(
+            !text.contains("helper") && !text.contains("other"),
+            "{path}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_javascript_export_another_module_imports_goes_from_both_at_once() {
+    let m = "export function helper() {}\nexport function other() {}\n";
+    let main = "import { helper, other } from './m.js';\nhelper();\nother();\nconst bug = 1;\n";
+    // Every function m.js exports is imported (in one list) and called, and no other.
+    let consistent = |t: &Files| {
+        let (Some(m), Some(main)) = (text(t, "m.js"), text(t, "main.js")) else {
+            return false;
+        };
+        let exported = names_before(m, "() {}");
+        let list = main.split_once('{').and_then(|(_, r)| r.split_once('}'));
+        let mut imported: Vec<String> = list
+            .map_or("", |(names, _)| names)
+            .split(',')
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect();
+        imported.sort();
+        exported == names_before(main, "();") && exported == imported && main.contains("bug")
+    };
+    let best = reduce(&[("main.js", main), ("m.js", m)], consistent);
+    for (path, text) in &best {
+        assert!(
+            !text.contains("helper") && !text.contains("other"),
+            "{path}: {text}"
+        );
+    }
+}
+
+#[test]
 fn the_command_loses_the_flags_and_files_the_test_does_not_need() {
     let best = reduce(
         &[
