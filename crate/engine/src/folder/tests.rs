@@ -351,15 +351,20 @@ fn names_before(text: &str, tail: &str) -> Vec<String> {
     out
 }
 
-#[test]
-fn a_name_three_files_share_goes_from_all_of_them_at_once() {
-    let header = "int helper(void);\nint other(void);\n";
-    let source = "int helper(void) { return 1; }\nint other(void) { return 2; }\n";
-    let main = "#include \"util.h\"\nint bug;\nint main(void) { helper(); other(); return bug; }\n";
+/// A header declares two functions, a source defines them, main calls them: each may go
+/// only from all three files at once. In C (`ext` "c", "h") or C++ ("cpp", "hpp").
+fn shared_by_three_files(ext: [&str; 2]) {
+    let [source, header] = ext.map(|e| format!("util.{e}"));
+    let main = format!("main.{}", ext[0]);
+    let header_text = "int helper(void);\nint other(void);\n";
+    let source_text = "int helper(void) { return 1; }\nint other(void) { return 2; }\n";
+    let main_text = format!(
+        "#include \"{header}\"\nint bug;\nint main(void) {{ helper(); other(); return bug; }}\n"
+    );
     // As a linker with -Werror would have it: every file kept, each function declared,
     // defined and called, none of them alone in one file; and the bug stays.
     let consistent = |t: &Files| {
-        let (Some(h), Some(c), Some(m)) = (text(t, "util.h"), text(t, "util.c"), text(t, "main.c"))
+        let (Some(h), Some(c), Some(m)) = (text(t, &header), text(t, &source), text(t, &main))
         else {
             return false;
         };
@@ -369,7 +374,11 @@ fn a_name_three_files_share_goes_from_all_of_them_at_once() {
             && m.contains("bug")
     };
     let best = reduce(
-        &[("main.c", main), ("util.c", source), ("util.h", header)],
+        &[
+            (&main, &main_text),
+            (&source, source_text),
+            (&header, header_text),
+        ],
         consistent,
     );
     // No other pass can take a function out of one file alone.
@@ -379,6 +388,16 @@ fn a_name_three_files_share_goes_from_all_of_them_at_once() {
             "{path}: {text}"
         );
     }
+}
+
+#[test]
+fn a_name_three_c_files_share_goes_from_all_of_them_at_once() {
+    shared_by_three_files(["c", "h"]);
+}
+
+#[test]
+fn a_name_three_cpp_files_share_goes_from_all_of_them_at_once() {
+    shared_by_three_files(["cpp", "hpp"]);
 }
 
 #[test]
