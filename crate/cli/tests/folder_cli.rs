@@ -260,18 +260,18 @@ fn a_folder_run_again_with_the_cache_runs_no_test() {
 fn a_folder_refuses_what_takes_one_file() {
     let dir = folder("one-file", C_TREE);
     check(&dir, C_TEST);
-    let out = whittle(
-        &dir,
-        &["reduce", "proj", "--wrong-code", "gcc -O0", "gcc -O2"],
-    );
+    let args = ["reduce", "proj", "--wrong-code", "gcc -O0", "gcc -O2"];
+    refuses(&dir, &args, "take one FILE");
+}
+
+/// `whittle` with `args` in `dir` fails, says `says`, and leaves the folder `proj` as it was.
+fn refuses(dir: &Path, args: &[&str], says: &str) {
+    let before = tree(&dir.join("proj"));
+    let out = whittle(dir, args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(stderr.contains("take one FILE"), "{stderr}");
-    assert_eq!(
-        tree(&dir.join("proj")),
-        sorted(C_TREE),
-        "the folder is untouched"
-    );
+    assert!(stderr.contains(says), "{stderr}");
+    assert_eq!(tree(&dir.join("proj")), before, "the folder is untouched");
 }
 
 #[test]
@@ -331,22 +331,15 @@ fn the_command_line_loses_the_flags_and_files_the_bug_does_not_need() {
 fn reduce_flags_with_a_folder_needs_a_command() {
     let dir = folder("cmd-script", C_TREE);
     check(&dir, C_TEST);
-    let args = ["reduce", "--test", "./check.sh", "proj", "--reduce-flags"];
-    let out = whittle(&dir, &args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(stderr.contains("needs --cmd"), "{stderr}");
-    assert_eq!(
-        tree(&dir.join("proj")),
-        sorted(C_TREE),
-        "the folder is untouched"
+    let args = ["reduce", "--test", "./check.sh", "proj"];
+    refuses(
+        &dir,
+        &[&args[..], &["--reduce-flags"]].concat(),
+        "needs --cmd",
     );
     // A file of the folder may not take the command's name.
     write(&dir.join("proj"), ".whittle-command", "gcc\n", false);
-    let out = whittle(&dir, &["reduce", "--test", "./check.sh", "proj"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(stderr.contains("rename the file"), "{stderr}");
+    refuses(&dir, &args, "rename the file");
 }
 
 #[test]

@@ -349,7 +349,7 @@ impl Folder {
                 // The command's words that name the file go too.
                 if let Some(c) = self.index_of(command::COMMAND) {
                     let mut text = self.text_of(c).to_string();
-                    for cut in command::naming(&text.clone(), &path) {
+                    for cut in command::naming(self.text_of(c), &path) {
                         text = command::without(&text, &cut).unwrap_or(text);
                     }
                     if text != self.text_of(c) {

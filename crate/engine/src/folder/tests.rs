@@ -351,6 +351,16 @@ fn names_before(text: &str, tail: &str) -> Vec<String> {
     out
 }
 
+/// Neither function of the `delete-symbol` tests is left in any file.
+fn no_function_left(best: &Files) {
+    for (path, text) in best {
+        assert!(
+            !text.contains("helper") && !text.contains("other"),
+            "{path}: {text}"
+        );
+    }
+}
+
 /// A header declares two functions, a source defines them, main calls them: each may go
 /// only from all three files at once. In C (`ext` "c", "h") or C++ ("cpp", "hpp").
 fn shared_by_three_files(ext: [&str; 2]) {
@@ -382,12 +392,7 @@ fn shared_by_three_files(ext: [&str; 2]) {
         consistent,
     );
     // No other pass can take a function out of one file alone.
-    for (path, text) in &best {
-        assert!(
-            !text.contains("helper") && !text.contains("other"),
-            "{path}: {text}"
-        );
-    }
+    no_function_left(&best);
 }
 
 #[test]
@@ -414,12 +419,7 @@ fn a_rust_function_another_module_calls_goes_from_both_at_once() {
             && l.contains("fn bug")
     };
     let best = reduce(&[("src/lib.rs", lib), ("src/util.rs", util)], consistent);
-    for (path, text) in &best {
-        assert!(
-            !text.contains("helper") && !text.contains("other"),
-            "{path}: {text}"
-        );
-    }
+    no_function_left(&best);
 }
 
 #[test]
@@ -443,12 +443,7 @@ fn a_javascript_export_another_module_imports_goes_from_both_at_once() {
         exported == names_before(main, "();") && exported == imported && main.contains("bug")
     };
     let best = reduce(&[("main.js", main), ("m.js", m)], consistent);
-    for (path, text) in &best {
-        assert!(
-            !text.contains("helper") && !text.contains("other"),
-            "{path}: {text}"
-        );
-    }
+    no_function_left(&best);
 }
 
 #[test]
