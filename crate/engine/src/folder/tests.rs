@@ -423,6 +423,21 @@ fn a_rust_function_another_module_calls_goes_from_both_at_once() {
 }
 
 #[test]
+fn a_java_method_another_class_calls_goes_from_both_at_once() {
+    let util = "class Util {\n  static void helper() {}\n  static void other() {}\n}\n";
+    let main = "class Main {\n  static int bug;\n  public static void main(String[] a) { Util.helper(); Util.other(); }\n}\n";
+    // Every method Util.java defines is called from Main.java, and no other.
+    let consistent = |t: &Files| {
+        let (Some(u), Some(m)) = (text(t, "Util.java"), text(t, "Main.java")) else {
+            return false;
+        };
+        names_before(u, "() {}") == names_before(m, "();") && m.contains("bug")
+    };
+    let best = reduce(&[("Main.java", main), ("Util.java", util)], consistent);
+    no_function_left(&best);
+}
+
+#[test]
 fn a_javascript_export_another_module_imports_goes_from_both_at_once() {
     let m = "export function helper() {}\nexport function other() {}\n";
     let main = "import { helper, other } from './m.js';\nhelper();\nother();\nconst bug = 1;\n";
