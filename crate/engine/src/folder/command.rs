@@ -74,31 +74,50 @@ fn arguments(line: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// What a move of the command takes away: a word, or a flag with the word after it
-/// (`-o out`, `-I dir`), each by its text (the first such in the command as it now reads).
+/// What a move of the command takes away: a word, or a flag with its argument (`-I dir`),
+/// each by its text (the first such in the command as it now reads).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cut {
     pub words: Vec<String>,
 }
 
-/// The cuts of the command, flags with their argument first, then each word alone.
+/// The cuts of the command, in order: each flag with its argument and each file, as the
+/// recipes try flags away ([`crate::recipe::flag_span`]: what a compile writes and where,
+/// `-c`, `-o out`, never goes, or a check would link over its output).
 pub fn cuts(line: &str) -> Vec<Cut> {
     let args = arguments(line);
-    let text = |r: &Range<usize>| line[r.clone()].to_string();
-    let mut pairs = Vec::new();
-    for w in args.windows(2) {
-        let (flag, arg) = (&line[w[0].clone()], &line[w[1].clone()]);
-        let adjacent = line[w[0].end..w[1].start].trim().is_empty();
-        if adjacent && flag.starts_with('-') && !arg.starts_with('-') {
-            pairs.push(Cut {
-                words: vec![text(&w[0]), text(&w[1])],
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let word = &line[args[i].clone()];
+        let (mut width, goes) = match word.starts_with('-') {
+            true => crate::recipe::flag_span(word),
+            false => (1, true),
+        };
+        // An argument is the next word of the same command.
+        if width == 2
+            && !args
+                .get(i + 1)
+                .is_some_and(|next| adjacent(line, &args[i], next))
+        {
+            width = 1;
+        }
+        if goes {
+            let words = args[i..i + width]
+                .iter()
+                .map(|r| line[r.clone()].to_string());
+            out.push(Cut {
+                words: words.collect(),
             });
         }
+        i += width;
     }
-    let singles = args.iter().map(|r| Cut {
-        words: vec![text(r)],
-    });
-    pairs.into_iter().chain(singles).collect()
+    out
+}
+
+/// Whether only white space lies between the words `a` and `b` of `line`.
+fn adjacent(line: &str, a: &Range<usize>, b: &Range<usize>) -> bool {
+    line[a.end..b.start].trim().is_empty()
 }
 
 /// The command without `cut`'s words (in a row), if it has them; the space before them goes.
@@ -109,8 +128,7 @@ pub fn without(line: &str, cut: &Cut) -> Option<String> {
         w.iter()
             .zip(&cut.words)
             .all(|(r, word)| &line[r.clone()] == word)
-            && w.windows(2)
-                .all(|p| line[p[0].end..p[1].start].trim().is_empty())
+            && w.windows(2).all(|p| adjacent(line, &p[0], &p[1]))
     })?;
     let (first, last) = (at[0].start, at[n - 1].end);
     let from = line[..first].trim_end_matches([' ', '\t']).len();
@@ -138,20 +156,17 @@ mod tests {
     }
 
     #[test]
-    fn flags_with_their_arguments_then_each_word() {
+    fn flags_with_their_arguments_and_files_but_not_what_the_compile_writes() {
         assert_eq!(
-            listed("gcc -O2 -o out -c ./a.c"),
-            ["-o out", "-c ./a.c", "-O2", "-o", "out", "-c", "./a.c"]
+            listed("gcc -O2 -I inc -o out -c ./a.c -Wall"),
+            ["-O2", "-I inc", "./a.c", "-Wall"]
         );
     }
 
     #[test]
     fn programs_operators_and_redirections_stay() {
         let line = "gcc -c 'a b.c' 2>&1 | grep -q warn > log";
-        assert_eq!(
-            listed(line),
-            ["-c 'a b.c'", "-q warn", "-c", "'a b.c'", "-q", "warn"]
-        );
+        assert_eq!(listed(line), ["'a b.c'", "-q", "warn"]);
     }
 
     #[test]

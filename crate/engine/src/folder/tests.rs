@@ -483,7 +483,11 @@ fn the_command_loses_the_flags_and_files_the_test_does_not_need() {
                     .any(|f| text(t, f).is_some_and(|x| x.contains("bug")))
         },
     );
-    assert_eq!(text(&best, command::COMMAND), Some("gcc -Wall ./a.c"));
+    // What the compile writes and where stays: without -c, a check would link.
+    assert_eq!(
+        text(&best, command::COMMAND),
+        Some("gcc -Wall -o out -c ./a.c")
+    );
     assert_eq!(paths(&best), ["a.c", command::COMMAND]);
 }
 

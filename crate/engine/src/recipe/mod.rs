@@ -229,14 +229,25 @@ pub fn flag_groups(cmd: &str) -> Vec<std::ops::Range<usize>> {
     let mut i = 1;
     while i < words.len() {
         let w = words[i];
-        let takes = WITH_ARGUMENT.contains(&w) && i + 1 < words.len();
-        let width = if takes || w == "-o" { 2 } else { 1 };
-        if w.starts_with('-') && w != "-o" && !w.contains("{}") && !OUTPUT_KIND.contains(&w) {
+        let (width, goes) = flag_span(w);
+        let width = width.min(words.len() - i);
+        if w.starts_with('-') && goes && !w.contains("{}") {
             out.push(i..i + width);
         }
         i += width;
     }
     out
+}
+
+/// How many words a compile command's `flag` spans (2 with its argument: `-I dir`, `-o out`)
+/// and whether it may be tried away: `-o` with its output and the flags of [`OUTPUT_KIND`]
+/// never go.
+pub fn flag_span(flag: &str) -> (usize, bool) {
+    let width = match WITH_ARGUMENT.contains(&flag) || flag == "-o" {
+        true => 2,
+        false => 1,
+    };
+    (width, flag != "-o" && !OUTPUT_KIND.contains(&flag))
 }
 
 /// How many flag groups (see [`flag_groups`]) a compiler's flags have, the compiler not named.
