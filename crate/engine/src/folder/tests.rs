@@ -405,36 +405,35 @@ fn a_name_three_cpp_files_share_goes_from_all_of_them_at_once() {
     shared_by_three_files(["cpp", "hpp"]);
 }
 
+/// `caller` calls what `callee` defines (`name() {}`), both kept: every function defined is
+/// called (`name();`), and no other, while the caller still holds each of `kept`.
+fn called_across(caller: (&str, &str), callee: (&str, &str), kept: &[&str]) {
+    let consistent = |t: &Files| {
+        let (Some(c), Some(d)) = (text(t, caller.0), text(t, callee.0)) else {
+            return false;
+        };
+        names_before(d, "() {}") == names_before(c, "();") && kept.iter().all(|k| c.contains(k))
+    };
+    let best = reduce(&[caller, callee], consistent);
+    no_function_left(&best);
+}
+
 #[test]
 fn a_rust_function_another_module_calls_goes_from_both_at_once() {
     let util = "pub fn helper() {}\npub fn other() {}\n";
     let lib = "mod util;\npub fn bug() { util::helper(); util::other(); }\n";
-    // Every function util.rs defines is called through its path, and no other.
-    let consistent = |t: &Files| {
-        let (Some(u), Some(l)) = (text(t, "src/util.rs"), text(t, "src/lib.rs")) else {
-            return false;
-        };
-        names_before(u, "() {}") == names_before(l, "();")
-            && l.contains("mod util;")
-            && l.contains("fn bug")
-    };
-    let best = reduce(&[("src/lib.rs", lib), ("src/util.rs", util)], consistent);
-    no_function_left(&best);
+    called_across(
+        ("src/lib.rs", lib),
+        ("src/util.rs", util),
+        &["mod util;", "fn bug"],
+    );
 }
 
 #[test]
 fn a_java_method_another_class_calls_goes_from_both_at_once() {
     let util = "class Util {\n  static void helper() {}\n  static void other() {}\n}\n";
     let main = "class Main {\n  static int bug;\n  public static void main(String[] a) { Util.helper(); Util.other(); }\n}\n";
-    // Every method Util.java defines is called from Main.java, and no other.
-    let consistent = |t: &Files| {
-        let (Some(u), Some(m)) = (text(t, "Util.java"), text(t, "Main.java")) else {
-            return false;
-        };
-        names_before(u, "() {}") == names_before(m, "();") && m.contains("bug")
-    };
-    let best = reduce(&[("Main.java", main), ("Util.java", util)], consistent);
-    no_function_left(&best);
+    called_across(("Main.java", main), ("Util.java", util), &["bug"]);
 }
 
 #[test]
