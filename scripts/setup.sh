@@ -2,7 +2,9 @@
 # Installs what Whittle needs to build and test, and only what is missing:
 #   apt:    clang lld llvm (C grammars for wasm32), chromium (browser tests), creduce cvise (baselines),
 #           bubblewrap (the sandbox of whittle serve's jobs, and what ties a test to whittle reduce),
-#           csmith and its headers (programs for the injected tcc bugs), dpkg-dev (apt-get source tcc)
+#           csmith and its headers (programs for the injected tcc bugs), dpkg-dev (apt-get source tcc),
+#           tcc and valgrind (bench:generators' wrong-code part: tcc 0.9.27 is its compiler under test,
+#           valgrind one of its judges of undefined behaviour)
 #   tcc:    built from Debian's source package with --coverage (scripts/build-tcc.sh)
 #   rustup: the wasm32-unknown-unknown target
 #   cargo:  wasm-bindgen-cli at the version crate/Cargo.toml pins
@@ -35,9 +37,12 @@ declare -A APT_CHECK=(
   [libcsmith-dev]=/usr/include/csmith/csmith.h
   [dpkg-dev]=/usr/bin/dpkg-source
   [python3-venv]=/usr/share/doc/python3-venv
+  [tcc]=/usr/bin/tcc
+  [valgrind]=/usr/bin/valgrind
 )
+APT=(clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev python3-venv tcc valgrind)
 missing=()
-for pkg in clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev python3-venv; do
+for pkg in "${APT[@]}"; do
   [ -e "${APT_CHECK[$pkg]}" ] || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -50,10 +55,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   say "apt-get install ${missing[*]}"
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev python3-venv
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${APT[@]}"
 else
-  say "apt packages present (clang lld llvm chromium creduce cvise bubblewrap csmith libcsmith-dev dpkg-dev python3-venv)"
+  say "apt packages present (${APT[*]})"
 fi
 
 # --- Rust ------------------------------------------------------------------------------------
