@@ -9,20 +9,25 @@
 // - loops count up to a small constant and their counters are never assigned;
 // - functions write only their own locals, so calls have no side effects and the order in
 //   which operands are evaluated never matters; main writes the globals;
-// - at the end main prints a checksum of every global and of its own locals, in nine runs of
-//   ten: a reducible loop decides, so that a reduced run may go without it when a crash or
-//   the exit status shows the bug alone.
+// - at the end main prints every global and its own locals, a line each, in nine runs of
+//   ten: a reducible loop decides, so that a reduced run may go without them when a crash or
+//   the exit status shows the bug alone; each line is a unit of its own.
 // Narrowing conversions and right shifts of negative values are implementation-defined (not
 // undefined): gcc, clang and tcc all wrap and shift arithmetically.
 // What compilers get wrong: || && ?: with constant operands (also unparenthesized chains such
 // as `1 || (b || 0) && a`), mixed widths and signedness, casts, bit-fields, pointers.
-// What may go is written as reducible loops and selections; plain picks stay as drawn.
+// What may go is written as reducible loops, selections and parts (an expression, a store, a
+// printed value); GReduce's `choose` pass tries the other values of plain picks.
 // Self-contained (no imports), so the page's generator mode runs it too.
 export const seed = 1;
 
 // Plain C names (no <stdint.h> to keep): 8, 16, 32 and 64 bits on the targets we test.
 const TYPES = ['signed char', 'unsigned char', 'short', 'unsigned short', 'int', 'unsigned', 'long long', 'unsigned long long'];
-const WIDE = new Set(['long long', 'unsigned long long']);
+// printf's conversion for each type as promoted (bit-fields of these widths promote to int).
+const FORMATS = {
+  'signed char': '%d', 'unsigned char': '%d', short: '%d', 'unsigned short': '%d', int: '%d',
+  unsigned: '%u', 'long long': '%lld', 'unsigned long long': '%llu',
+};
 const CONSTS = ['0', '1', '2', '7', '-1', '-128', '0xff', '32767', '0xffff', '0x7fffffff', '(-2147483647 - 1)', '0xffffffffu', '0x100000000LL', '-9LL'];
 const SMALL = ['0', '1', '2', '3', '5'];
 // The wrappers' families: the type computed in, and its limits.
@@ -110,7 +115,13 @@ export function generate(g) {
 
   // Scope: what an expression may read and a statement may write.
   //   reads: names and lvalues; writes: lvalues; loops: loop counters (read only).
+  // Each expression is a part: GReduce can hoist an operand in its place, or drop it for 0.
   const expr = (scope, depth) => {
+    let e = '0';
+    g.part('expr', () => (e = operation(scope, depth)));
+    return e;
+  };
+  const operation = (scope, depth) => {
     let e = g.pick('const', CONSTS);
     g.maybe('use-var', () => {
       const kind = g.pick('read-kind', ['var', 'var', 'array', 'field', 'deref']);
@@ -175,7 +186,11 @@ export function generate(g) {
       const kind = depth > 1 ? 'assign' : g.pick('stmt-kind', ['assign', 'assign', 'if', 'for']);
       if (kind === 'assign') {
         const target = g.pick('target', scope.writes);
-        s += `${indent}${typeof target === 'string' ? target : target(scope, depth)} = ${bare(expr(scope, 0))};\n`;
+        // The store is a unit: without it the statement is its value alone, an expression
+        // statement (where a compiler's bug in evaluating it may still show).
+        let store = '';
+        g.part('store', () => (store = `${typeof target === 'string' ? target : target(scope, depth)} = `));
+        s += `${indent}${store}${bare(expr(scope, 0))};\n`;
       } else if (kind === 'if') {
         s += `${indent}if (${expr(scope, 0)}) {\n${statements(scope, indent + '  ', depth + 1)}${indent}}\n`;
         g.maybe('else', () => {
@@ -254,13 +269,12 @@ export function generate(g) {
   let printed = false;
   g.repeat('print', 0, 9, () => (printed = true));
   if (printed) {
-    main += '  unsigned crc = 0;\n';
-    // Both halves of a 64-bit value count.
-    const fold = (v, type) => `  crc = crc * 31u + (unsigned)${WIDE.has(type) ? `(${v} ^ ${v} >> 32)` : v};\n`;
-    for (const v of scope.typed) main += fold(v.name, v.type);
-    for (const a of arrays) for (let i = 0; i < a.n; i++) main += fold(`${a.name}[${i}]`, a.type);
-    for (const s of structs) for (const f of s.fields) main += fold(`${s.name}.${f}`, 'int');
-    main += '  printf("checksum = %08X\\n", crc);\n';
+    // Each value on its own line, in the format of its promoted type (no cast), each line a
+    // unit that may go.
+    const show = (v, type) => g.part('show', () => (main += `  printf("${FORMATS[type]}\\n", ${v});\n`));
+    for (const v of scope.typed) show(v.name, v.type);
+    for (const a of arrays) for (let i = 0; i < a.n; i++) show(`${a.name}[${i}]`, a.type);
+    for (const s of structs) for (const f of s.fields) show(`${s.name}.${f}`, 'int');
   }
   main += '  return 0;\n';
   const include = printed ? '#include <stdio.h>\n' : '';

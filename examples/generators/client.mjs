@@ -41,7 +41,16 @@ export class ProtocolDecisions {
   }
 
   maybe(label, body) {
-    const taken = this.ask(`maybe ${word(label)}`) === '1';
+    return this.selection('maybe', label, body);
+  }
+
+  /** A part of the output: in every free run (no draw), and a reduced run may drop it. */
+  part(label, body) {
+    return this.selection('part', label, body);
+  }
+
+  selection(verb, label, body) {
+    const taken = this.ask(`${verb} ${word(label)}`) === '1';
     if (taken) {
       body();
       this.ask('end');
@@ -93,7 +102,11 @@ export function speak(module) {
     return answer;
   };
   ask(`hello ${module.seed ?? 0}`);
-  const output = module.generate(new ProtocolDecisions(ask));
-  ask(`out ${JSON.stringify(String(output))}`);
-  process.stdout.write('done\n');
+  // One process, many runs: `done again` keeps it for whittle's next run (`again`), which
+  // saves a process start per candidate; `generate` must depend on g's answers alone.
+  for (;;) {
+    const output = module.generate(new ProtocolDecisions(ask));
+    ask(`out ${JSON.stringify(String(output))}`);
+    ask('done again');
+  }
 }

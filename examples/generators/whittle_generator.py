@@ -50,7 +50,14 @@ class Decisions:
         return n
 
     def maybe(self, label, body):
-        taken = self._ask(f"maybe {_word(label)}") == "1"
+        return self._selection("maybe", label, body)
+
+    def part(self, label, body):
+        """A part of the output: in every free run (no draw); a reduced run may drop it."""
+        return self._selection("part", label, body)
+
+    def _selection(self, verb, label, body):
+        taken = self._ask(f"{verb} {_word(label)}") == "1"
         if taken:
             body()
             self._ask("end")
@@ -77,9 +84,10 @@ def speak(generate, seed=0):
 
     try:
         ask(f"hello {seed}")
-        output = generate(Decisions(ask))
-        ask("out " + json.dumps(str(output)))
-        sys.stdout.write("done\n")
-        sys.stdout.flush()
+        # One process, many runs: `done again` keeps it for whittle's next run (`again`).
+        while True:
+            output = generate(Decisions(ask))
+            ask("out " + json.dumps(str(output)))
+            ask("done again")
     except Halted:
         pass

@@ -1,7 +1,9 @@
 //! A generator that is a process speaking the line protocol of `whittle generate` (see
 //! docs/generator-protocol.md): it asks for each decision on its stdout, one request a line,
 //! and reads the answer on its stdin. Each run is a fresh process; one that crashes, hangs or
-//! prints something that is not a request ends the run with a message saying so.
+//! prints something that is not a request ends the run with a message saying so. A generator
+//! that ends a run with `done again` stays for the next run (told `again`), which saves a
+//! process start per candidate.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -14,6 +16,29 @@ pub struct ProcessGenerator {
     pub command: String,
     /// How long a run may take.
     pub timeout: Duration,
+    /// A generator that said `done again`, waiting for the next run.
+    idle: Option<Run>,
+}
+
+impl ProcessGenerator {
+    pub fn new(command: String, timeout: Duration) -> ProcessGenerator {
+        ProcessGenerator {
+            command,
+            timeout,
+            idle: None,
+        }
+    }
+
+    /// The waiting generator told to run again, or a new one.
+    fn next_run(&mut self) -> Result<Run, Halt> {
+        if let Some(mut run) = self.idle.take() {
+            if run.answer("again").is_ok() {
+                run.deadline = Instant::now() + self.timeout;
+                return Ok(run);
+            }
+        }
+        Run::start(self)
+    }
 }
 
 /// One running generator.
@@ -113,7 +138,7 @@ fn parse(line: &str, want: usize) -> Result<Vec<&str>, Halt> {
 fn garbage(line: &str) -> Halt {
     let shown: String = line.chars().take(120).collect();
     Halt(format!(
-        "the generator sent `{shown}`, which is not a request of the protocol (int, pick, loop, iter, maybe, end, out, done; see docs/generator-protocol.md)"
+        "the generator sent `{shown}`, which is not a request of the protocol (int, pick, loop, iter, maybe, part, end, out, done; see docs/generator-protocol.md)"
     ))
 }
 
@@ -137,7 +162,7 @@ impl ProcessGenerator {
 
 impl Generator for ProcessGenerator {
     fn run(&mut self, source: &mut Source) -> Result<String, Halt> {
-        let mut run = Run::start(self)?;
+        let mut run = self.next_run()?;
         let mut output = String::new();
         loop {
             let line = run.request()?;
@@ -162,6 +187,10 @@ impl Generator for ProcessGenerator {
                     let w = parse(&line, 2)?;
                     (decide(&mut run, source.maybe(w[1]))? as u8).to_string()
                 }
+                "part" => {
+                    let w = parse(&line, 2)?;
+                    (decide(&mut run, source.part(w[1]))? as u8).to_string()
+                }
                 "iter" => {
                     parse(&line, 1)?;
                     decide(&mut run, source.iteration())?;
@@ -178,7 +207,12 @@ impl Generator for ProcessGenerator {
                     output.push_str(&text);
                     "ok".into()
                 }
-                "done" => return Ok(output),
+                "done" => {
+                    if line.split_whitespace().eq(["done", "again"]) {
+                        self.idle = Some(run);
+                    }
+                    return Ok(output);
+                }
                 _ => return Err(garbage(&line)),
             };
             run.answer(&reply)?;

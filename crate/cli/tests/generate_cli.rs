@@ -269,3 +269,36 @@ fn a_second_generate_with_the_cache_runs_no_test() {
     assert_eq!(stats["tests_run"], 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The clients end each run with `done again`: one generator process serves every run of a
+/// reduction, where a process per run cost about as much as the run itself.
+#[test]
+fn one_generator_process_serves_every_run() {
+    let dir = scratch("persistent");
+    executable(&dir, "check.sh", CHECK);
+    // The password generator, noting its process in runs.txt on each run.
+    let e = examples();
+    std::fs::write(
+        dir.join("noting.mjs"),
+        format!(
+            "import {{ appendFileSync }} from 'node:fs';\nimport {{ generate as password }} from '{}/password.mjs';\nexport const seed = 482835;\nexport function generate(g) {{\n  appendFileSync('runs.txt', `${{process.pid}}\\n`);\n  return password(g);\n}}\n",
+            e.display()
+        ),
+    )
+    .unwrap();
+    let client = format!("node {}/run.mjs noting.mjs", e.display());
+    let out = generate(&dir, &client, &["--rng-seed", "482835", "-j", "1"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out.txt")).unwrap(),
+        "c\nc\n"
+    );
+    let runs = std::fs::read_to_string(dir.join("runs.txt")).unwrap();
+    let pids: std::collections::BTreeSet<&str> = runs.lines().collect();
+    assert!(runs.lines().count() > 3, "{runs}");
+    assert_eq!(pids.len(), 1, "a process per run: {runs}");
+}

@@ -111,7 +111,8 @@ fn count(value: &JsValue, what: &str, label: &str) -> Result<u32, JsValue> {
 }
 
 /// The `g` a JavaScript generator makes its decisions through: `int(label, lo, hi)`,
-/// `pick(label, list)`, `repeat(label, min, max, body)`, `maybe(label, body?)`.
+/// `pick(label, list)`, `repeat(label, min, max, body)`, `maybe(label, body?)`,
+/// `part(label, body?)`.
 #[wasm_bindgen(js_name = GeneratorDecisions)]
 pub struct Decisions {
     shared: Rc<Shared>,
@@ -162,6 +163,18 @@ impl Decisions {
     /// A reducible selection: whether to run `body()` (which it then runs); without a body, a
     /// plain reducible yes/no.
     pub fn maybe(&self, label_: JsValue, body: JsValue) -> Result<bool, JsValue> {
+        self.selection(label_, body, false)
+    }
+
+    /// A part of the output: runs `body()` in every free run, with no draw; a reduced run may
+    /// drop it. Returns whether it ran.
+    pub fn part(&self, label_: JsValue, body: JsValue) -> Result<bool, JsValue> {
+        self.selection(label_, body, true)
+    }
+}
+
+impl Decisions {
+    fn selection(&self, label_: JsValue, body: JsValue, part: bool) -> Result<bool, JsValue> {
         let l = label(&label_)?;
         let body = if body.is_undefined() || body.is_null() {
             None
@@ -171,7 +184,10 @@ impl Decisions {
                     .map_err(|_| js_error(&format!("maybe {l}: the body must be a function")))?,
             )
         };
-        if !self.shared.with(|s| s.maybe(&l))? {
+        let taken = self
+            .shared
+            .with(|s| if part { s.part(&l) } else { s.maybe(&l) })?;
+        if !taken {
             return Ok(false);
         }
         if let Some(body) = body {

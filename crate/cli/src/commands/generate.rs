@@ -116,10 +116,10 @@ fn generate(args: GenerateArgs) -> Result<i32, String> {
     if !(args.gen_timeout > 0.0 && args.gen_timeout.is_finite()) {
         return Err("--gen-timeout must be a positive number of seconds".into());
     }
-    let generator = ProcessGenerator {
-        command: args.generator.clone(),
-        timeout: Duration::from_secs_f64(args.gen_timeout),
-    };
+    let generator = ProcessGenerator::new(
+        args.generator.clone(),
+        Duration::from_secs_f64(args.gen_timeout),
+    );
     let seed = match args.rng_seed {
         Some(s) => s,
         None => generator

@@ -199,6 +199,8 @@ impl Source {
         self.record(Node::Int {
             label: label.into(),
             value,
+            lo,
+            hi,
         });
         Ok(value)
     }
@@ -281,7 +283,22 @@ impl Source {
     /// A reducible selection: whether to run its body. When it says yes, call
     /// [`Source::end`] after the body.
     pub fn maybe(&mut self, label: &str) -> Result<bool, Halt> {
-        let (taken, body) = match self.drawn(0, 1) {
+        self.selection(label, false)
+    }
+
+    /// A part of the output: a reducible selection that every free run takes without a draw
+    /// (so adding one leaves the programs each seed makes as they were), and a replay may drop.
+    /// Then call [`Source::end`] after its body.
+    pub fn part(&mut self, label: &str) -> Result<bool, Halt> {
+        self.selection(label, true)
+    }
+
+    fn selection(&mut self, label: &str, part: bool) -> Result<bool, Halt> {
+        let drawn = match self.mode {
+            Mode::Free(_) if part => Some(1),
+            _ => self.drawn(0, 1),
+        };
+        let (taken, body) = match drawn {
             Some(v) => (v == 1, Vec::new()),
             None => match self.aligned(label, |n| matches!(n, Node::Maybe { .. }))? {
                 Some(Node::Maybe { body: Some(b), .. }) => (true, b),

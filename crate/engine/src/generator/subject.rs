@@ -32,6 +32,7 @@ pub struct Generated<G: Generator> {
 pub enum TracePass {
     Delete(DeletePass),
     Hoist(HoistPass),
+    Choose(ChoosePass),
 }
 
 /// ddmin over the units of each level in turn (HDD), or over the decisions of the flat
@@ -69,6 +70,39 @@ impl HoistPass {
         }
     }
 }
+
+/// Each plain decision (a pick, an integer) given the other values of its range, as
+/// choice-sequence shrinkers do with each choice, but on the tree and kept only where the output
+/// is shorter: the re-runs whose output is shorter are tested, the shortest first, at most
+/// [`CHOICES_TESTED`] of them for each decision. What no deletion or hoist can reach: an
+/// operand's kind, a constant, a type, a callee. Every re-run is still the generator's own
+/// output. HDD only.
+#[derive(Clone)]
+pub struct ChoosePass {
+    /// The plain decision being changed (in the order of [`Trace::ints`] of the best's trace).
+    at: usize,
+    /// Its shorter re-runs not yet tested, the shortest last.
+    queue: Rc<Vec<(String, Trace)>>,
+}
+
+/// The values tried for a decision of `value` in `lo..=hi`: all of a small range (picks are
+/// lists of a few choices); of a wide one, those toward its smallest (each a generator run).
+fn alternatives(value: i64, lo: i64, hi: i64) -> Vec<i64> {
+    const ALL: i64 = 32;
+    let mut out: Vec<i64> = if hi.saturating_sub(lo) < ALL {
+        (lo..=hi).collect()
+    } else {
+        let mid = lo + (value - lo) / 2;
+        vec![lo, lo + 1, lo + 2, mid, value.saturating_sub(1).max(lo)]
+    };
+    out.retain(|&v| v != value);
+    out.dedup();
+    out
+}
+
+/// How many of a decision's other values are tested: the shortest outputs are the likeliest
+/// to help, and each test is a compile and run.
+const CHOICES_TESTED: usize = 1;
 
 pub struct GeneratedChange {
     /// The units deleted from the base, or `None` for a hoist: the new trace is the base.
@@ -216,6 +250,44 @@ impl<G: Generator> Generated<G> {
         }
     }
 
+    fn propose_choice(
+        &mut self,
+        pass: &mut ChoosePass,
+        stats: &mut Stats,
+    ) -> Proposal<GeneratedChange> {
+        loop {
+            if let Some((output, trace)) = Rc::make_mut(&mut pass.queue).pop() {
+                return self.candidate(Ok((output, trace)), None, stats);
+            }
+            let ints = self.best_trace.ints();
+            let Some(&(value, lo, hi)) = ints.get(pass.at) else {
+                return Proposal::Over;
+            };
+            let k = pass.at;
+            pass.at += 1;
+            let mut shorter: Vec<(String, Trace)> = Vec::new();
+            for v in alternatives(value, lo, hi) {
+                let trace = self.best_trace.with_int(k, v);
+                match self.run_on(Source::replay(&trace, self.align)) {
+                    Ok((output, trace)) if output.len() < self.best.len() => {
+                        if !shorter.iter().any(|(o, _)| *o == output) {
+                            shorter.push((output, trace));
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(_) => {
+                        self.failed_runs += 1;
+                        stats.invalid_skipped += 1;
+                    }
+                }
+            }
+            shorter.sort_by_key(|(o, _)| std::cmp::Reverse(o.len()));
+            let keep = shorter.len().saturating_sub(CHOICES_TESTED);
+            shorter.drain(..keep);
+            pass.queue = Rc::new(shorter);
+        }
+    }
+
     /// Whether unit `u` or one enclosing it is deleted.
     fn dead(deleted: &[bool], parents: &[Option<u32>], mut u: u32) -> bool {
         loop {
@@ -244,6 +316,7 @@ impl<G: Generator> Subject for Generated<G> {
         match pass {
             TracePass::Delete(_) => "trace",
             TracePass::Hoist(_) => "hoist",
+            TracePass::Choose(_) => "choose",
         }
     }
 
@@ -255,6 +328,10 @@ impl<G: Generator> Subject for Generated<G> {
         match (i, self.strategy) {
             (0, _) => Some(TracePass::Delete(self.delete_pass())),
             (1, TraceStrategy::Hdd) => Some(TracePass::Hoist(HoistPass::new(&self.best_trace))),
+            (2, TraceStrategy::Hdd) => Some(TracePass::Choose(ChoosePass {
+                at: 0,
+                queue: Rc::new(Vec::new()),
+            })),
             _ => None,
         }
     }
@@ -269,6 +346,7 @@ impl<G: Generator> Subject for Generated<G> {
         match pass {
             TracePass::Delete(pass) => self.propose_deletion(pass, stats),
             TracePass::Hoist(pass) => self.propose_hoist(pass, stats),
+            TracePass::Choose(pass) => self.propose_choice(pass, stats),
         }
     }
 
@@ -286,11 +364,16 @@ impl<G: Generator> Subject for Generated<G> {
                 // Hoists work on the best's own trace; the unit now holds what replaced it,
                 // which may hold more of its kind: try it again from its first replacement.
                 self.refresh();
-                if let TracePass::Hoist(h) = pass {
-                    *h = HoistPass {
-                        unit: h.unit,
-                        ..HoistPass::new(&self.best_trace)
-                    };
+                match pass {
+                    TracePass::Hoist(h) => {
+                        *h = HoistPass {
+                            unit: h.unit,
+                            ..HoistPass::new(&self.best_trace)
+                        }
+                    }
+                    // The other values of this decision were for the old trace.
+                    TracePass::Choose(c) => c.queue = Rc::new(Vec::new()),
+                    TracePass::Delete(_) => {}
                 }
             }
         }

@@ -137,6 +137,8 @@ fn each_alignment_strategy_does_what_it_says_when_alignment_fails() {
                     body: Some(vec![Node::Int {
                         label: "y".into(),
                         value: 1,
+                        lo: 0,
+                        hi: 9,
                     }]),
                 },
             ]],
@@ -165,6 +167,8 @@ fn each_alignment_strategy_does_what_it_says_when_alignment_fails() {
         nodes: vec![Node::Int {
             label: "other".into(),
             value: 3,
+            lo: 0,
+            hi: 9,
         }],
     };
     let mut s = Source::replay(&top, Align::Bypass);
@@ -179,14 +183,20 @@ fn realign_resumes_at_the_next_matching_label() {
             Node::Int {
                 label: "a".into(),
                 value: 5,
+                lo: 0,
+                hi: 9,
             },
             Node::Int {
                 label: "b".into(),
                 value: 6,
+                lo: 0,
+                hi: 9,
             },
             Node::Int {
                 label: "c".into(),
                 value: 7,
+                lo: 0,
+                hi: 9,
             },
         ],
     };
@@ -352,4 +362,74 @@ fn a_nested_statement_is_hoisted_out_of_its_blocks() {
     let mut session = GeneratorSession::new(blocks, settings).unwrap();
     drive_engine(&mut session, 2, false, |q: &Query| keeps(&q.text));
     assert_eq!(session.best(), digit.to_string());
+}
+
+/// A word from a list, then `!`: which word is a plain pick, not a unit.
+fn word(s: &mut Source) -> Result<String, Halt> {
+    let w = ["a-long-word", "mid", "x"][s.pick("word", 3)?];
+    Ok(format!("{w}!\n"))
+}
+
+#[test]
+fn the_choose_pass_takes_a_picks_shorter_value_which_deleting_units_cannot() {
+    let seed = (0..100)
+        .find(|&seed| word(&mut Source::free(seed)).unwrap() == "a-long-word!\n")
+        .expect("a seed that picks the long word");
+    let ends = |t: &str| t.ends_with("!\n");
+    let hdd = reduce(
+        word,
+        GeneratorSettings {
+            rng_seed: seed,
+            ..settings(Align::Realign, TraceStrategy::Hdd)
+        },
+        1,
+        false,
+        ends,
+    );
+    assert_eq!(hdd.best(), "x!\n");
+    // The flat baseline only deletes decisions (a deleted one takes its smallest value).
+    let flat = reduce(
+        word,
+        GeneratorSettings {
+            rng_seed: seed,
+            ..settings(Align::Realign, TraceStrategy::Ddmin)
+        },
+        1,
+        false,
+        ends,
+    );
+    assert_eq!(flat.best(), "a-long-word!\n");
+}
+
+/// Two picks, and between them maybe a part.
+fn parted(s: &mut Source, with_part: bool) -> Result<String, Halt> {
+    let mut out = s.pick("a", 10)?.to_string();
+    if with_part && s.part("p")? {
+        out.push('+');
+        s.end()?;
+    }
+    out.push_str(&s.pick("b", 10)?.to_string());
+    Ok(out)
+}
+
+#[test]
+fn a_part_is_in_every_free_run_without_a_draw_and_a_reduction_may_drop_it() {
+    for seed in 0..20 {
+        let with = parted(&mut Source::free(seed), true).unwrap();
+        let without = parted(&mut Source::free(seed), false).unwrap();
+        assert_eq!(
+            with.replace('+', ""),
+            without,
+            "seed {seed}: the part changed other decisions"
+        );
+        assert!(with.contains('+'));
+    }
+    let session = reduce(
+        |s: &mut Source| parted(s, true),
+        settings(Align::Realign, TraceStrategy::Hdd),
+        1,
+        false,
+        |t| t.len() >= 2,
+    );
+    assert!(!session.best().contains('+'), "{}", session.best());
 }

@@ -10,8 +10,16 @@ use std::rc::Rc;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Node {
-    /// An integer in a range, or an index into a list of choices.
-    Int { label: Rc<str>, value: i64 },
+    /// An integer in `lo..=hi`, or an index into a list of choices.
+    Int {
+        label: Rc<str>,
+        value: i64,
+        /// Its range, for the `choose` pass (not shown: the value is what was decided).
+        #[serde(skip)]
+        lo: i64,
+        #[serde(skip)]
+        hi: i64,
+    },
     /// A reducible loop: its iterations, in order.
     Loop {
         label: Rc<str>,
@@ -169,6 +177,35 @@ impl Trace {
         out
     }
 
+    /// The plain decisions (integers and picks) in the order the run made them: their value
+    /// and range.
+    pub fn ints(&self) -> Vec<(i64, i64, i64)> {
+        fn walk(nodes: &[Node], out: &mut Vec<(i64, i64, i64)>) {
+            for n in nodes {
+                match n {
+                    Node::Int { value, lo, hi, .. } => out.push((*value, *lo, *hi)),
+                    _ => contents(n).into_iter().for_each(|inner| walk(inner, out)),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.nodes, &mut out);
+        out
+    }
+
+    /// The trace with plain decision `k` (in the order of [`Trace::ints`]) set to `value`.
+    pub fn with_int(&self, k: usize, value: i64) -> Trace {
+        let mut out = self.clone();
+        let mut i = 0;
+        visit_ints(&mut out.nodes, &mut |v, _, _| {
+            if i == k {
+                *v = value;
+            }
+            i += 1;
+        });
+        out
+    }
+
     /// The decisions in the order the run made them (a loop's count before its iterations,
     /// a selection's bit before its body): the flat choice sequence.
     pub fn flat(&self) -> Vec<i64> {
@@ -192,6 +229,21 @@ impl Trace {
         let mut out = Vec::new();
         walk(&self.nodes, &mut out);
         out
+    }
+}
+
+/// Calls `f` on each plain decision's value (with its range), in the order the run made them.
+fn visit_ints(nodes: &mut [Node], f: &mut impl FnMut(&mut i64, i64, i64)) {
+    for n in nodes {
+        match n {
+            Node::Int { value, lo, hi, .. } => f(value, *lo, *hi),
+            Node::Loop { iterations, .. } => iterations.iter_mut().for_each(|it| visit_ints(it, f)),
+            Node::Maybe { body, .. } => {
+                if let Some(b) = body {
+                    visit_ints(b, f);
+                }
+            }
+        }
     }
 }
 
