@@ -17,7 +17,9 @@
 // What compilers get wrong: || && ?: with constant operands (also unparenthesized chains such
 // as `1 || (b || 0) && a`), mixed widths and signedness, casts, bit-fields, pointers.
 // What may go is written as reducible loops, selections and parts (an expression, a store, a
-// printed value); GReduce's `choose` pass tries the other values of plain picks.
+// printed value); GReduce's `choose` pass tries the other values of plain picks. Names come
+// from g.fresh and every pick among variables is by name, so a reduced run that deletes one
+// variable leaves the others, and what reads them, as they were.
 // Self-contained (no imports), so the page's generator mode runs it too.
 export const seed = 1;
 
@@ -87,7 +89,7 @@ export function generate(g) {
   };
 
   g.repeat('global', 0, 6, () => {
-    const name = `g${globals.length}`;
+    const name = `g${g.fresh('global-name')}`;
     const type = g.pick('global-type', TYPES);
     decls += `${type} ${name} = ${g.pick('global-value', CONSTS)};\n`;
     globals.push({ name, type });
@@ -210,7 +212,7 @@ export function generate(g) {
   const locals = (scope) => {
     let body = '';
     g.repeat('local', 0, 3, () => {
-      const v = `l${scope.reads.length}`;
+      const v = `l${g.fresh('local-name')}`;
       const type = g.pick('local-type', TYPES);
       body += `  ${type} ${v} = ${bare(expr(scope, 0))};\n`;
       scope.reads.push(v);
@@ -220,22 +222,22 @@ export function generate(g) {
     g.repeat('pointer', 0, 2, () => {
       if (scope.typed.length === 0) return;
       const to = g.pick('pointee', scope.typed);
-      const p = { name: `p${scope.pointers.length}`, type: to.type };
+      const p = { name: `p${g.fresh('pointer-name')}`, type: to.type };
       body += `  ${to.type} *${p.name} = &${to.name};\n`;
       scope.pointers.push(p);
       scope.writes.push(`*${p.name}`);
       // Pointing elsewhere later: another variable of the same type.
       const same = scope.typed.filter((t) => t.type === to.type);
-      if (same.length > 1) scope.writes.push(() => `${p.name} = &${g.pick('repoint', same).name}; *${p.name}`);
+      if (same.length > 1) scope.writes.push(named(`${p.name}=`, () => `${p.name} = &${g.pick('repoint', same).name}; *${p.name}`));
     });
     return body;
   };
 
   let functionsText = '';
   g.repeat('function', 0, 3, () => {
-    const name = `f${functions.length}`;
+    const name = `f${g.fresh('function-name')}`;
     const params = [];
-    g.repeat('param', 0, 3, () => params.push({ name: `q${params.length}`, type: g.pick('param-type', TYPES) }));
+    g.repeat('param', 0, 3, () => params.push({ name: `q${g.fresh('param-name')}`, type: g.pick('param-type', TYPES) }));
     // Reads globals, writes only its parameters and locals (calls have no side effects).
     const scope = {
       reads: [...globals.map((v) => v.name), ...params.map((p) => p.name)],
@@ -257,7 +259,7 @@ export function generate(g) {
     reads: globals.map((v) => v.name),
     writes: [
       ...globals.map((v) => v.name),
-      ...arrays.map((a) => (sc, depth) => `${a.name}[${index(sc, depth, a.n)}]`),
+      ...arrays.map((a) => named(`${a.name}[]`, (sc, depth) => `${a.name}[${index(sc, depth, a.n)}]`)),
       ...structs.flatMap((s) => s.fields.map((f) => `${s.name}.${f}`)),
     ],
     typed: [...globals],
@@ -271,7 +273,9 @@ export function generate(g) {
   if (printed) {
     // Each value on its own line, in the format of its promoted type (no cast), each line a
     // unit that may go.
-    const show = (v, type) => g.part('show', () => (main += `  printf("${FORMATS[type]}\\n", ${v});\n`));
+    // Labelled by the value's name: a reduced run that deletes one variable still aligns the
+    // lines of the others with their own.
+    const show = (v, type) => g.part(`show-${v}`, () => (main += `  printf("${FORMATS[type]}\\n", ${v});\n`));
     for (const v of scope.typed) show(v.name, v.type);
     for (const a of arrays) for (let i = 0; i < a.n; i++) show(`${a.name}[${i}]`, a.type);
     for (const s of structs) for (const f of s.fields) show(`${s.name}.${f}`, 'int');
@@ -279,6 +283,11 @@ export function generate(g) {
   main += '  return 0;\n';
   const include = printed ? '#include <stdio.h>\n' : '';
   return `${include}${[...used.values()].join('')}${decls}${functionsText}int main() {\n${main}}\n`;
+}
+
+/** `f` with a name, so that a pick among write targets is a pick by name. */
+function named(name, f) {
+  return Object.defineProperty(f, 'name', { value: name });
 }
 
 /** Whether `e` is one parenthesized whole: `(a || b)`, not `(a) + (b)`. */

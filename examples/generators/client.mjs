@@ -27,7 +27,13 @@ export class ProtocolDecisions {
 
   pick(label, list) {
     if (!Array.isArray(list) || list.length === 0) throw new Error(`pick ${label}: a non-empty list, please`);
-    return list[Number(this.ask(`pick ${word(label)} ${list.length}`))];
+    const keys = names(list);
+    return list[Number(this.ask(`pick ${word(label)} ${list.length}${keys ? ` ${JSON.stringify(keys)}` : ''}`))];
+  }
+
+  /** A number for a new name, which a reduced run keeps (deleting one variable renames no other). */
+  fresh(label) {
+    return Number(this.ask(`fresh ${word(label)}`));
   }
 
   repeat(label, min, max, body) {
@@ -57,6 +63,16 @@ export class ProtocolDecisions {
     }
     return taken;
   }
+}
+
+/**
+ * The names of a pick's choices, when each has one and they are distinct: a string, or a
+ * `name` of an object or function. A reduced run picks by name (deleting an earlier choice
+ * moves the later ones); otherwise by index.
+ */
+export function names(list) {
+  const keys = list.map((x) => (typeof x === 'string' ? x : typeof x?.name === 'string' && x.name !== '' ? x.name : null));
+  return keys.every((k) => k !== null) && new Set(keys).size === keys.length ? keys : null;
 }
 
 /** Labels are one word: spaces would split the request. */

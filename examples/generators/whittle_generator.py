@@ -39,7 +39,14 @@ class Decisions:
     def pick(self, label, choices):
         if not choices:
             raise ValueError(f"pick {label}: a non-empty list, please")
-        return choices[int(self._ask(f"pick {_word(label)} {len(choices)}"))]
+        keys = [c if isinstance(c, str) else getattr(c, "name", None) for c in choices]
+        named = all(isinstance(k, str) and k for k in keys) and len(set(keys)) == len(keys)
+        tail = " " + json.dumps(keys) if named else ""
+        return choices[int(self._ask(f"pick {_word(label)} {len(choices)}{tail}"))]
+
+    def fresh(self, label):
+        """A number for a new name, which a reduced run keeps."""
+        return int(self._ask(f"fresh {_word(label)}"))
 
     def repeat(self, label, lo, hi, body):
         n = int(self._ask(f"loop {_word(label)} {lo} {hi}"))

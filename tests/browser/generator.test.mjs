@@ -69,7 +69,7 @@ test('generator mode reduces the password generator to c by re-running it', asyn
   assert.equal(await page.locator('#generator-trace li.unit.removed').count(), 2);
   assert.match(await page.textContent('#generator-trace-info'), /1 of 3 units kept/);
   assert.deepEqual(await page.evaluate(() => window.whittle.trace()), {
-    nodes: [{ kind: 'loop', label: 'char', iterations: [[{ kind: 'int', label: 'letter', value: 2 }]] }],
+    nodes: [{ kind: 'loop', label: 'char', iterations: [[{ kind: 'int', label: 'letter', value: 2, key: 'c' }]] }],
   });
 
   shareLink = await page.evaluate(() => window.whittle.shareLink());

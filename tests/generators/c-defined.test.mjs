@@ -19,6 +19,7 @@ const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 /** A `g` drawing from mulberry32(seed); selections taken half the time. */
 function seeded(seed) {
   const next = random(seed);
+  const counts = {};
   const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
   return {
     int: (_label, lo, hi) => int(lo, hi),
@@ -28,6 +29,7 @@ function seeded(seed) {
       for (let i = 0; i < n; i++) body(i);
       return n;
     },
+    fresh: (label) => (counts[label] = (counts[label] ?? -1) + 1),
     part: (_label, body) => {
       body();
       return true;

@@ -50,7 +50,8 @@ test('the best trace is a tree of labelled decisions', () => {
   assert.equal(original.nodes[0].label, 'char');
   assert.deepEqual(original.nodes[0].iterations.map((it) => it[0].value), [0, 1, 2]);
   const best = r.trace();
-  assert.deepEqual(best, { nodes: [{ kind: 'loop', label: 'char', iterations: [[{ kind: 'int', label: 'letter', value: 2 }]] }] });
+  // A pick from named things (the letters) records the name it picked.
+  assert.deepEqual(best, { nodes: [{ kind: 'loop', label: 'char', iterations: [[{ kind: 'int', label: 'letter', value: 2, key: 'c' }]] }] });
 });
 
 test('the verdicts replay to the same result with no test', () => {

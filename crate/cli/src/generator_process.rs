@@ -138,7 +138,7 @@ fn parse(line: &str, want: usize) -> Result<Vec<&str>, Halt> {
 fn garbage(line: &str) -> Halt {
     let shown: String = line.chars().take(120).collect();
     Halt(format!(
-        "the generator sent `{shown}`, which is not a request of the protocol (int, pick, loop, iter, maybe, part, end, out, done; see docs/generator-protocol.md)"
+        "the generator sent `{shown}`, which is not a request of the protocol (int, pick, fresh, loop, iter, maybe, part, end, out, done; see docs/generator-protocol.md)"
     ))
 }
 
@@ -174,9 +174,25 @@ impl Generator for ProcessGenerator {
                     let (lo, hi) = (number(&line, w[2])?, number(&line, w[3])?);
                     decide(&mut run, source.int(w[1], lo, hi))?.to_string()
                 }
-                "pick" => {
-                    let w = parse(&line, 3)?;
-                    decide(&mut run, source.pick(w[1], number(&line, w[2])?))?.to_string()
+                "pick" => match line.splitn(4, ' ').collect::<Vec<_>>().as_slice() {
+                    // `pick LABEL N ["name", ...]`: a pick from named things.
+                    [_, label, n, keys] => {
+                        let keys: Vec<String> =
+                            serde_json::from_str(keys).map_err(|_| garbage(&line))?;
+                        if keys.len() != number::<usize>(&line, n)? {
+                            return Err(garbage(&line));
+                        }
+                        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                        decide(&mut run, source.pick_named(label, &keys))?.to_string()
+                    }
+                    _ => {
+                        let w = parse(&line, 3)?;
+                        decide(&mut run, source.pick(w[1], number(&line, w[2])?))?.to_string()
+                    }
+                },
+                "fresh" => {
+                    let w = parse(&line, 2)?;
+                    decide(&mut run, source.fresh(w[1]))?.to_string()
                 }
                 "loop" => {
                     let w = parse(&line, 4)?;

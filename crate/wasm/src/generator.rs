@@ -100,6 +100,22 @@ fn integer(value: &JsValue, what: &str, label: &str) -> Result<i64, JsValue> {
     }
 }
 
+/// The names of a pick's choices, when each has one and they are distinct (a string, or the
+/// `name` of an object or function), as examples/generators/client.mjs reads them.
+fn names(list: &js_sys::Array) -> Option<Vec<String>> {
+    let keys: Vec<String> = list
+        .iter()
+        .map(|x| {
+            x.as_string().or_else(|| {
+                let name = js_sys::Reflect::get(&x, &JsValue::from_str("name")).ok()?;
+                name.as_string().filter(|n| !n.is_empty())
+            })
+        })
+        .collect::<Option<_>>()?;
+    let distinct: std::collections::HashSet<&String> = keys.iter().collect();
+    (distinct.len() == keys.len()).then_some(keys)
+}
+
 fn count(value: &JsValue, what: &str, label: &str) -> Result<u32, JsValue> {
     let n = integer(value, what, label)?;
     u32::try_from(n).map_err(|_| {
@@ -112,7 +128,7 @@ fn count(value: &JsValue, what: &str, label: &str) -> Result<u32, JsValue> {
 
 /// The `g` a JavaScript generator makes its decisions through: `int(label, lo, hi)`,
 /// `pick(label, list)`, `repeat(label, min, max, body)`, `maybe(label, body?)`,
-/// `part(label, body?)`.
+/// `part(label, body?)`, `fresh(label)`.
 #[wasm_bindgen(js_name = GeneratorDecisions)]
 pub struct Decisions {
     shared: Rc<Shared>,
@@ -134,8 +150,21 @@ impl Decisions {
             Ok(a) if a.length() > 0 => a,
             _ => return Err(js_error(&format!("pick {l}: a non-empty list, please"))),
         };
-        let i = self.shared.with(|s| s.pick(&l, list.length() as usize))?;
+        let i = match names(&list) {
+            Some(keys) => {
+                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                self.shared.with(|s| s.pick_named(&l, &keys))?
+            }
+            None => self.shared.with(|s| s.pick(&l, list.length() as usize))?,
+        };
         Ok(list.get(i as u32))
+    }
+
+    /// A number for a new name, which a reduced run keeps (deleting one variable renames no
+    /// other).
+    pub fn fresh(&self, label_: JsValue) -> Result<f64, JsValue> {
+        let l = label(&label_)?;
+        Ok(self.shared.with(|s| s.fresh(&l))? as f64)
     }
 
     /// A reducible loop: runs `body(i)` for `i` in `0..n`, `n` in `min..=max`; returns `n`.

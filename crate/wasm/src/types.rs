@@ -142,7 +142,7 @@ export interface PairBest {
 
 /** A decision of a generator's run. */
 export type TraceNode =
-  | { kind: "int"; label: string; value: number }
+  | { kind: "int"; label: string; value: number; key?: string }
   | { kind: "loop"; label: string; iterations: TraceNode[][] }
   | { kind: "maybe"; label: string; body: TraceNode[] | null };
 

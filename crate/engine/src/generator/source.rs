@@ -76,7 +76,12 @@ pub struct Source {
     open: Vec<Open>,
     /// Decisions that found no match in the replayed trace.
     pub misaligned: usize,
+    /// How many numbers [`Source::fresh`] gave for each label.
+    fresh: std::collections::HashMap<String, i64>,
 }
+
+/// Where the numbers of names a replay's trace has no record of start.
+const FRESH_UNRECORDED: i64 = 1_000_000;
 
 impl Source {
     fn with(mode: Mode) -> Source {
@@ -85,6 +90,7 @@ impl Source {
             seqs: vec![Vec::new()],
             open: Vec::new(),
             misaligned: 0,
+            fresh: Default::default(),
         }
     }
 
@@ -201,6 +207,78 @@ impl Source {
             value,
             lo,
             hi,
+            key: None,
+        });
+        Ok(value)
+    }
+
+    /// An index into choices named by `keys` (distinct): a free run draws it as [`Source::pick`]
+    /// does; a replay picks the recorded name again wherever it now is (deleting an earlier
+    /// variable moves the later ones in the list, and an index would then name another).
+    pub fn pick_named(&mut self, label: &str, keys: &[&str]) -> Result<usize, Halt> {
+        if keys.is_empty() {
+            return Err(Halt(format!("`{label}`: a pick from nothing")));
+        }
+        let hi = keys.len() as i64 - 1;
+        let at = |key: &Option<Rc<str>>| {
+            key.as_deref()
+                .and_then(|k| keys.iter().position(|x| *x == k))
+        };
+        let value = match self.drawn(0, hi) {
+            Some(v) => v,
+            None => {
+                // A recorded name, or a value the choose pass set (no name).
+                let fits = |key: &Option<Rc<str>>, value: i64| match key {
+                    Some(_) => at(key).map(|i| i as i64),
+                    None => (0..=hi).contains(&value).then_some(value),
+                };
+                let recorded = self.aligned(
+                    label,
+                    |n| matches!(n, Node::Int { key, value, .. } if fits(key, *value).is_some()),
+                )?;
+                match recorded {
+                    Some(Node::Int { key, value, .. }) => fits(&key, value).unwrap_or(0),
+                    _ => 0,
+                }
+            }
+        };
+        self.record(Node::Int {
+            label: label.into(),
+            value,
+            lo: 0,
+            hi,
+            key: Some(keys[value as usize].into()),
+        });
+        Ok(value as usize)
+    }
+
+    /// A number for a new name, which replays keep: a free run counts up (per label, with no
+    /// draw); a replay gives the recorded number, so deleting one variable renames no other.
+    pub fn fresh(&mut self, label: &str) -> Result<i64, Halt> {
+        let value = match &mut self.mode {
+            Mode::Free(_) => {
+                let n = self.fresh.entry(label.to_string()).or_insert(0);
+                *n += 1;
+                *n - 1
+            }
+            Mode::Flat { values } => values.next().unwrap_or(FRESH_UNRECORDED),
+            Mode::Tree { .. } => match self.aligned(label, |n| matches!(n, Node::Int { .. }))? {
+                Some(Node::Int { value, .. }) => value,
+                // Not in the trace: above every recorded number, so unlike all of them.
+                _ => {
+                    let n = self.fresh.entry(label.to_string()).or_insert(0);
+                    *n += 1;
+                    FRESH_UNRECORDED + *n
+                }
+            },
+        };
+        // A range of one value: the choose pass leaves names alone.
+        self.record(Node::Int {
+            label: label.into(),
+            value,
+            lo: value,
+            hi: value,
+            key: None,
         });
         Ok(value)
     }
@@ -287,7 +365,8 @@ impl Source {
     }
 
     /// A part of the output: a reducible selection that every free run takes without a draw
-    /// (so adding one leaves the programs each seed makes as they were), and a replay may drop.
+    /// (so adding one leaves the programs each seed makes as they were), and a replay may drop;
+    /// a replay with no record of it takes it too.
     /// Then call [`Source::end`] after its body.
     pub fn part(&mut self, label: &str) -> Result<bool, Halt> {
         self.selection(label, true)
@@ -302,7 +381,10 @@ impl Source {
             Some(v) => (v == 1, Vec::new()),
             None => match self.aligned(label, |n| matches!(n, Node::Maybe { .. }))? {
                 Some(Node::Maybe { body: Some(b), .. }) => (true, b),
-                _ => (false, Vec::new()),
+                Some(_) => (false, Vec::new()),
+                // Not in the trace: a selection is not taken (its smallest value), a part is,
+                // as in every free run (only a recorded deletion drops it).
+                None => (part, Vec::new()),
             },
         };
         if !taken {

@@ -139,6 +139,7 @@ fn each_alignment_strategy_does_what_it_says_when_alignment_fails() {
                         value: 1,
                         lo: 0,
                         hi: 9,
+                        key: None,
                     }]),
                 },
             ]],
@@ -169,6 +170,7 @@ fn each_alignment_strategy_does_what_it_says_when_alignment_fails() {
             value: 3,
             lo: 0,
             hi: 9,
+            key: None,
         }],
     };
     let mut s = Source::replay(&top, Align::Bypass);
@@ -185,18 +187,21 @@ fn realign_resumes_at_the_next_matching_label() {
                 value: 5,
                 lo: 0,
                 hi: 9,
+                key: None,
             },
             Node::Int {
                 label: "b".into(),
                 value: 6,
                 lo: 0,
                 hi: 9,
+                key: None,
             },
             Node::Int {
                 label: "c".into(),
                 value: 7,
                 lo: 0,
                 hi: 9,
+                key: None,
             },
         ],
     };
@@ -424,6 +429,9 @@ fn a_part_is_in_every_free_run_without_a_draw_and_a_reduction_may_drop_it() {
         );
         assert!(with.contains('+'));
     }
+    // A replay with no record of a part takes it, as a free run does.
+    let unrecorded = parted(&mut Source::replay(&Trace::default(), Align::Realign), true).unwrap();
+    assert_eq!(unrecorded, "0+0");
     let session = reduce(
         |s: &mut Source| parted(s, true),
         settings(Align::Realign, TraceStrategy::Hdd),
@@ -432,4 +440,48 @@ fn a_part_is_in_every_free_run_without_a_draw_and_a_reduction_may_drop_it() {
         |t| t.len() >= 2,
     );
     assert!(!session.best().contains('+'), "{}", session.best());
+}
+
+/// Variables with fresh names, then a use of one of them, picked by name.
+fn declared(s: &mut Source) -> Result<String, Halt> {
+    let mut names: Vec<String> = Vec::new();
+    s.repeat("var", 0, 5, |s| {
+        names.push(format!("v{}", s.fresh("name")?));
+        Ok(())
+    })?;
+    if names.is_empty() {
+        return Ok(String::new());
+    }
+    let keys: Vec<&str> = names.iter().map(String::as_str).collect();
+    let i = s.pick_named("use", &keys)?;
+    Ok(format!("{} use {}", names.join(","), names[i]))
+}
+
+#[test]
+fn a_replay_without_an_earlier_variable_keeps_the_names_and_the_pick() {
+    // A free run that declares at least three and uses one after the first.
+    let (trace, out) = (0..200)
+        .find_map(|seed| {
+            let mut s = Source::free(seed);
+            let out = declared(&mut s).unwrap();
+            let names = out.split(' ').next().unwrap().split(',').count();
+            (names >= 3 && !out.ends_with("use v0")).then(|| (s.finish().unwrap(), out))
+        })
+        .expect("a seed");
+    let used = out.rsplit(' ').next().unwrap().to_string();
+    // Delete the first variable (unit 0, the loop's first iteration).
+    let mut deleted = vec![false; trace.units().len()];
+    deleted[0] = true;
+    let again = declared(&mut Source::replay(
+        &trace.without(&deleted),
+        Align::Realign,
+    ))
+    .unwrap();
+    let (names, rest) = again.split_once(' ').unwrap();
+    assert!(!names.split(',').any(|n| n == "v0"), "{again}");
+    assert!(
+        names.split(',').all(|n| out.contains(n)),
+        "no variable renamed: {out} -> {again}"
+    );
+    assert_eq!(rest, format!("use {used}"), "{out} -> {again}");
 }

@@ -19,6 +19,10 @@ pub enum Node {
         lo: i64,
         #[serde(skip)]
         hi: i64,
+        /// For a pick from named things, the name of the one picked: a replay picks it again
+        /// wherever it now is in the list (deleting an earlier one moves it).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        key: Option<Rc<str>>,
     },
     /// A reducible loop: its iterations, in order.
     Loop {
@@ -197,9 +201,11 @@ impl Trace {
     pub fn with_int(&self, k: usize, value: i64) -> Trace {
         let mut out = self.clone();
         let mut i = 0;
-        visit_ints(&mut out.nodes, &mut |v, _, _| {
+        visit_ints(&mut out.nodes, &mut |v, key| {
             if i == k {
                 *v = value;
+                // The value now says which: a pick by name replays it by index.
+                *key = None;
             }
             i += 1;
         });
@@ -232,11 +238,11 @@ impl Trace {
     }
 }
 
-/// Calls `f` on each plain decision's value (with its range), in the order the run made them.
-fn visit_ints(nodes: &mut [Node], f: &mut impl FnMut(&mut i64, i64, i64)) {
+/// Calls `f` on each plain decision's value and name, in the order the run made them.
+fn visit_ints(nodes: &mut [Node], f: &mut impl FnMut(&mut i64, &mut Option<Rc<str>>)) {
     for n in nodes {
         match n {
-            Node::Int { value, lo, hi, .. } => f(value, *lo, *hi),
+            Node::Int { value, key, .. } => f(value, key),
             Node::Loop { iterations, .. } => iterations.iter_mut().for_each(|it| visit_ints(it, f)),
             Node::Maybe { body, .. } => {
                 if let Some(b) = body {
