@@ -380,30 +380,16 @@ fn the_choose_pass_takes_a_picks_shorter_value_which_deleting_units_cannot() {
     let seed = (0..100)
         .find(|&seed| word(&mut Source::free(seed)).unwrap() == "a-long-word!\n")
         .expect("a seed that picks the long word");
-    let ends = |t: &str| t.ends_with("!\n");
-    let hdd = reduce(
-        word,
-        GeneratorSettings {
+    let run = |trace| {
+        let s = GeneratorSettings {
             rng_seed: seed,
-            ..settings(Align::Realign, TraceStrategy::Hdd)
-        },
-        1,
-        false,
-        ends,
-    );
-    assert_eq!(hdd.best(), "x!\n");
+            ..settings(Align::Realign, trace)
+        };
+        reduce(word, s, 1, false, |t| t.ends_with("!\n"))
+    };
+    assert_eq!(run(TraceStrategy::Hdd).best(), "x!\n");
     // The flat baseline only deletes decisions (a deleted one takes its smallest value).
-    let flat = reduce(
-        word,
-        GeneratorSettings {
-            rng_seed: seed,
-            ..settings(Align::Realign, TraceStrategy::Ddmin)
-        },
-        1,
-        false,
-        ends,
-    );
-    assert_eq!(flat.best(), "a-long-word!\n");
+    assert_eq!(run(TraceStrategy::Ddmin).best(), "a-long-word!\n");
 }
 
 /// Two picks, and between them maybe a part.
