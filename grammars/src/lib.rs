@@ -138,6 +138,12 @@ impl Lang {
     pub fn is_comment_kind(self, kind: &str) -> bool {
         matches!(kind, "comment" | "line_comment" | "block_comment")
     }
+
+    /// Kinds of nodes that the language's own lexer reads as one token, though the grammar
+    /// builds them of two: Rust's lifetimes and loop labels (`'a`, `'_`).
+    pub fn is_token_kind(self, kind: &str) -> bool {
+        matches!((self, kind), (Lang::Rust, "lifetime" | "label"))
+    }
 }
 
 impl std::fmt::Display for Lang {

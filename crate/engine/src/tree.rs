@@ -461,8 +461,11 @@ impl Tree {
             depth,
         });
         // A node whose children leave text uncovered (a string's contents) is one token;
-        // that shows only while walking the children, which are then taken back.
-        if !(cursor.goto_first_child() && self.visit_children(cursor, id, depth)) {
+        // that shows only while walking the children, which are then taken back. So is a
+        // node the language's lexer reads as one token (a Rust lifetime).
+        if self.lang.is_token_kind(n.kind())
+            || !(cursor.goto_first_child() && self.visit_children(cursor, id, depth))
+        {
             self.nodes.truncate(id as usize + 1);
             self.nodes[id as usize].children.clear();
             self.tokens
@@ -649,6 +652,21 @@ mod tests {
         let root = tree.node(tree.root());
         assert_eq!(root.kind, "translation_unit");
         assert_eq!(root.tokens(), 0..tree.tokens.len() as u32);
+    }
+
+    #[test]
+    fn a_rust_lifetime_or_label_is_one_token_as_rustc_reads_it() {
+        let text = "fn f<'a>(x: &'a str) -> Id<'_> { 'outer: loop { break 'outer; } }";
+        let tree = Parser::new(Lang::Rust).parse(text);
+        assert!(!tree.has_error());
+        let toks: Vec<&str> = (0..tree.tokens.len() as u32)
+            .map(|t| tree.token_text(t))
+            .collect();
+        for one in ["'a", "'_", "'outer"] {
+            assert!(toks.contains(&one), "{one} in {toks:?}");
+        }
+        assert!(!toks.contains(&"'"), "{toks:?}");
+        assert_eq!(toks.concat(), text.replace(' ', ""));
     }
 
     #[test]
