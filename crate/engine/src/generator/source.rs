@@ -366,8 +366,8 @@ impl Source {
 
     /// A part of the output: a reducible selection that every free run takes without a draw
     /// (so adding one leaves the programs each seed makes as they were), and a replay may drop;
-    /// a replay with no record of it takes it too.
-    /// Then call [`Source::end`] after its body.
+    /// a replay with no record of it takes it too. When it says yes, call [`Source::end`] after
+    /// the body.
     pub fn part(&mut self, label: &str) -> Result<bool, Halt> {
         self.selection(label, true)
     }
