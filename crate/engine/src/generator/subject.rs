@@ -73,16 +73,14 @@ impl HoistPass {
 
 /// Each plain decision (a pick, an integer) given the other values of its range, as
 /// choice-sequence shrinkers do with each choice, but on the tree and kept only where the output
-/// is shorter: the re-runs whose output is shorter are tested, the shortest first, at most
-/// [`CHOICES_TESTED`] of them for each decision. What no deletion or hoist can reach: an
-/// operand's kind, a constant, a type, a callee. Every re-run is still the generator's own
-/// output. HDD only.
+/// is shorter: of the re-runs whose output is shorter, the shortest is tested (one test per
+/// decision: each is a compile and run, and testing a second gained nothing measured). What no
+/// deletion or hoist can reach: an operand's kind, a constant, a type, a callee. Every re-run is
+/// still the generator's own output. HDD only.
 #[derive(Clone)]
 pub struct ChoosePass {
-    /// The plain decision being changed (in the order of [`Trace::ints`] of the best's trace).
+    /// The next plain decision to change (in the order of [`Trace::ints`] of the best's trace).
     at: usize,
-    /// Its shorter re-runs not yet tested, the shortest last.
-    queue: Rc<Vec<(String, Trace)>>,
 }
 
 /// The values tried for a decision of `value` in `lo..=hi`: all of a small range (picks are
@@ -99,10 +97,6 @@ fn alternatives(value: i64, lo: i64, hi: i64) -> Vec<i64> {
     out.dedup();
     out
 }
-
-/// How many of a decision's other values are tested: the shortest outputs are the likeliest
-/// to help, and each test is a compile and run.
-const CHOICES_TESTED: usize = 1;
 
 pub struct GeneratedChange {
     /// The units deleted from the base, or `None` for a hoist: the new trace is the base.
@@ -162,16 +156,28 @@ impl<G: Generator> Generated<G> {
         deleted: Option<Vec<bool>>,
         stats: &mut Stats,
     ) -> Proposal<GeneratedChange> {
-        match run {
-            Ok((output, trace)) if output.len() < self.best.len() => Proposal::Candidate {
+        match self.shorter(run, stats) {
+            Some((output, trace)) => Proposal::Candidate {
                 texts: vec![output],
                 change: GeneratedChange { deleted, trace },
             },
-            Ok(_) => Proposal::Skip,
+            None => Proposal::Skip,
+        }
+    }
+
+    /// A re-run's output and trace if it made a shorter output; a run that failed is counted.
+    fn shorter(
+        &mut self,
+        run: Result<(String, Trace), Halt>,
+        stats: &mut Stats,
+    ) -> Option<(String, Trace)> {
+        match run {
+            Ok((output, trace)) if output.len() < self.best.len() => Some((output, trace)),
+            Ok(_) => None,
             Err(_) => {
                 self.failed_runs += 1;
                 stats.invalid_skipped += 1;
-                Proposal::Skip
+                None
             }
         }
     }
@@ -256,35 +262,31 @@ impl<G: Generator> Generated<G> {
         stats: &mut Stats,
     ) -> Proposal<GeneratedChange> {
         loop {
-            if let Some((output, trace)) = Rc::make_mut(&mut pass.queue).pop() {
-                return self.candidate(Ok((output, trace)), None, stats);
-            }
             let ints = self.best_trace.ints();
             let Some(&(value, lo, hi)) = ints.get(pass.at) else {
                 return Proposal::Over;
             };
             let k = pass.at;
             pass.at += 1;
-            let mut shorter: Vec<(String, Trace)> = Vec::new();
+            // The shortest output (the last found of equal lengths, each text's first run).
+            let mut shortest: Option<(String, Trace)> = None;
+            let mut seen = std::collections::HashSet::new();
             for v in alternatives(value, lo, hi) {
-                let trace = self.best_trace.with_int(k, v);
-                match self.run_on(Source::replay(&trace, self.align)) {
-                    Ok((output, trace)) if output.len() < self.best.len() => {
-                        if !shorter.iter().any(|(o, _)| *o == output) {
-                            shorter.push((output, trace));
-                        }
-                    }
-                    Ok(_) => {}
-                    Err(_) => {
-                        self.failed_runs += 1;
-                        stats.invalid_skipped += 1;
+                let run = self.run_on(Source::replay(&self.best_trace.with_int(k, v), self.align));
+                if let Some((output, trace)) = self.shorter(run, stats) {
+                    let first = seen.insert(output.clone());
+                    if first
+                        && shortest
+                            .as_ref()
+                            .is_none_or(|(o, _)| output.len() <= o.len())
+                    {
+                        shortest = Some((output, trace));
                     }
                 }
             }
-            shorter.sort_by_key(|(o, _)| std::cmp::Reverse(o.len()));
-            let keep = shorter.len().saturating_sub(CHOICES_TESTED);
-            shorter.drain(..keep);
-            pass.queue = Rc::new(shorter);
+            if let Some(run) = shortest {
+                return self.candidate(Ok(run), None, stats);
+            }
         }
     }
 
@@ -328,10 +330,7 @@ impl<G: Generator> Subject for Generated<G> {
         match (i, self.strategy) {
             (0, _) => Some(TracePass::Delete(self.delete_pass())),
             (1, TraceStrategy::Hdd) => Some(TracePass::Hoist(HoistPass::new(&self.best_trace))),
-            (2, TraceStrategy::Hdd) => Some(TracePass::Choose(ChoosePass {
-                at: 0,
-                queue: Rc::new(Vec::new()),
-            })),
+            (2, TraceStrategy::Hdd) => Some(TracePass::Choose(ChoosePass { at: 0 })),
             _ => None,
         }
     }
@@ -371,9 +370,7 @@ impl<G: Generator> Subject for Generated<G> {
                             ..HoistPass::new(&self.best_trace)
                         }
                     }
-                    // The other values of this decision were for the old trace.
-                    TracePass::Choose(c) => c.queue = Rc::new(Vec::new()),
-                    TracePass::Delete(_) => {}
+                    TracePass::Choose(_) | TracePass::Delete(_) => {}
                 }
             }
         }
