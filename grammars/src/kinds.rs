@@ -72,6 +72,10 @@ pub struct Kinds {
     pub expression_statement: Option<&'static str>,
     /// A field's declaration in a struct or class body.
     pub field_declaration: Option<&'static str>,
+    /// A struct's body whose last field may end without its `;` (GNU C: gcc and clang
+    /// accept `struct { int a }` with a warning). The grammar cannot parse the result: see
+    /// the bare-field pass.
+    pub bare_last_field: Option<&'static str>,
     /// The token that is a string literal's text between its escapes.
     pub string_text: &'static [&'static str],
     /// How one file names another, in a folder (`folder/links.rs` reads the lines).
@@ -404,6 +408,7 @@ pub(crate) const STATEMENTS_AND_EXPRESSIONS: Kinds = Kinds {
     declaration: None,
     expression_statement: Some("expression_statement"),
     field_declaration: None,
+    bare_last_field: None,
     string_text: &[],
     links: None,
     roots: NO_ROOTS,

@@ -52,6 +52,6 @@ test('an unknown pass name stops the run with the valid names', async (t) => {
   t.after(() => server.stop());
   const page = await openPage(browser, `${server.url}${encodeHash(linkState('renames'))}`);
   const status = await reduce(page);
-  assert.match(status, /unknown pass `renames`: use comments, perses, .*update, .* chunks, unused, bodies, terminators, chains, extensions, roots, clauses, file-scope, delete-file, .* or make-flags/, status);
+  assert.match(status, /unknown pass `renames`: use comments, perses, .*update, .* chunks, unused, bodies, terminators, chains, extensions, roots, clauses, file-scope, bare-field, delete-file, .* or make-flags/, status);
   await page.close();
 });

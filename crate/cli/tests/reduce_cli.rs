@@ -472,7 +472,7 @@ fn passes_are_listed_and_skipped_by_name() {
     assert!(
         stderr.contains("unknown pass `renames`: use comments, perses, hdd,")
             && stderr.contains(
-                ", bodies, terminators, chains, extensions, roots, clauses, file-scope, delete-file, inline-file, drop-link, delete-symbol or make-flags"
+                ", bodies, terminators, chains, extensions, roots, clauses, file-scope, bare-field, delete-file, inline-file, drop-link, delete-symbol or make-flags"
             ),
         "{stderr}"
     );

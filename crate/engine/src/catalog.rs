@@ -223,7 +223,7 @@ mod tests {
             assert!(err.contains(p.name), "{err} lacks {}", p.name);
         }
         assert!(
-            err.contains(", bodies, terminators, chains, extensions, roots, clauses, file-scope, delete-file, inline-file, drop-link, delete-symbol or make-flags (`whittle reduce --list-passes`"),
+            err.contains(", bodies, terminators, chains, extensions, roots, clauses, file-scope, bare-field, delete-file, inline-file, drop-link, delete-symbol or make-flags (`whittle reduce --list-passes`"),
             "{err}"
         );
     }

@@ -114,6 +114,7 @@ pub const KINDS: Kinds = Kinds {
     declaration: Some("declaration"),
     expression_statement: Some("expression_statement"),
     field_declaration: Some("field_declaration"),
+    bare_last_field: Some("field_declaration_list"),
     string_text: &["string_content"],
     links: Some(Links::Include),
     roots: NO_ROOTS,

@@ -177,5 +177,7 @@ pub const KINDS: Kinds = Kinds {
             "end",
         ],
     },
+    // C++ compilers want every member's `;`.
+    bare_last_field: None,
     ..C
 };

@@ -6,6 +6,7 @@
 //! (everything of the node but the descendant), so edits compose without re-parsing; the
 //! session re-parses the best program between rounds.
 
+mod bare_field;
 mod chains;
 mod chunks;
 mod clauses;

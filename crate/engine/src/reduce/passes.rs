@@ -3,9 +3,9 @@
 //! schedules ([`super::strategy`]).
 
 use super::{
-    chains, chunks, clauses, ddmin, definitions, dependencies, effects, error_regions, file_scope,
-    format, hdd, implicit_int, inline, join, local, lone_tokens, merge, perses, rename, roots,
-    tag_into_use, transform, types, unwrap, update, Pass, Program,
+    bare_field, chains, chunks, clauses, ddmin, definitions, dependencies, effects, error_regions,
+    file_scope, format, hdd, implicit_int, inline, join, local, lone_tokens, merge, perses, rename,
+    roots, tag_into_use, transform, types, unwrap, update, Pass, Program,
 };
 
 /// A single-program pass: a row of [`PASSES`].
@@ -41,6 +41,7 @@ pub enum PassKind {
     Roots,
     Clauses,
     FileScope,
+    BareField,
 }
 
 /// A row of the table.
@@ -249,6 +250,12 @@ pub const PASSES: &[PassInfo] = &[
         "C only, after the fixpoint: a local `int` declaration moves to file scope, where implicit int may drop its type",
         |p, _| Box::new(file_scope::pass(p)),
     ),
+    row(
+        PassKind::BareField,
+        "bare-field",
+        "C only: leaves out the `;` of a struct's last field, as gcc and clang allow (`struct { int a }`)",
+        |p, _| Box::new(bare_field::pass(p)),
+    ),
 ];
 
 impl PassKind {
@@ -282,6 +289,6 @@ mod tests {
             assert_eq!(p.kind as usize, i, "{} is out of place", p.name);
             assert_eq!(PassKind::from_name(p.name), Some(p.kind));
         }
-        assert_eq!(PASSES.len(), PassKind::FileScope as usize + 1);
+        assert_eq!(PASSES.len(), PassKind::BareField as usize + 1);
     }
 }

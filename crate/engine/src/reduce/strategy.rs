@@ -128,9 +128,9 @@ const PERSES: &[Step] = &[
     stalled_only(PassKind::Update),
     stalled_only(PassKind::FileScope),
 ];
-/// After the fixpoint, once: the layout, then (when the settings ask for it,
-/// `Settings::implicit_int`) the pass whose candidates the grammar cannot parse.
-const PERSES_FINALE: &[PassKind] = &[PassKind::Format, PassKind::ImplicitInt];
+/// After the fixpoint, once: the layout, then the passes whose candidates the grammar cannot
+/// parse (implicit int when the settings ask for it, `Settings::implicit_int`).
+const PERSES_FINALE: &[PassKind] = &[PassKind::Format, PassKind::ImplicitInt, PassKind::BareField];
 const HDD: &[Step] = &[every_round(PassKind::Comments), every_round(PassKind::Hdd)];
 const DDMIN_LINES: &[Step] = &[
     every_round(PassKind::Comments),
