@@ -212,6 +212,16 @@ fn tcc_coverage_ranks_the_compilers_files_and_functions() {
         assert!(w["distance"].as_f64().unwrap() > 0.0, "{w}");
     }
     assert!(d.join("p.c.witnesses/ranking.txt").exists());
+    // Every compile's coverage: the failing program's, each failing mutant's, each witness's.
+    let spectra = read_json(d, "p.c.witnesses/coverage.json");
+    assert!(spectra["failing"]["tccgen.c"].is_object(), "{spectra}");
+    let failing = spectra["failing_mutants"].as_array().unwrap();
+    assert_eq!(failing.len() as u64, s["failing"].as_u64().unwrap());
+    assert!(failing.iter().all(|c| c["tccgen.c"].is_object()));
+    assert_eq!(
+        spectra["witnesses"].as_array().unwrap().len(),
+        s["witnesses"].as_array().unwrap().len()
+    );
 }
 
 #[test]

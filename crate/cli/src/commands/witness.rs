@@ -43,7 +43,7 @@ pub struct WitnessArgs {
     /// With --endpoint: the compiler's exit code when the bug shows.
     #[arg(long, requires = "endpoints")]
     pub exit: Option<i32>,
-    /// Where the witnesses go (default: FILE.witnesses/ beside FILE).
+    /// Where the witnesses go (default: FILE.witnesses/ beside FILE), with ranking.txt and, given --coverage, coverage.json (every compile's coverage the ranking was made of).
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[command(flatten)]
@@ -218,11 +218,12 @@ impl Checks {
             TestOutcome::Cancelled => MutantOutcome::Rejected,
         };
         let mut obs = Observation::of(outcome);
-        let observed = outcome == MutantOutcome::Passing || job.original;
+        // A failing mutant's coverage too: what its compile skipped, the bug does not need.
+        let observed = outcome != MutantOutcome::Rejected || job.original;
         if let (Some(c), true) = (&self.coverage, observed) {
             let out = run(c)?;
             obs.coverage = Some(read_coverage(&out.stdout)?);
-        } else if observed || outcome == MutantOutcome::Failing {
+        } else if observed {
             // A failing mutant's trace too: one that prints part of what the failing program
             // printed about the bug and nothing else is nearer a witness (a parent to build on).
             let trace = match &self.trace {
@@ -453,6 +454,26 @@ fn write_witnesses(dir: &Path, name: &str, session: &WitnessSearch) -> Result<()
     Ok(())
 }
 
+/// Every compile's coverage the ranking was made of, in `coverage.json`: `{failing,
+/// failing_mutants: [...], witnesses: [...]}`, each in the shape `--coverage` prints, so that
+/// another formula can rank them again. Written once, at the end: it can run to megabytes.
+fn write_spectra(dir: &Path, session: &WitnessSearch) -> Result<(), String> {
+    let Some(failing) = session.failing_coverage() else {
+        return Ok(());
+    };
+    let witnesses: Vec<_> = session
+        .witnesses()
+        .iter()
+        .filter_map(|w| w.coverage.as_ref())
+        .collect();
+    let json = serde_json::json!({
+        "failing": failing,
+        "failing_mutants": session.failing_mutants(),
+        "witnesses": witnesses,
+    });
+    save(&dir.join("coverage.json"), &json.to_string())
+}
+
 /// The ranking as a person reads it: files, then functions, most suspicious first.
 pub fn ranking_text(r: &Ranking, top: usize) -> String {
     let mut out = String::from("files, most suspicious first (Ochiai: the mean of the mean and the highest over the statements the failing compile ran):\n");
@@ -531,6 +552,7 @@ fn witness(args: WitnessArgs) -> Result<i32, String> {
         Searched::Done => {}
     }
     write_witnesses(&dir, &name, &session)?;
+    write_spectra(&dir, &session)?;
     let s = session.stats();
     eprintln!(
         "whittle witness: {} witnesses in {} queries ({} failing, {} rejected by the compiler, {} not diverse, {} mutants the parser refused) in {:.1} s; in {}",

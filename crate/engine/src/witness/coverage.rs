@@ -255,32 +255,44 @@ impl Ranking {
     }
 }
 
-/// Ochiai with one failing program: a statement the failing compile ran scores
-/// `1 / sqrt(1 + passing runs that ran it as often)`; a file or function scores the mean of
-/// its statements' mean score (DiWi's aggregation) and their highest score: the mean alone
-/// drowns a bug's one or two statements in a large function or file. Statements the failing
-/// compile did not run are not suspects.
+/// Ochiai over the failing program, the mutants of it that still fail, and the witnesses: a
+/// statement the failing compile ran scores `ef / sqrt(F * (ef + ep))`, where F is the
+/// number of failing compiles (the program and its failing mutants), ef how many of them ran
+/// it and ep how many witnesses ran it as often as the failing compile; with the program
+/// alone, `1 / sqrt(1 + ep)`. A file or function scores the mean of its statements' mean
+/// score (DiWi's aggregation) and their highest score: the mean alone drowns a bug's one or
+/// two statements in a large function or file. Statements the failing compile did not run
+/// are not suspects.
 ///
-/// With hit counts, a passing run that ran a statement fewer times than the failing compile
+/// With hit counts, a witness that ran a statement fewer times than the failing compile
 /// does not count as running it: witnesses are near the failing program, so they run nearly
 /// every statement it ran, and what tells the bug's code is the executions a witness did
-/// without (a signed short loaded once less, a constant folded once less).
-pub fn rank(failing: &Coverage, passing: &[Coverage]) -> Ranking {
-    let mut ran_by: HashMap<(&str, &str, u32), usize> = HashMap::new();
-    for p in passing {
-        for s in p.statements().filter(|&s| p.ran_as(failing, s)) {
-            *ran_by.entry(s).or_default() += 1;
+/// without (a signed short loaded once less, a constant folded once less). A failing mutant
+/// that did not run a statement at all tells the bug needs none of it (one bug at a time),
+/// which breaks the ties the witnesses leave: most of the compiler's code runs in every
+/// witness as often.
+pub fn rank(failing: &Coverage, failing_mutants: &[Coverage], witnesses: &[Coverage]) -> Ranking {
+    let mut ran_by: HashMap<(&str, &str, u32), Runs> = HashMap::new();
+    for m in failing_mutants {
+        for s in m.statements() {
+            ran_by.entry(s).or_default().failing += 1;
         }
     }
-    let mut files: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let mut functions: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for w in witnesses {
+        for s in w.statements().filter(|&s| w.ran_as(failing, s)) {
+            ran_by.entry(s).or_default().passing += 1;
+        }
+    }
+    let compiles = 1 + failing_mutants.len();
+    let mut files: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    let mut functions: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for s @ (file, function, _) in failing.statements() {
-        let ran = *ran_by.get(&s).unwrap_or(&0);
+        let score = ran_by.get(&s).copied().unwrap_or_default().ochiai(compiles);
         for (map, key) in [
             (&mut files, file.to_string()),
             (&mut functions, format!("{file}:{function}")),
         ] {
-            map.entry(key).or_default().push(ran);
+            map.entry(key).or_default().push(score);
         }
     }
     Ranking {
@@ -289,27 +301,38 @@ pub fn rank(failing: &Coverage, passing: &[Coverage]) -> Ranking {
     }
 }
 
-/// A statement's Ochiai score, from the passing runs that ran it.
-fn ochiai(ran: usize) -> f64 {
-    1.0 / (1.0 + ran as f64).sqrt()
+/// How many failing mutants and witnesses ran a statement (see [`rank`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Runs {
+    failing: usize,
+    passing: usize,
 }
 
-/// The score of statements run by `ran[i]` passing runs each (see [`rank`]), rounded to 12
-/// decimals: floating-point sums in different orders left noise (0.5000000000000012 against
-/// 0.5) that broke true ties, in either direction, by chance.
-fn aggregate(ran: &[usize]) -> f64 {
-    let mean = ran.iter().map(|&r| ochiai(r)).sum::<f64>() / ran.len() as f64;
-    let max = ochiai(ran.iter().copied().min().unwrap_or(0));
+impl Runs {
+    /// The statement's Ochiai score among `compiles` failing compiles, the program's one
+    /// (which ran it) among them.
+    fn ochiai(self, compiles: usize) -> f64 {
+        let ef = (1 + self.failing) as f64;
+        ef / (compiles as f64 * (ef + self.passing as f64)).sqrt()
+    }
+}
+
+/// The score of statements scoring `scores` (see [`rank`]), rounded to 12 decimals:
+/// floating-point sums in different orders left noise (0.5000000000000012 against 0.5) that
+/// broke true ties, in either direction, by chance.
+fn aggregate(scores: &[f64]) -> f64 {
+    let mean = scores.iter().sum::<f64>() / scores.len() as f64;
+    let max = scores.iter().copied().fold(0.0, f64::max);
     ((mean + max) / 2.0 * 1e12).round() / 1e12
 }
 
-fn ordered(map: BTreeMap<String, Vec<usize>>) -> Vec<Suspect> {
+fn ordered(map: BTreeMap<String, Vec<f64>>) -> Vec<Suspect> {
     let mut v: Vec<Suspect> = map
         .into_iter()
-        .map(|(name, ran)| Suspect {
+        .map(|(name, scores)| Suspect {
             name,
-            score: aggregate(&ran),
-            statements: ran.len(),
+            score: aggregate(&scores),
+            statements: scores.len(),
         })
         .collect();
     // Highest first; ties by name, so the order is the same everywhere.
@@ -369,7 +392,7 @@ mod tests {
             cov(&[("ok.c", "main", &[1, 2, 3]), ("bug.c", "h", &[20])]),
             cov(&[("ok.c", "main", &[1, 2]), ("bug.c", "h", &[20])]),
         ];
-        let r = rank(&failing, &passing);
+        let r = rank(&failing, &[], &passing);
         assert_eq!(r.files[0].name, "bug.c");
         // bug.c: g's two lines score 1 each, h's line 1/sqrt(3): mean (2 + 0.577) / 3, highest 1.
         let want = ((2.0 + 1.0 / 3f64.sqrt()) / 3.0 + 1.0) / 2.0;
@@ -394,14 +417,34 @@ mod tests {
             cov(&[("a.c", "big", &lines[..40]), ("a.c", "small", &[100])]),
             cov(&[("a.c", "big", &lines[..40]), ("a.c", "small", &[101])]),
         ];
-        let r = rank(&failing, &passing);
+        let r = rank(&failing, &[], &passing);
         assert_eq!(r.functions[0].name, "a.c:big", "{:?}", r.functions);
+    }
+
+    #[test]
+    fn what_a_failing_mutant_skipped_ranks_below_what_every_failing_compile_ran() {
+        // Both functions run in every witness as often as in the failing compile: the
+        // witnesses tie them. A mutant that still fails without running `fold` clears it.
+        let failing = cov(&[("gen.c", "fold", &[1, 2]), ("gen.c", "load", &[7])]);
+        let witnesses = vec![failing.clone(), failing.clone()];
+        let r = rank(&failing, &[], &witnesses);
+        assert_eq!(r.functions[0].score, r.functions[1].score);
+        let mutant = cov(&[("gen.c", "fold", &[1]), ("gen.c", "load", &[7])]);
+        let r = rank(&failing, &[mutant.clone(), failing.clone()], &witnesses);
+        assert_eq!(r.functions[0].name, "gen.c:load", "{:?}", r.functions);
+        assert_eq!(Ranking::rank_of(&r.functions, "gen.c:load"), Some(1));
+        // load: ef 3 of 3 compiles, ep 2: 3 / sqrt(3 * 5).
+        assert!((r.functions[0].score - 3.0 / 15f64.sqrt()).abs() < 1e-12);
+        // A witness that skipped a statement still outweighs: fold's line 2 alone then.
+        let skipped = cov(&[("gen.c", "fold", &[1]), ("gen.c", "load", &[7])]);
+        let r = rank(&failing, &[], &[skipped, failing.clone()]);
+        assert_eq!(r.functions[0].name, "gen.c:fold", "{:?}", r.functions);
     }
 
     #[test]
     fn ties_count_against_the_rank() {
         let failing = cov(&[("a.c", "f", &[1]), ("b.c", "f", &[1])]);
-        let r = rank(&failing, &[]);
+        let r = rank(&failing, &[], &[]);
         assert_eq!(Ranking::rank_of(&r.files, "a.c"), Some(2));
         assert_eq!(Ranking::rank_of(&r.files, "b.c"), Some(2));
     }
@@ -415,15 +458,16 @@ mod tests {
             c
         };
         // The failing compile loads twice; the witness once, and stores as often.
-        let r = rank(&counted(2, 5), &[counted(1, 5)]);
+        let r = rank(&counted(2, 5), &[], &[counted(1, 5)]);
         assert_eq!(r.functions[0].name, "gen.c:load");
         assert_eq!(r.functions[0].score, 1.0);
         assert_eq!(Ranking::rank_of(&r.functions, "gen.c:load"), Some(1));
         // Running it more often, or an unknown number of times, counts as running it.
-        let r = rank(&counted(2, 5), &[counted(3, 5)]);
+        let r = rank(&counted(2, 5), &[], &[counted(3, 5)]);
         assert_eq!(Ranking::rank_of(&r.functions, "gen.c:load"), Some(2));
         let r = rank(
             &counted(2, 5),
+            &[],
             &[cov(&[("gen.c", "load", &[7]), ("gen.c", "store", &[9])])],
         );
         assert_eq!(Ranking::rank_of(&r.functions, "gen.c:load"), Some(2));
@@ -439,7 +483,7 @@ mod tests {
             ("c.c", "f", &lines[..5]),
         ]);
         let passing: Vec<Coverage> = (0..98).map(|_| failing.clone()).collect();
-        let r = rank(&failing, &passing);
+        let r = rank(&failing, &[], &passing);
         assert!(
             r.files.iter().all(|f| f.score == r.files[0].score),
             "{:?}",

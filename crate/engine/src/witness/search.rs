@@ -253,6 +253,8 @@ pub struct WitnessSearch {
     witnesses: Vec<Witness>,
     profiles: Vec<Profile>,
     failing: Option<Observation>,
+    /// The coverage of the mutants that still fail, for the ranking (see [`rank`]).
+    failing_mutants: Vec<Coverage>,
     /// The failing program's report as failing mutants are compared with it (see
     /// [`Observation::nearness`]), made once.
     failing_nearness: Option<Profile>,
@@ -326,6 +328,7 @@ impl WitnessSearch {
             witnesses: vec![],
             profiles: vec![],
             failing: None,
+            failing_mutants: vec![],
             failing_nearness: None,
             original_state: OriginalState::Untested,
             tested: HashSet::from([crate::digest::text(text)]),
@@ -412,8 +415,13 @@ impl WitnessSearch {
         self.failing.as_ref().and_then(|o| o.coverage.as_ref())
     }
 
-    /// Ochiai over the failing program's coverage and the witnesses': `None` without the
-    /// failing program's coverage.
+    /// The coverage of the mutants that still fail, as their tests reported it.
+    pub fn failing_mutants(&self) -> &[Coverage] {
+        &self.failing_mutants
+    }
+
+    /// Ochiai over the coverage of the failing program, its failing mutants and the
+    /// witnesses: `None` without the failing program's coverage.
     pub fn ranking(&self) -> Option<Ranking> {
         let failing = self.failing_coverage()?;
         let passing: Vec<Coverage> = self
@@ -421,7 +429,7 @@ impl WitnessSearch {
             .iter()
             .filter_map(|w| w.coverage.clone())
             .collect();
-        Some(rank(failing, &passing))
+        Some(rank(failing, &self.failing_mutants, &passing))
     }
 
     /// Whether the search is over: the budget spent, enough witnesses, nothing left to try,
@@ -692,6 +700,9 @@ impl WitnessSearch {
                         }
                         if self.next_parents.len() < 4096 {
                             self.next_parents.push(p.mutant);
+                        }
+                        if let Some(c) = obs.coverage {
+                            self.failing_mutants.push(c);
                         }
                     }
                     MutantOutcome::Rejected => self.stats.rejected += 1,

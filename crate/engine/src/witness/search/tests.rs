@@ -96,6 +96,9 @@ fn witnesses_pass_and_differ_from_the_failing_program_by_one_edit() {
     }
     assert!(s.stats().queries <= 80);
     assert!(s.ranking().is_some(), "coverage came with every verdict");
+    // Every failing mutant's coverage is kept for the ranking.
+    assert!(s.stats().failing > 0);
+    assert_eq!(s.failing_mutants().len(), s.stats().failing);
 }
 
 #[test]
