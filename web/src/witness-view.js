@@ -75,7 +75,7 @@ export class WitnessView {
       $('ranking-info').textContent = 'none yet: the compiler’s code is ranked against the witnesses’ coverage, and there is no witness';
       return;
     }
-    $('ranking-info').textContent = `Ochiai: the failing compile’s coverage against ${witnesses} witness${witnesses === 1 ? '' : 'es'}’`;
+    $('ranking-info').textContent = `Ochiai: the coverage of the failing program and its failing mutants against that of ${witnesses} witness${witnesses === 1 ? '' : 'es'}`;
     table($('ranking-files'), 'file', ranking.files.slice(0, RANKED_FILES));
     table($('ranking-functions'), 'function', ranking.functions.slice(0, RANKED_FUNCTIONS));
   }
