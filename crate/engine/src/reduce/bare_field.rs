@@ -6,7 +6,6 @@
 //! program the session parsed with the `;` of a body's last field left out, which stays valid
 //! whatever else the finale left out. All sites at once first, then each.
 
-use super::lists::deletion_edit;
 use super::sites::Sites;
 use super::Program;
 use crate::tree::NodeId;
@@ -32,28 +31,19 @@ pub fn pass(prog: &Program) -> Sites<Vec<NodeId>> {
             .collect(),
         _ => vec![],
     };
-    let mut sites = Vec::new();
-    if terminators.len() > 1 {
-        sites.push(terminators.clone());
-    }
-    sites.extend(terminators.into_iter().map(|t| vec![t]));
-    Sites::new(sites, |prog, doomed| Some(deletion_edit(prog, doomed))).beyond_grammar()
+    Sites::deletions(terminators).beyond_grammar()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::reduce::tests::drive;
-    use crate::reduce::{Pass, Session, Settings};
+    use crate::reduce::{Session, Settings};
     use crate::tree::Parser;
     use crate::Lang;
 
     fn candidates(lang: Lang, text: &str) -> Vec<String> {
-        let prog = Program::new(Parser::new(lang).parse(text));
-        let mut pass = pass(&prog);
-        std::iter::from_fn(|| pass.propose(&prog))
-            .map(|edit| prog.after(&edit).text())
-            .collect()
+        crate::reduce::tests::candidates(lang, text, pass)
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! pass runs once, after the fixpoint, and the session counts its queries apart
 //! (`Stats::unparsed_queries`). All sites at once first, then each.
 
-use super::lists::{deletion_edit, field_child};
+use super::lists::field_child;
 use super::sites::Sites;
 use super::Program;
 use crate::tree::NodeId;
@@ -20,12 +20,7 @@ pub fn pass(prog: &Program) -> Sites<Vec<NodeId>> {
     let types: Vec<NodeId> = (0..prog.tree.nodes.len() as NodeId)
         .filter_map(|n| implicit_type(prog, n))
         .collect();
-    let mut sites = Vec::new();
-    if types.len() > 1 {
-        sites.push(types.clone());
-    }
-    sites.extend(types.into_iter().map(|t| vec![t]));
-    Sites::new(sites, |prog, types| Some(deletion_edit(prog, types))).beyond_grammar()
+    Sites::deletions(types).beyond_grammar()
 }
 
 /// The type node of `n` that may go: `int` in a function definition (whose declaration

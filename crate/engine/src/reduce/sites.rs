@@ -2,7 +2,9 @@
 //! rewrites (`types`, `transform`, `implicit-int`) differ only in their sites and in how a
 //! site becomes an edit.
 
+use super::lists::deletion_edit;
 use super::{Edit, Pass, Program};
+use crate::tree::NodeId;
 use std::rc::Rc;
 
 pub struct Sites<S> {
@@ -29,6 +31,18 @@ impl<S> Sites<S> {
             beyond_grammar: true,
             ..self
         }
+    }
+}
+
+impl Sites<Vec<NodeId>> {
+    /// Deleting `nodes`: all at once (when there are several), then each alone.
+    pub fn deletions(nodes: Vec<NodeId>) -> Self {
+        let mut sites = Vec::new();
+        if nodes.len() > 1 {
+            sites.push(nodes.clone());
+        }
+        sites.extend(nodes.into_iter().map(|n| vec![n]));
+        Sites::new(sites, |prog, doomed| Some(deletion_edit(prog, doomed)))
     }
 }
 

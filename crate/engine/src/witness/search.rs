@@ -253,7 +253,8 @@ pub struct WitnessSearch {
     witnesses: Vec<Witness>,
     profiles: Vec<Profile>,
     failing: Option<Observation>,
-    /// The coverage of the mutants that still fail, for the ranking (see [`rank`]).
+    /// The coverage of the mutants that still fail (the first 1,024), for the ranking (see
+    /// [`rank`]).
     failing_mutants: Vec<Coverage>,
     /// The failing program's report as failing mutants are compared with it (see
     /// [`Observation::nearness`]), made once.
@@ -701,7 +702,10 @@ impl WitnessSearch {
                         if self.next_parents.len() < 4096 {
                             self.next_parents.push(p.mutant);
                         }
-                        if let Some(c) = obs.coverage {
+                        // A compile's coverage is about 100 KB (tcc's): the first ones are
+                        // enough to rank by.
+                        if let Some(c) = obs.coverage.filter(|_| self.failing_mutants.len() < 1024)
+                        {
                             self.failing_mutants.push(c);
                         }
                     }
