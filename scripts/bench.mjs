@@ -25,6 +25,7 @@ import { beforeAfter, count, formatTable, percent, ratio, seconds } from './benc
 import { GENERATED_CASES, makeCases } from './bench/make-cases.mjs';
 import { BROAD_LANGUAGES, makeBroadCases, totalsAndShares } from './bench/broad.mjs';
 import { makeBroadPairs } from './bench/broad-pairs.mjs';
+import { whenStopped } from './bench/process.mjs';
 import {
   REDUCERS,
   findCommand,
@@ -450,11 +451,17 @@ async function main() {
     folders.push(...made.folders);
     results.generatedSkipped = made.skipped;
   }
+  // Stopped midway, the bench still prints and saves the cases and pairs it finished.
+  whenStopped((sig) => {
+    results.stopped = sig;
+    if (results.cases.length) printCaseFigures(results.cases, opts);
+    if (results.pairs.length) printPairFigures(results.pairs, opts);
+    finish(results, scratch);
+  });
   for (const folder of folders) {
     results.cases.push(await benchCase(loadCase(folder), opts, scratch));
   }
-  if (results.cases.length) printCases(results.cases);
-  if (opts.broad && results.cases.length) console.log(totalsAndShares(results.cases));
+  if (results.cases.length) printCaseFigures(results.cases, opts);
   else console.log(`\nCases: none${opts.only ? ` named ${opts.only.join(', ')}` : ''} in ${opts.cases}${opts.generated ? ' or generated' : ''}`);
   for (const { name, reason } of results.generatedSkipped ?? []) console.log(`generated case ${name}: skipped, ${reason}`);
 
@@ -466,10 +473,7 @@ async function main() {
     for (const folder of made.folders) {
       results.pairs.push(await benchPair(loadPair(dirname(folder), basename(folder)), opts, scratch));
     }
-    if (results.pairs.length) {
-      printPairs(results.pairs);
-      console.log(smallDiffShare(results.pairs));
-    }
+    if (results.pairs.length) printPairFigures(results.pairs, opts);
   } else if (!hasPairCommand(WHITTLE)) {
     results.pairsSkipped = '`whittle pair --help` failed: this build has no pair command';
     console.log(`\nPairs: skipped, ${results.pairsSkipped}`);
@@ -481,6 +485,21 @@ async function main() {
     else console.log(`\nPairs: none${opts.only ? ` named ${opts.only.join(', ')}` : ''} in ${opts.pairs}`);
   }
 
+  finish(results, scratch);
+}
+
+function printCaseFigures(cases, opts) {
+  printCases(cases);
+  if (opts.broad) console.log(totalsAndShares(cases));
+}
+
+function printPairFigures(pairs, opts) {
+  printPairs(pairs);
+  if (opts.broad) console.log(smallDiffShare(pairs));
+}
+
+/** The failures, and where the figures and the tools' folders are. */
+function finish(results, scratch) {
   const failures = [...caseFailures(results.cases), ...pairFailures(results.pairs)];
   results.failures = failures;
   results.finished = new Date().toISOString();

@@ -22,11 +22,28 @@ function killGroup(pid, graceMs = 5000) {
   setTimeout(() => signal('SIGKILL'), graceMs).unref();
 }
 
-process.on('SIGINT', () => {
-  for (const pid of running) killGroup(pid, 0);
-  process.stderr.write('\nbench: interrupted\n');
-  process.exit(130);
-});
+/** What to do before a stopped bench exits: print and save the figures it has. */
+const onStop = [];
+
+/** Runs `fn` when the bench is stopped (Ctrl-C or SIGTERM), after its tools are killed. */
+export function whenStopped(fn) {
+  onStop.push(fn);
+}
+
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  process.on(sig, () => {
+    for (const pid of running) killGroup(pid, 0);
+    process.stderr.write(`\nbench: stopped (${sig})\n`);
+    for (const fn of onStop) {
+      try {
+        fn(sig);
+      } catch (e) {
+        process.stderr.write(`bench: ${e.message}\n`);
+      }
+    }
+    process.exit(code);
+  });
+}
 
 /**
  * Runs `cmd args` in `cwd`, stdout and stderr appended to `logPath`, for at most `limitSeconds`.
