@@ -137,7 +137,7 @@ test('skipped passes are left out, and an unknown one is refused with the valid 
   assert.ok(passes.includes('perses') && !passes.includes('rename') && !passes.includes('types'), String(passes));
   assert.throws(
     () => new engine.Session({ lang: 'c', text: PROGRAM, skip_passes: 'renames' }),
-    /unknown pass `renames`: use comments, perses, .*update, .* chunks, unused, bodies, terminators, chains, extensions, roots, clauses, file-scope, delete-file, .* or make-flags/,
+    /unknown pass `renames`: use comments, perses, .*update, .* chunks, unused, bodies, terminators, chains, extensions, roots, clauses, file-scope, bare-field, delete-file, .* or make-flags/,
   );
 });
 
