@@ -461,11 +461,7 @@ fn write_spectra(dir: &Path, session: &WitnessSearch) -> Result<(), String> {
     let Some(failing) = session.failing_coverage() else {
         return Ok(());
     };
-    let witnesses: Vec<_> = session
-        .witnesses()
-        .iter()
-        .filter_map(|w| w.coverage.as_ref())
-        .collect();
+    let witnesses: Vec<_> = session.witness_coverage().collect();
     let json = serde_json::json!({
         "failing": failing,
         "failing_mutants": session.failing_mutants(),

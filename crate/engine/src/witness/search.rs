@@ -425,12 +425,13 @@ impl WitnessSearch {
     /// witnesses: `None` without the failing program's coverage.
     pub fn ranking(&self) -> Option<Ranking> {
         let failing = self.failing_coverage()?;
-        let passing: Vec<Coverage> = self
-            .witnesses
-            .iter()
-            .filter_map(|w| w.coverage.clone())
-            .collect();
+        let passing: Vec<Coverage> = self.witness_coverage().cloned().collect();
         Some(rank(failing, &self.failing_mutants, &passing))
+    }
+
+    /// The coverage of each witness that has one.
+    pub fn witness_coverage(&self) -> impl Iterator<Item = &Coverage> {
+        self.witnesses.iter().filter_map(|w| w.coverage.as_ref())
     }
 
     /// Whether the search is over: the budget spent, enough witnesses, nothing left to try,
