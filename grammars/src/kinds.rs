@@ -137,9 +137,12 @@ pub struct Names {
     pub declared_at: &'static [(&'static str, Option<&'static str>)],
     /// Nodes whose declarations are local to them (functions, lambdas).
     pub scopes: &'static [&'static str],
-    /// Words never given nor taken away, beyond the grammar's keywords: `main`, type names
-    /// the grammar lexes as one kind of token.
+    /// Words never given nor taken away, beyond the grammar's keywords: type names the
+    /// grammar lexes as one kind of token.
     pub reserved: &'static [&'static str],
+    /// Where a program's run starts (`main`): never given, but renamed like any name, alone
+    /// (the test decides: a property that runs the program needs it).
+    pub entry: &'static [&'static str],
 }
 
 /// What the types pass needs: which declarations have a type, and which types may become
@@ -308,6 +311,7 @@ pub(crate) const NO_NAMES: Names = Names {
     declared_at: &[],
     scopes: &[],
     reserved: &[],
+    entry: &[],
 };
 
 pub(crate) const NO_TYPES: Types = Types {

@@ -112,7 +112,7 @@ impl Lang {
     }
 
     /// Whether `word` is one of the grammar's keywords (its unnamed tokens that are words)
-    /// or a name the language reserves ([`Names::reserved`](kinds::Names)).
+    /// or a name the language reserves ([`Names::reserved`](kinds::Names), `entry`).
     pub fn is_reserved(self, word: &str) -> bool {
         static CACHE: [OnceLock<HashSet<&'static str>>; 5] = [
             OnceLock::new(),
@@ -129,6 +129,7 @@ impl Lang {
                 .filter(|kind| kind.chars().all(|c| c.is_alphanumeric() || c == '_'))
                 .collect();
             words.extend(self.kinds().names.reserved);
+            words.extend(self.kinds().names.entry);
             words
         });
         words.contains(word)

@@ -1,11 +1,13 @@
-//! The layout of a final result: one statement a line, blocks indented by two spaces, one
-//! space between tokens where it reads well and none where it does not (`f(x)`, `a[i]`,
-//! `x;`), no blank runs. Only the white space between tokens changes, never a token, so the
+//! The layout of a final result: one statement a line, blocks indented by two spaces, a
+//! block of one short line on its opener's line (`f() { return 1; }`, as clang-format's
+//! short functions), one space between tokens where it reads well and none where it does
+//! not (`f(x)`, `a[i]`, `x;`), no blank runs. Only the white space between tokens changes, never a token, so the
 //! program means what it meant; a diagnostic that depends on layout (misleading indentation)
 //! may change, which is why the formatted text is a candidate like any other.
 //!
 //! Newlines that carry meaning stay: the end of a preprocessor directive or of a line
-//! comment, and in JavaScript every newline of the original (automatic semicolons).
+//! comment, and in JavaScript every newline of the original between statements (automatic
+//! semicolons), not those inside an expression's parentheses or brackets.
 
 use crate::grammars::kinds::Layout;
 use crate::tree::{TokenId, Tree};
@@ -13,6 +15,9 @@ use crate::unparse::would_fuse;
 use crate::Lang;
 
 const INDENT: &str = "  ";
+
+/// The widest line a block is joined into (clang-format's default column limit).
+const WIDTH: usize = 80;
 
 /// `text` without blank lines and trailing spaces: the original's layout otherwise.
 pub fn tidy(text: &str) -> String {
@@ -90,6 +95,14 @@ struct Writer {
     braces: Vec<Brace>,
     /// The current line is a preprocessor directive: it ends only where the original's did.
     directive: bool,
+    /// Each open block: where its text starts (after its `{`), and `parens` there.
+    blocks: Vec<(usize, usize)>,
+    /// Where the last line that must end did (a directive's, a line comment's): a block
+    /// holding it stays on lines of its own.
+    pinned: usize,
+    /// Where the last block joined onto one line starts: the block around it is not joined
+    /// too (one block a line reads; `{ if (x) { y; } }` does not).
+    joined: usize,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -112,7 +125,33 @@ impl Writer {
             parens: 0,
             braces: Vec::new(),
             directive: false,
+            blocks: Vec::new(),
+            pinned: 0,
+            joined: 0,
         }
+    }
+
+    /// Inside parentheses or brackets opened since the innermost block: an expression, no
+    /// statement ends here.
+    fn in_expression(&self) -> bool {
+        self.parens > self.blocks.last().map_or(0, |&(_, parens)| parens)
+    }
+
+    /// The block just closed (its text from `start`, the `}` not yet written) on its opener's
+    /// line, if it holds one line that fits: `{ x; }`.
+    fn join_block(&mut self, start: usize) {
+        let inner = self.out[start..].trim();
+        if inner.is_empty() || inner.contains('\n') || self.pinned > start || self.joined > start {
+            return;
+        }
+        let line = self.out[..start].rfind('\n').map_or(0, |i| i + 1);
+        if start - line + inner.len() + 3 > WIDTH {
+            return;
+        }
+        let inner = format!(" {inner} ");
+        self.out.truncate(start);
+        self.out.push_str(&inner);
+        self.joined = start;
     }
 
     fn at_line_start(&self) -> bool {
@@ -155,6 +194,7 @@ impl Writer {
             let next = toks.get(i + 1);
             if tok.blank {
                 self.newline();
+                self.pinned = self.out.len();
                 continue;
             }
             let text = tok.text;
@@ -162,13 +202,15 @@ impl Writer {
                 self.out.push_str(text);
                 continue;
             }
-            if tok.newline_before && (self.directive || self.kinds.keep_newlines) {
+            let kept = self.kinds.keep_newlines && !self.in_expression();
+            if tok.newline_before && (self.directive || kept) {
                 self.newline();
             }
             if self.directives && text.starts_with('#') {
                 self.newline();
                 self.directive = true;
                 self.push(text, false);
+                self.pinned = self.out.len();
                 continue;
             }
             if self.directive {
@@ -182,6 +224,7 @@ impl Writer {
                 self.push(text, true);
                 if text.starts_with("//") || next.is_some_and(|n| n.newline_before) {
                     self.newline();
+                    self.pinned = self.out.len();
                 }
                 continue;
             }
@@ -200,6 +243,7 @@ impl Writer {
                     self.push(text, !after_opener);
                     self.braces.push(brace);
                     if matches!(brace, Brace::Block(_)) {
+                        self.blocks.push((self.out.len(), self.parens));
                         self.depth += 1;
                         self.newline();
                     }
@@ -209,6 +253,9 @@ impl Writer {
                     if matches!(brace, Brace::Block(_)) {
                         self.depth = self.depth.saturating_sub(1);
                         self.newline();
+                        if let Some((start, _)) = self.blocks.pop() {
+                            self.join_block(start);
+                        }
                     }
                     self.push(text, false);
                     let same_line = next.is_some_and(|n| match n.text {
@@ -341,8 +388,8 @@ mod tests {
                  for (int i=0;i<N;i++) { x += i++; }\n    while(1);\n do { x--; } while (x);\n\
                  return *s.p + (int) y;\n}\nvoid e() {}\nint main(void){printf(\"%d\\n\", b(1,2)); return 0;}\n";
         let want = "#include <stdio.h>\n#define N 3\nstruct S {\n  int a;\n  int *p;\n};\n\
-                    int b(int x, int y) {\n  int a[2][2] = {{1, 2}};\n  if (x > y) {\n    return a[0x7 + 1][0];\n  } else return -x;\n\
-                    \x20 for (int i = 0; i < N; i++) {\n    x += i++;\n  }\n  while (1);\n  do {\n    x--;\n  } while (x);\n\
+                    int b(int x, int y) {\n  int a[2][2] = {{1, 2}};\n  if (x > y) { return a[0x7 + 1][0]; } else return -x;\n\
+                    \x20 for (int i = 0; i < N; i++) { x += i++; }\n  while (1);\n  do { x--; } while (x);\n\
                     \x20 return *s.p + (int) y;\n}\nvoid e() {}\nint main(void) {\n  printf(\"%d\\n\", b(1, 2));\n  return 0;\n}\n";
         assert_eq!(formatted(Lang::C, c), want);
     }
@@ -351,8 +398,8 @@ mod tests {
     fn cpp_templates_bases_and_access() {
         let cpp = "namespace n { template<typename T,int N> struct A { T d[N]; }; }\n\
                    class C:public B{public:C():x(0){} int f(A<unsigned,8>&a){return x?1:2;} private:int x;};";
-        let want = "namespace n {\n  template<typename T, int N> struct A {\n    T d[N];\n  };\n}\n\
-                    class C : public B {\n  public:\n  C() : x(0) {}\n  int f(A<unsigned, 8> &a) {\n    return x ? 1 : 2;\n  }\n  private:\n  int x;\n};\n";
+        let want = "namespace n {\n  template<typename T, int N> struct A { T d[N]; };\n}\n\
+                    class C : public B {\n  public:\n  C() : x(0) {}\n  int f(A<unsigned, 8> &a) { return x ? 1 : 2; }\n  private:\n  int x;\n};\n";
         assert_eq!(formatted(Lang::Cpp, cpp), want);
     }
 
@@ -369,16 +416,36 @@ mod tests {
     #[test]
     fn javascript_keeps_its_line_breaks_and_template_strings() {
         let js = "function f(a) { if (a) { return {x: 1} }\n  let s = `t${a}`\n  return s }\nclass K { #p = 1; m() { return this.#p } }";
-        let want = "function f(a) {\n  if (a) {\n    return {x: 1}\n  }\n  let s = `t${a}`\n  return s\n}\n\
-                    class K {\n  #p = 1;\n  m() {\n    return this.#p\n  }\n}\n";
+        let want =
+            "function f(a) {\n  if (a) { return {x: 1} }\n  let s = `t${a}`\n  return s\n}\n\
+                    class K {\n  #p = 1;\n  m() { return this.#p }\n}\n";
+        assert_eq!(formatted(Lang::JavaScript, js), want);
+    }
+
+    #[test]
+    fn a_block_joins_its_opener_line_only_when_nothing_pins_it_and_it_fits() {
+        // A line comment, a directive, a second line, a joined block inside, or 80 columns
+        // keep a block on lines of its own.
+        let c = "void a() { x(); // c\n}\nvoid b() {\n#ifdef X\n}\nvoid c() { y(); z(); }\n\
+                 void d() { if (1) { y(); } }\n\
+                 void e() { a_long_function_name(an_argument, another_argument, a_third_argument); }\n";
+        let want = "void a() {\n  x();\n  // c\n}\nvoid b() {\n#ifdef X\n}\nvoid c() {\n  y();\n  z();\n}\n\
+                    void d() {\n  if (1) { y(); }\n}\nvoid e() {\n  a_long_function_name(an_argument, another_argument, a_third_argument);\n}\n";
+        assert_eq!(formatted(Lang::C, c), want);
+    }
+
+    #[test]
+    fn javascript_joins_the_lines_of_an_expression_not_of_statements() {
+        let js = "f(\n  'a' +\n  b\n)\nlet x = [\n  1,\n  2\n]\nfunction g() {\n  a\n  b\n}\n";
+        let want = "f('a' + b)\nlet x = [1, 2]\nfunction g() {\n  a\n  b\n}\n";
         assert_eq!(formatted(Lang::JavaScript, js), want);
     }
 
     #[test]
     fn java_generics_and_try() {
         let java = "import java.util.*;\nclass A { List<String> xs = new ArrayList<>(); void run() { for (String s : xs) { f(s); } try { g(); } catch (Exception e) { } } }";
-        let want = "import java.util.*;\nclass A {\n  List<String> xs = new ArrayList<>();\n  void run() {\n    for (String s : xs) {\n      f(s);\n    }\n\
-                    \x20   try {\n      g();\n    } catch (Exception e) {}\n  }\n}\n";
+        let want = "import java.util.*;\nclass A {\n  List<String> xs = new ArrayList<>();\n  void run() {\n    for (String s : xs) { f(s); }\n\
+                    \x20   try { g(); } catch (Exception e) {}\n  }\n}\n";
         assert_eq!(formatted(Lang::Java, java), want);
     }
 }

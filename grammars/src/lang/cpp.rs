@@ -37,9 +37,7 @@ pub const KINDS: Kinds = Kinds {
             ("type_parameter_declaration", None),
         ],
         scopes: &["function_definition", "lambda_expression"],
-        reserved: &[
-            "main", "int", "char", "void", "bool", "float", "double", "auto",
-        ],
+        reserved: &["int", "char", "void", "bool", "float", "double", "auto"],
         imports: &["using_declaration"],
         ..C.names
     },

@@ -29,7 +29,8 @@ pub const KINDS: Kinds = Kinds {
             "constructor_declaration",
             "lambda_expression",
         ],
-        reserved: &["main", "var", "record", "yield"],
+        reserved: &["var", "record", "yield"],
+        entry: &["main"],
         ..NO_NAMES
     },
     // No plain type (`int` would not do for a class), but modifiers may go.

@@ -36,7 +36,8 @@ pub const KINDS: Kinds = Kinds {
             ("mut_pattern", None),
         ],
         scopes: &["function_item", "closure_expression"],
-        reserved: &["main", "bool", "char", "str", "self", "crate", "super"],
+        reserved: &["bool", "char", "str", "self", "crate", "super"],
+        entry: &["main"],
         imports: &["use_declaration"],
         ..NO_NAMES
     },

@@ -79,7 +79,7 @@ mod tests {
             &oracle,
         );
         // Laid out first, then the `;` left out.
-        assert!(s.best().contains("int a: 2\n}"), "{}", s.best());
+        assert!(s.best().contains("int a: 2 }"), "{}", s.best());
         assert_eq!(s.stats().invalid_queries, 0);
         assert!(unparsed.get() > 0);
         assert_eq!(s.stats().unparsed_queries, unparsed.get());

@@ -508,7 +508,7 @@ mod tests {
                 && reads.iter().all(|r| fields.contains(r))
         };
         let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
-        assert_eq!(s.best(), "struct S {\n  int memo;\n};\n");
+        assert_eq!(s.best(), "struct S { int memo; };\n");
     }
 
     /// rustc refuses a type parameter no field uses, and a field of a type not declared:

@@ -1,7 +1,8 @@
 //! Literals made shorter inside their token, as T-Rec does. A number becomes `0`, then its
 //! leading digits with its suffix kept (`32443` → `3`, `32`, ...; `65532UL` → `6UL`, ...),
-//! shortest first: a subscript that must stay out of bounds keeps as few digits as still
-//! are. A string's text loses a run of characters at either end, half of it first, so
+//! or its digits without the suffix (`6L` → `6`), shortest first: a subscript that must stay
+//! out of bounds, or a constant that must overflow its type, keeps as few digits as still
+//! do. A string's text loses a run of characters at either end, half of it first, so
 //! round after round it narrows to the part a message quotes (`"a needle here"` →
 //! `"needle"`); Perses empties it when no part is needed.
 
@@ -9,8 +10,9 @@ use super::Program;
 use crate::literal::Integer;
 use crate::tree::TokenId;
 
-/// Numbers longer than this many digits are left alone (the candidates grow with length).
-const MAX_DIGITS: usize = 12;
+/// Numbers longer than this many digits are left alone: one candidate a digit, and no
+/// integer type of any language holds more (2^128 has 39).
+const MAX_DIGITS: usize = 39;
 
 /// Whether token `t` is a decimal number literal (any language: `number_literal`,
 /// `integer_literal`, `number`, `decimal_integer_literal`, ...).
@@ -40,17 +42,24 @@ pub fn shorter_spellings(text: &str) -> Vec<String> {
                 return Vec::new();
             };
             let decimal = format!("{value}{suffix}");
-            shorter_spellings(&decimal)
+            let mut out: Vec<String> = shorter_spellings(&decimal)
                 .into_iter()
                 .chain([decimal])
                 .filter(|s| s.len() < text.len())
-                .collect()
+                .collect();
+            out.sort_by_key(String::len);
+            out
         }
         10 if int.digits.len() <= MAX_DIGITS && int.digits != "0" => {
             let mut out = vec!["0".to_string()];
             let number = int.digits;
             out.extend((1..number.len()).map(|n| format!("{}{suffix}", &number[..n])));
+            if !suffix.is_empty() {
+                out.push(number.to_string());
+            }
             out.retain(|s| s.len() < text.len());
+            // Shortest first; the sort is stable, so a prefix goes before the whole digits.
+            out.sort_by_key(String::len);
             out
         }
         _ => Vec::new(),
@@ -106,9 +115,14 @@ mod tests {
         assert_eq!(shorter_spellings("32443"), ["0", "3", "32", "324", "3244"]);
         assert_eq!(
             shorter_spellings("65532UL"),
-            ["0", "6UL", "65UL", "655UL", "6553UL"]
+            ["0", "6UL", "65UL", "655UL", "65532", "6553UL"]
         );
-        assert_eq!(shorter_spellings("10u8"), ["0", "1u8"]);
+        assert_eq!(shorter_spellings("10u8"), ["0", "10", "1u8"]);
+        assert_eq!(shorter_spellings("6L"), ["0", "6"]);
+        // A constant past 64 bits keeps as few digits as still overflow (2^64 - 1 here).
+        let long = shorter_spellings("18446744073709551615UL");
+        assert_eq!(long.len(), 21);
+        assert!(long.contains(&"18446744073UL".to_string()));
         // A hex number: its decimal value's prefixes, the suffix kept.
         assert_eq!(
             shorter_spellings("0x597618DEL"),
@@ -122,7 +136,8 @@ mod tests {
                 "150091L",
                 "1500911L",
                 "15009118L",
-                "150091183L"
+                "150091183L",
+                "1500911838"
             ]
         );
         assert_eq!(

@@ -7,6 +7,9 @@
 //! go most bytes first (name length times uses), so the biggest savings take the shortest
 //! names. A coarse round tries only the edit of all: one query per round.
 //!
+//! The program's entry (`main`) is renamed only in its own edit: a property that runs the
+//! program needs it, one that compiles it may not.
+//!
 //! A new name is never a keyword, a reserved word (`main`), a foreign word (a name the
 //! program uses without declaring, like `printf`), nor the name of another symbol of the
 //! same namespace whose scope holds this one's or lies in it. Only names earlier in that
@@ -81,7 +84,7 @@ fn by_name(names: &[String]) -> ByName {
 
 impl Rename {
     pub fn new(prog: &Program, coarse: bool) -> Rename {
-        let symbols = Symbols::new(prog);
+        let symbols = Symbols::with_entry(prog);
         let bytes = |i: usize| {
             let s = &symbols.symbols[i];
             prog.text_of(s.tokens[0]).len() * s.tokens.len()
@@ -139,6 +142,10 @@ impl Rename {
         let mut edit = Edit::default();
         let mut renamed = 0;
         for &s in self.order.iter() {
+            // The entry goes alone: a property that runs the program would refuse them all.
+            if self.symbols.is_entry(prog, s) {
+                continue;
+            }
             let Some(name) = first_free(lang, &names[s], |n| self.taken(s, n, &index)) else {
                 continue;
             };
@@ -327,6 +334,23 @@ mod tests {
             best.contains("int total = c(&a, 3);") && best.contains("int c(struct a *e, int d)"),
             "{best}"
         );
+    }
+
+    #[test]
+    fn main_is_renamed_in_an_edit_of_its_own_where_the_property_allows() {
+        // A compile-only property: `main` goes too, after the others, in its own edit.
+        let words: Vec<&str> = C_WORDS.iter().copied().filter(|&w| w != "main").collect();
+        let best = renamed(Lang::C, C_PROGRAM, &words);
+        assert!(best.contains("int f(void) {"), "{best}");
+        // A property that needs it (a run): the others are renamed all at once, in one step,
+        // all the same.
+        let session = drive(
+            session_keeping_layout(Lang::C, C_PROGRAM),
+            2,
+            false,
+            &|t: &str| renamed_consistently(C_PROGRAM, C_WORDS, t),
+        );
+        assert_eq!(session.history().len(), 1, "{:?}", session.history());
     }
 
     #[test]

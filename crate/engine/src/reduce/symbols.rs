@@ -41,21 +41,49 @@ pub struct Symbols {
     owner: HashMap<TokenId, usize>,
 }
 
+/// Which of the words the language reserves are symbols too.
+#[derive(Clone, Copy, PartialEq)]
+enum Reserved {
+    /// None of them.
+    Skipped,
+    /// Where a run starts (`main`): renaming takes it away (the test decides).
+    Entries,
+    /// Every name, keywords somewhere in the grammar included.
+    Symbols,
+}
+
 impl Symbols {
     pub fn new(prog: &Program) -> Symbols {
-        Symbols::scoped(prog, prog.tree.lang.kinds().names.scopes, false)
+        Symbols::scoped(prog, prog.tree.lang.kinds().names.scopes, Reserved::Skipped)
+    }
+
+    /// Renaming's view: [`Symbols::new`]'s, and the program's entry (`main`) too.
+    pub fn with_entry(prog: &Program) -> Symbols {
+        Symbols::scoped(prog, prog.tree.lang.kinds().names.scopes, Reserved::Entries)
+    }
+
+    /// Whether symbol `s` is where the program's run starts.
+    pub fn is_entry(&self, prog: &Program, s: usize) -> bool {
+        let names = &prog.tree.lang.kinds().names;
+        names
+            .entry
+            .contains(&prog.text_of(self.symbols[s].tokens[0]))
     }
 
     /// The variables' view (the witness rules'): the blocks, loops and classes of the
     /// language's [`Variables`](crate::grammars::kinds::Variables) open scopes too, and names
     /// that are keywords somewhere in the grammar (`path`, `from`) are symbols like any other.
     pub fn of_variables(prog: &Program) -> Symbols {
-        Symbols::scoped(prog, prog.tree.lang.kinds().variables.scopes, true)
+        Symbols::scoped(
+            prog,
+            prog.tree.lang.kinds().variables.scopes,
+            Reserved::Symbols,
+        )
     }
 
-    /// The symbols with `scopes` the nodes that open a scope; `keywords`: names the grammar
-    /// also has as keywords are symbols too (renaming never gives nor takes them).
-    fn scoped(prog: &Program, scopes: &[&str], keywords: bool) -> Symbols {
+    /// The symbols with `scopes` the nodes that open a scope, and those of the reserved
+    /// words that `reserved` admits (renaming never gives them).
+    fn scoped(prog: &Program, scopes: &[&str], reserved: Reserved) -> Symbols {
         let tree = &prog.tree;
         let names = &tree.lang.kinds().names;
         let inner_start = scope_regions(prog, scopes);
@@ -78,7 +106,12 @@ impl Symbols {
             if !names.kinds.contains(&node.kind) || node.extra {
                 continue;
             }
-            if !keywords && tree.lang.is_reserved(text) {
+            let admitted = match reserved {
+                Reserved::Skipped => false,
+                Reserved::Entries => names.entry.contains(&text),
+                Reserved::Symbols => true,
+            };
+            if !admitted && tree.lang.is_reserved(text) {
                 continue;
             }
             let parent = node.parent.map(|p| tree.node(p).kind);

@@ -754,7 +754,7 @@ fn the_result_is_laid_out_afresh() {
     let text = "int main(void)\n{\n\n\n      int marker = 42;   return   marker ;\n}\n";
     let oracle = |t: &str| has_marker(t) && t.contains("main(void)");
     let s = drive(session(Lang::C, text, Strategy::Perses), 2, false, &oracle);
-    assert_eq!(s.best(), "main(void) {\n  int marker = 42;\n}\n");
+    assert_eq!(s.best(), "main(void) { int marker = 42; }\n");
     // The tidied layout may be queried in parallel, in case the fresh one fails.
     let format = pass_figures(&s, "format");
     assert!(format.queries <= 2 && format.accepted == 1, "{format:?}");
