@@ -138,17 +138,31 @@ impl Writer {
     }
 
     /// The block just closed (its text from `start`, the `}` not yet written) on its opener's
-    /// line, if it holds one line that fits: `{ x; }`.
+    /// line, if that fits: `{ x; }`, `{ int x; f(x); }`. Its lines must each end a statement
+    /// (`;`, `}`): not a comment's; and in JavaScript there must be one, since a line break
+    /// may end a statement there.
     fn join_block(&mut self, start: usize) {
         let inner = self.out[start..].trim();
-        if inner.is_empty() || inner.contains('\n') || self.pinned > start || self.joined > start {
+        let mut lines = inner.lines().map(str::trim);
+        let statements = lines.clone().all(|l| l.ends_with([';', '}']));
+        let several = lines.clone().nth(1).is_some();
+        if inner.is_empty()
+            || several && (self.kinds.keep_newlines || !statements)
+            || self.pinned > start
+            || self.joined > start
+        {
             return;
+        }
+        let mut joined = String::from(" ");
+        for l in lines.by_ref() {
+            joined.push_str(l);
+            joined.push(' ');
         }
         let line = self.out[..start].rfind('\n').map_or(0, |i| i + 1);
-        if start - line + inner.len() + 3 > WIDTH {
+        if start - line + joined.len() + 1 > WIDTH {
             return;
         }
-        let inner = format!(" {inner} ");
+        let inner = joined;
         self.out.truncate(start);
         self.out.push_str(&inner);
         self.joined = start;
@@ -387,10 +401,10 @@ mod tests {
                  int  b( int x,int y )\n{\n  int a[2][2] = {{1,2}} ;\n      if (x>y) { return a[0x7 + 1][0]; } else return -x;\n\
                  for (int i=0;i<N;i++) { x += i++; }\n    while(1);\n do { x--; } while (x);\n\
                  return *s.p + (int) y;\n}\nvoid e() {}\nint main(void){printf(\"%d\\n\", b(1,2)); return 0;}\n";
-        let want = "#include <stdio.h>\n#define N 3\nstruct S {\n  int a;\n  int *p;\n};\n\
+        let want = "#include <stdio.h>\n#define N 3\nstruct S { int a; int *p; };\n\
                     int b(int x, int y) {\n  int a[2][2] = {{1, 2}};\n  if (x > y) { return a[0x7 + 1][0]; } else return -x;\n\
                     \x20 for (int i = 0; i < N; i++) { x += i++; }\n  while (1);\n  do { x--; } while (x);\n\
-                    \x20 return *s.p + (int) y;\n}\nvoid e() {}\nint main(void) {\n  printf(\"%d\\n\", b(1, 2));\n  return 0;\n}\n";
+                    \x20 return *s.p + (int) y;\n}\nvoid e() {}\nint main(void) { printf(\"%d\\n\", b(1, 2)); return 0; }\n";
         assert_eq!(formatted(Lang::C, c), want);
     }
 
@@ -424,12 +438,12 @@ mod tests {
 
     #[test]
     fn a_block_joins_its_opener_line_only_when_nothing_pins_it_and_it_fits() {
-        // A line comment, a directive, a second line, a joined block inside, or 80 columns
-        // keep a block on lines of its own.
-        let c = "void a() { x(); // c\n}\nvoid b() {\n#ifdef X\n}\nvoid c() { y(); z(); }\n\
+        // A line comment, a directive, a joined block inside, or 80 columns keep a block on
+        // lines of its own.
+        let c = "void a() { x(); // c\n}\nvoid b() {\n#ifdef X\n}\nvoid c() { y(); z(); }\nvoid l() { a: y(); }\n\
                  void d() { if (1) { y(); } }\n\
                  void e() { a_long_function_name(an_argument, another_argument, a_third_argument); }\n";
-        let want = "void a() {\n  x();\n  // c\n}\nvoid b() {\n#ifdef X\n}\nvoid c() {\n  y();\n  z();\n}\n\
+        let want = "void a() {\n  x();\n  // c\n}\nvoid b() {\n#ifdef X\n}\nvoid c() { y(); z(); }\nvoid l() { a: y(); }\n\
                     void d() {\n  if (1) { y(); }\n}\nvoid e() {\n  a_long_function_name(an_argument, another_argument, a_third_argument);\n}\n";
         assert_eq!(formatted(Lang::C, c), want);
     }
