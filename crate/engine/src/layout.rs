@@ -1,9 +1,10 @@
 //! The layout of a final result: one statement a line, blocks indented by two spaces, a
-//! block of one short line on its opener's line (`f() { return 1; }`, as clang-format's
-//! short functions), one space between tokens where it reads well and none where it does
-//! not (`f(x)`, `a[i]`, `x;`), no blank runs. Only the white space between tokens changes, never a token, so the
-//! program means what it meant; a diagnostic that depends on layout (misleading indentation)
-//! may change, which is why the formatted text is a candidate like any other.
+//! block that fits on its opener's line put there (`f() { int x; return x; }`, as
+//! clang-format's short functions), one space between tokens where it reads well and none
+//! where it does not (`f(x)`, `a[i]`, `x;`), no blank runs. Only the white space between
+//! tokens changes, never a token, so the program means what it meant; a diagnostic that
+//! depends on layout (misleading indentation) may change, which is why the formatted text is
+//! a candidate like any other.
 //!
 //! Newlines that carry meaning stay: the end of a preprocessor directive or of a line
 //! comment, and in JavaScript every newline of the original between statements (automatic
@@ -143,7 +144,7 @@ impl Writer {
     /// may end a statement there.
     fn join_block(&mut self, start: usize) {
         let inner = self.out[start..].trim();
-        let mut lines = inner.lines().map(str::trim);
+        let lines = inner.lines().map(str::trim);
         let statements = lines.clone().all(|l| l.ends_with([';', '}']));
         let several = lines.clone().nth(1).is_some();
         if inner.is_empty()
@@ -154,7 +155,7 @@ impl Writer {
             return;
         }
         let mut joined = String::from(" ");
-        for l in lines.by_ref() {
+        for l in lines {
             joined.push_str(l);
             joined.push(' ');
         }
@@ -162,9 +163,8 @@ impl Writer {
         if start - line + joined.len() + 1 > WIDTH {
             return;
         }
-        let inner = joined;
         self.out.truncate(start);
-        self.out.push_str(&inner);
+        self.out.push_str(&joined);
         self.joined = start;
     }
 
