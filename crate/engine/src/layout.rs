@@ -96,8 +96,6 @@ struct Writer {
     braces: Vec<Brace>,
     /// The current line is a preprocessor directive: it ends only where the original's did.
     directive: bool,
-    /// Each open block: where its text starts (after its `{`), and `parens` there.
-    blocks: Vec<(usize, usize)>,
     /// Where the last line that must end did (a directive's, a line comment's): a block
     /// holding it stays on lines of its own.
     pinned: usize,
@@ -112,8 +110,14 @@ enum Brace {
     Inline,
     /// `{}` of a function or a block: on one line, then a new line.
     Empty,
-    /// Statements or members, one a line, indented; the kind of node that holds them.
-    Block(&'static str),
+    /// Statements or members, one a line, indented.
+    Block {
+        /// The kind of node that holds them.
+        kind: &'static str,
+        /// Where its text starts in the output (after its `{`), and `parens` there.
+        start: usize,
+        parens: usize,
+    },
 }
 
 impl Writer {
@@ -126,7 +130,6 @@ impl Writer {
             parens: 0,
             braces: Vec::new(),
             directive: false,
-            blocks: Vec::new(),
             pinned: 0,
             joined: 0,
         }
@@ -135,7 +138,11 @@ impl Writer {
     /// Inside parentheses or brackets opened since the innermost block: an expression, no
     /// statement ends here.
     fn in_expression(&self) -> bool {
-        self.parens > self.blocks.last().map_or(0, |&(_, parens)| parens)
+        let block = self.braces.iter().rev().find_map(|b| match *b {
+            Brace::Block { parens, .. } => Some(parens),
+            _ => None,
+        });
+        self.parens > block.unwrap_or(0)
     }
 
     /// The block just closed (its text from `start`, the `}` not yet written) on its opener's
@@ -154,17 +161,17 @@ impl Writer {
         {
             return;
         }
-        let mut joined = String::from(" ");
+        let mut one_line = String::from(" ");
         for l in lines {
-            joined.push_str(l);
-            joined.push(' ');
+            one_line.push_str(l);
+            one_line.push(' ');
         }
         let line = self.out[..start].rfind('\n').map_or(0, |i| i + 1);
-        if start - line + joined.len() + 1 > WIDTH {
+        if start - line + one_line.len() + 1 > WIDTH {
             return;
         }
         self.out.truncate(start);
-        self.out.push_str(&joined);
+        self.out.push_str(&one_line);
         self.joined = start;
     }
 
@@ -244,32 +251,33 @@ impl Writer {
             }
             match text {
                 "{" => {
+                    let after_opener = self.out.ends_with(['(', '[', ':'])
+                        && !self.out.ends_with(" :")
+                        || self.braces.last() == Some(&Brace::Inline) && self.out.ends_with('{');
+                    self.push(text, !after_opener);
                     let brace = if self.kinds.inline_braces.contains(&tok.parent) {
                         Brace::Inline
                     } else if next.is_some_and(|n| n.text == "}") {
                         Brace::Empty
                     } else {
-                        Brace::Block(tok.parent)
+                        Brace::Block {
+                            kind: tok.parent,
+                            start: self.out.len(),
+                            parens: self.parens,
+                        }
                     };
-                    let after_opener = self.out.ends_with(['(', '[', ':'])
-                        && !self.out.ends_with(" :")
-                        || self.braces.last() == Some(&Brace::Inline) && self.out.ends_with('{');
-                    self.push(text, !after_opener);
                     self.braces.push(brace);
-                    if matches!(brace, Brace::Block(_)) {
-                        self.blocks.push((self.out.len(), self.parens));
+                    if matches!(brace, Brace::Block { .. }) {
                         self.depth += 1;
                         self.newline();
                     }
                 }
                 "}" => {
                     let brace = self.braces.pop().unwrap_or(Brace::Inline);
-                    if matches!(brace, Brace::Block(_)) {
+                    if let Brace::Block { start, .. } = brace {
                         self.depth = self.depth.saturating_sub(1);
                         self.newline();
-                        if let Some((start, _)) = self.blocks.pop() {
-                            self.join_block(start);
-                        }
+                        self.join_block(start);
                     }
                     self.push(text, false);
                     let same_line = next.is_some_and(|n| match n.text {
@@ -319,7 +327,7 @@ impl Writer {
                     // match arms): one a line.
                     let member = |k: &str| k == tok.parent || self.kinds.arms.contains(&tok.parent);
                     if self.parens == 0
-                        && matches!(self.braces.last(), Some(Brace::Block(k)) if member(k))
+                        && matches!(self.braces.last(), Some(Brace::Block { kind, .. }) if member(kind))
                     {
                         self.newline();
                     }

@@ -143,7 +143,7 @@ impl Rename {
         let mut renamed = 0;
         for &s in self.order.iter() {
             // The entry goes alone: a property that runs the program would refuse them all.
-            if self.symbols.is_entry(prog, s) {
+            if lang.kinds().names.entry.contains(&names[s].as_str()) {
                 continue;
             }
             let Some(name) = first_free(lang, &names[s], |n| self.taken(s, n, &index)) else {

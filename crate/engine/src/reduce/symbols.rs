@@ -42,7 +42,7 @@ pub struct Symbols {
 }
 
 /// Which of the words the language reserves are symbols too.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum Reserved {
     /// None of them.
     Skipped,
@@ -60,14 +60,6 @@ impl Symbols {
     /// Renaming's view: [`Symbols::new`]'s, and the program's entry (`main`) too.
     pub fn with_entry(prog: &Program) -> Symbols {
         Symbols::scoped(prog, prog.tree.lang.kinds().names.scopes, Reserved::Entries)
-    }
-
-    /// Whether symbol `s` is where the program's run starts.
-    pub fn is_entry(&self, prog: &Program, s: usize) -> bool {
-        let names = &prog.tree.lang.kinds().names;
-        names
-            .entry
-            .contains(&prog.text_of(self.symbols[s].tokens[0]))
     }
 
     /// The variables' view (the witness rules'): the blocks, loops and classes of the
